@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_BOOTPARAM_H
+#define _ASM_X86_BOOTPARAM_H
+
+#define BOOT_PROTO_PVH	1
+#define BOOT_PROTO_MB2	2
+#define BOOT_PROTO_EFI	3
+
+#define BOOT_STACK_SIZE	(16 * 1024)
+
+#ifndef __ASSEMBLY__
+#include <linux/types.h>
+
+#define BOOT_INFO_MAX_MMAP	128
+#define BOOT_INFO_CMDLINE_MAX	2048
+
+/* E820-style memory types, as every loader reports them after conversion. */
+enum {
+	BOOT_MEM_RAM = 1,
+	BOOT_MEM_RESERVED = 2,
+	BOOT_MEM_ACPI = 3,
+	BOOT_MEM_NVS = 4,
+	BOOT_MEM_UNUSABLE = 5,
+};
+
+struct boot_mmap_entry {
+	u64 addr;
+	u64 size;
+	u32 type;
+};
+
+struct boot_framebuffer {
+	u64 addr;
+	u32 pitch, width, height;
+	u8 bpp, type;
+};
+
+/*
+ * Everything the kernel needs from whichever loader started it.  Filled
+ * once, early; nothing after setup_boot_info() knows how we were booted.
+ */
+struct boot_info {
+	int protocol;			/* BOOT_PROTO_* */
+	char loader[64];
+	char cmdline[BOOT_INFO_CMDLINE_MAX];
+	u64 rsdp;			/* physical, 0 if the loader gave none */
+	u32 nr_mmap;
+	struct boot_mmap_entry mmap[BOOT_INFO_MAX_MMAP];
+	struct boot_framebuffer fb;	/* fb.addr == 0: none */
+	u64 loader_data_start, loader_data_end;	/* physical, to reserve */
+};
+
+extern struct boot_info boot_info;
+
+const char *boot_protocol_name(int proto);
+void parse_pvh_start_info(struct boot_info *bi, unsigned long pa);
+void parse_multiboot2_info(struct boot_info *bi, unsigned long pa);
+#endif
+
+#endif /* _ASM_X86_BOOTPARAM_H */

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_TSC_H
+#define _ASM_X86_TSC_H
+
+#include <linux/types.h>
+
+extern unsigned long tsc_khz;
+extern const char *tsc_calibration_source;
+
+void tsc_early_init(void);
+u64 cycles_to_ns(u64 cycles);
+
+#endif

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Backtraces by frame-pointer walk (the kernel is built with
+ * -fno-omit-frame-pointer).  Each frame must lie inside a known stack and
+ * above the previous one, so a corrupt chain ends the walk instead of
+ * faulting inside the oops printer.
+ */
+#include <linux/kernel.h>
+#include <linux/kallsyms.h>
+#include <asm/stacktrace.h>
+
+#define MAX_STACKS	16
+#define MAX_FRAMES	48
+
+static struct stack_info stacks[MAX_STACKS];
+static unsigned int nr_stacks;
+
+void register_stack(const char *name, unsigned long guard,
+		    unsigned long begin, unsigned long end)
+{
+	if (WARN_ON(nr_stacks >= MAX_STACKS))
+		return;
+	stacks[nr_stacks++] = (struct stack_info){ name, guard, begin, end };
+}
+
+const struct stack_info *stack_guard_lookup(unsigned long addr)
+{
+	for (unsigned int i = 0; i < nr_stacks; i++)
+		if (stacks[i].guard && addr >= stacks[i].guard &&
+		    addr < stacks[i].guard + 4096)
+			return &stacks[i];
+	return NULL;
+}
+
+const struct stack_info *stack_lookup(unsigned long addr)
+{
+	for (unsigned int i = 0; i < nr_stacks; i++)
+		if (addr >= stacks[i].begin && addr < stacks[i].end)
+			return &stacks[i];
+	return NULL;
+}
+
+static bool frame_ok(const struct stack_frame *f, const struct stack_info **si)
+{
+	unsigned long a = (unsigned long)f;
+
+	if (!f || (a & 7))
+		return false;
+	if (!*si || a < (*si)->begin || a + sizeof(*f) > (*si)->end)
+		*si = stack_lookup(a);	/* e.g. from an IST stack back to the task stack */
+	return *si && a + sizeof(*f) <= (*si)->end;
+}
+
+static void print_frame(unsigned long ip, bool ret_addr, const char *log_lvl)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	if (ret_addr)
+		sprint_backtrace(sym, ip);
+	else
+		sprint_symbol(sym, ip);
+	printk("%s %s\n", log_lvl, sym);
+}
+
+void show_stack_from(unsigned long ip, unsigned long bp, const char *log_lvl)
+{
+	const struct stack_frame *f = (const struct stack_frame *)bp;
+	const struct stack_info *si = NULL;
+	unsigned int n = 0;
+
+	if (ip)
+		print_frame(ip, false, log_lvl);
+	while (n++ < MAX_FRAMES && frame_ok(f, &si)) {
+		if (!f->return_address)
+			break;
+		print_frame(f->return_address, true, log_lvl);
+		if (f->next_frame && f->next_frame <= f)
+			break;		/* frames must move towards the stack base */
+		f = f->next_frame;
+	}
+}
+
+unsigned int save_stack_trace(unsigned long *entries, unsigned int max,
+			      unsigned int skip)
+{
+	const struct stack_frame *f = __builtin_frame_address(0);
+	const struct stack_info *si = NULL;
+	unsigned int n = 0;
+
+	while (n < max && frame_ok(f, &si) && f->return_address) {
+		if (skip)
+			skip--;
+		else
+			entries[n++] = f->return_address;
+		if (f->next_frame && f->next_frame <= f)
+			break;
+		f = f->next_frame;
+	}
+	return n;
+}
+
+noinline void dump_stack(void)
+{
+	printk(KERN_WARNING "Call Trace:\n");
+	show_stack_from(0, (unsigned long)__builtin_frame_address(0), KERN_WARNING);
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel's final page tables, replacing head.S's boot tables:
+ *  - all RAM at PAGE_OFFSET (direct map), with 1 GiB pages where the CPU
+ *    has them and the range allows, else 2 MiB, else 4 KiB; RW, NX;
+ *  - the kernel image at __START_KERNEL_map with 4 KiB pages and per-section
+ *    permissions: text RX, rodata R+NX, data and bss RW+NX;
+ *  - stack guard pages (boot stack, IST stacks) left unmapped.
+ * There is no identity map afterwards: a NULL dereference faults.
+ */
+#include <linux/kernel.h>
+#include <linux/memblock.h>
+#include <asm/pgtable.h>
+#include <asm/processor.h>
+#include <asm/sections.h>
+#include <asm/segment.h>
+
+u64 __supported_pte_mask = ~0ULL;
+static u64 *init_top_pgt;
+static unsigned long direct_map_pages[PG_LEVEL_1G + 1];
+
+static u64 *alloc_pt_page(void)
+{
+	/* Below 4 GiB: reachable through head.S's map while we build. */
+	phys_addr_t pa = memblock_phys_alloc_range(PAGE_SIZE, PAGE_SIZE, 0, SZ_4G);
+
+	if (!pa)
+		panic("paging_init: out of memory for page tables");
+	memset(__va(pa), 0, PAGE_SIZE);
+	return __va(pa);
+}
+
+static u64 *pt_next(u64 *table, unsigned int idx)
+{
+	if (!(table[idx] & _PAGE_PRESENT))
+		table[idx] = __pa(alloc_pt_page()) | _PAGE_PRESENT | _PAGE_RW;
+	BUG_ON(table[idx] & _PAGE_PSE);
+	return __va(table[idx] & PTE_PFN_MASK);
+}
+
+static unsigned int pt_index(unsigned long va, int shift)
+{
+	return (va >> shift) & 511;
+}
+
+/* Map one page of size 4K/2M/1G (by @level). */
+static void map_page(unsigned long va, phys_addr_t pa, u64 prot, enum pg_level level)
+{
+	u64 *pud = pt_next(init_top_pgt, pt_index(va, PGDIR_SHIFT));
+	u64 *pmd, *pte;
+
+	prot &= __supported_pte_mask;
+	if (level == PG_LEVEL_1G) {
+		pud[pt_index(va, PUD_SHIFT)] = pa | prot | _PAGE_PSE;
+		return;
+	}
+	pmd = pt_next(pud, pt_index(va, PUD_SHIFT));
+	if (level == PG_LEVEL_2M) {
+		pmd[pt_index(va, PMD_SHIFT)] = pa | prot | _PAGE_PSE;
+		return;
+	}
+	pte = pt_next(pmd, pt_index(va, PMD_SHIFT));
+	pte[pt_index(va, PAGE_SHIFT)] = pa | prot;
+}
+
+static void map_direct_range(phys_addr_t start, phys_addr_t end)
+{
+	const u64 prot = _PAGE_PRESENT | _PAGE_RW | _PAGE_GLOBAL | _PAGE_NX |
+			 _PAGE_ACCESSED | _PAGE_DIRTY;
+	phys_addr_t pa = ALIGN(start, PAGE_SIZE);
+
+	end = ALIGN_DOWN(end, PAGE_SIZE);
+	while (pa < end) {
+		enum pg_level level = PG_LEVEL_4K;
+		unsigned long sz = PAGE_SIZE;
+
+		if (boot_cpu_data.has_pdpe1gb && IS_ALIGNED(pa, PUD_SIZE) &&
+		    end - pa >= PUD_SIZE) {
+			level = PG_LEVEL_1G;
+			sz = PUD_SIZE;
+		} else if (IS_ALIGNED(pa, PMD_SIZE) && end - pa >= PMD_SIZE) {
+			level = PG_LEVEL_2M;
+			sz = PMD_SIZE;
+		}
+		map_page((unsigned long)__va(pa), pa, prot, level);
+		direct_map_pages[level]++;
+		pa += sz;
+	}
+}
+
+static bool is_guard_page(unsigned long va)
+{
+	extern char boot_stack_guard[];
+	extern unsigned long exception_stack_guard(int i);
+
+	if (va == (unsigned long)boot_stack_guard)
+		return true;
+	for (int i = 0; i < N_EXCEPTION_STACKS; i++)
+		if (va == exception_stack_guard(i))
+			return true;
+	return false;
+}
+
+static void map_kernel_image(void)
+{
+	const u64 base = _PAGE_PRESENT | _PAGE_GLOBAL | _PAGE_ACCESSED;
+
+	for (unsigned long va = (unsigned long)_text; va < (unsigned long)_end;
+	     va += PAGE_SIZE) {
+		u64 prot;
+
+		if (is_guard_page(va))
+			continue;
+		if (va < (unsigned long)_etext)
+			prot = base;				/* RX */
+		else if (va < (unsigned long)__end_rodata)
+			prot = base | _PAGE_NX;			/* R */
+		else
+			prot = base | _PAGE_RW | _PAGE_DIRTY | _PAGE_NX; /* RW */
+		map_page(va, __pa_symbol(va), prot, PG_LEVEL_4K);
+	}
+}
+
+const char *pg_level_name(enum pg_level level)
+{
+	static const char *const names[] = { "none", "4K", "2M", "1G" };
+
+	return names[level];
+}
+
+void paging_init(void)
+{
+	if (!boot_cpu_data.has_nx)
+		__supported_pte_mask &= ~_PAGE_NX;
+	init_top_pgt = alloc_pt_page();
+	/* As Linux: the ISA range is always mapped (BIOS tables, RSDP, EBDA). */
+	map_direct_range(0, SZ_1M);
+	for (unsigned long i = 0; i < memblock.memory.cnt; i++) {
+		struct memblock_region *r = &memblock.memory.regions[i];
+		phys_addr_t start = max(r->base, (phys_addr_t)SZ_1M);
+
+		if (r->base + r->size > start)
+			map_direct_range(start, r->base + r->size);
+	}
+	map_kernel_image();
+	write_cr3(__pa(init_top_pgt));
+	write_cr4(read_cr4() | X86_CR4_PGE);
+	pr_info("paging: direct map %lu x 1G, %lu x 2M, %lu x 4K; NX %s; kernel text RX, rodata R, data RW+NX\n",
+		direct_map_pages[PG_LEVEL_1G], direct_map_pages[PG_LEVEL_2M],
+		direct_map_pages[PG_LEVEL_4K],
+		boot_cpu_data.has_nx ? "on" : "unsupported");
+}
+
+u64 *lookup_address(unsigned long va, enum pg_level *level)
+{
+	u64 *t = init_top_pgt;
+	int shifts[] = { PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT, PAGE_SHIFT };
+	enum pg_level lv[] = { PG_LEVEL_NONE, PG_LEVEL_1G, PG_LEVEL_2M, PG_LEVEL_4K };
+
+	*level = PG_LEVEL_NONE;
+	if (!t)
+		return NULL;
+	for (int i = 0; i < 4; i++) {
+		u64 *e = &t[pt_index(va, shifts[i])];
+
+		if (!(*e & _PAGE_PRESENT))
+			return NULL;
+		if (i == 3 || (i > 0 && (*e & _PAGE_PSE))) {
+			*level = lv[i];
+			return e;
+		}
+		t = __va(*e & PTE_PFN_MASK);
+	}
+	return NULL;
+}
+
+/* Fixed-offset MMIO window above the direct map's reach (Linux: ioremap space). */
+#define IOREMAP_BASE	0xffffc90000000000UL
+
+void *ioremap(phys_addr_t pa, unsigned long size)
+{
+	const u64 prot = _PAGE_PRESENT | _PAGE_RW | _PAGE_PCD | _PAGE_PWT | _PAGE_NX;
+	phys_addr_t p = ALIGN_DOWN(pa, PAGE_SIZE);
+	unsigned long va = IOREMAP_BASE + p;
+
+	for (; p < pa + size; p += PAGE_SIZE, va += PAGE_SIZE) {
+		map_page(va, p, prot, PG_LEVEL_4K);
+		__flush_tlb_one(va);
+	}
+	return (void *)(IOREMAP_BASE + pa);
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_KTEST_H
+#define _LINUX_KTEST_H
+
+/*
+ * ktest: in-kernel tests that print KTAP version 1, in the shape of KUnit.
+ *
+ *	static void foo_basic(struct ktest *t)
+ *	{
+ *		KTEST_EXPECT_EQ(t, foo(2), 4);
+ *	}
+ *	static struct ktest_case foo_cases[] = { KTEST_CASE(foo_basic), {} };
+ *	static struct ktest_suite foo_suite = { .name = "foo", .cases = foo_cases };
+ *	ktest_register_suite(foo_suite);
+ *
+ * EXPECT records a failure and goes on; ASSERT records it and ends the case.
+ */
+#include <linux/kernel.h>
+#include <asm/traps.h>
+
+struct ktest {
+	const char *name;
+	bool failed;
+	bool skipped;
+	char skip_reason[96];
+	struct fault_jmp abort_jmp;	/* ASSERT and skip leave through here */
+	int depth;			/* KTAP nesting of this case's lines */
+	unsigned int sub_planned, sub_done;
+	void *priv;
+};
+
+struct ktest_case {
+	void (*run)(struct ktest *t);
+	const char *name;
+};
+
+struct ktest_suite {
+	const char *name;
+	struct ktest_case *cases;	/* terminated by an empty entry */
+	int (*init)(struct ktest *t);
+	void (*exit)(struct ktest *t);
+};
+
+#define KTEST_CASE(fn)	{ .run = fn, .name = #fn }
+
+#define ktest_register_suite(s)						\
+	static struct ktest_suite *__ktest_ptr_##s			\
+	__used __section(".ktest_suites") __aligned(8) = &(s)
+
+int ktest_run_all(void);
+void ktest_selftest_broken_boot(void);
+
+__printf(4, 5) void ktest_fail(struct ktest *t, const char *file, int line,
+			       const char *fmt, ...);
+__printf(2, 3) void ktest_info(struct ktest *t, const char *fmt, ...);
+__noreturn void ktest_abort(struct ktest *t);
+__noreturn __printf(2, 3) void ktest_skip(struct ktest *t, const char *fmt, ...);
+
+/* Nested subtests: declare how many, then run each. */
+void ktest_subtests_begin(struct ktest *t, unsigned int n);
+void ktest_subtest(struct ktest *t, const char *name,
+		   void (*fn)(struct ktest *t, void *arg), void *arg);
+
+/* printk ring inspection: did the kernel report something since @mark? */
+u64 ktest_log_mark(void);
+bool ktest_log_contains(u64 mark, const char *needle);
+
+bool glob_match(const char *pat, const char *str);
+
+#define KTEST_EXPECT_TRUE(t, cond) do {					\
+	if (!(cond))							\
+		ktest_fail(t, __FILE__, __LINE__,			\
+			   "Expected %s to be true, but is false", #cond);\
+} while (0)
+
+#define KTEST_EXPECT_FALSE(t, cond) do {				\
+	if (cond)							\
+		ktest_fail(t, __FILE__, __LINE__,			\
+			   "Expected %s to be false, but is true", #cond);\
+} while (0)
+
+#define __KTEST_BINARY(t, a, op, b, abort) do {				\
+	long long __a = (long long)(a), __b = (long long)(b);		\
+	if (!(__a op __b)) {						\
+		ktest_fail(t, __FILE__, __LINE__,			\
+			   "Expected %s %s %s, but\n        %s == %lld (0x%llx)\n        %s == %lld (0x%llx)", \
+			   #a, #op, #b, #a, __a, (unsigned long long)__a,\
+			   #b, __b, (unsigned long long)__b);		\
+		if (abort)						\
+			ktest_abort(t);					\
+	}								\
+} while (0)
+
+#define KTEST_EXPECT_EQ(t, a, b)	__KTEST_BINARY(t, a, ==, b, 0)
+#define KTEST_EXPECT_NE(t, a, b)	__KTEST_BINARY(t, a, !=, b, 0)
+#define KTEST_EXPECT_LT(t, a, b)	__KTEST_BINARY(t, a, <, b, 0)
+#define KTEST_EXPECT_LE(t, a, b)	__KTEST_BINARY(t, a, <=, b, 0)
+#define KTEST_EXPECT_GT(t, a, b)	__KTEST_BINARY(t, a, >, b, 0)
+#define KTEST_EXPECT_GE(t, a, b)	__KTEST_BINARY(t, a, >=, b, 0)
+#define KTEST_ASSERT_EQ(t, a, b)	__KTEST_BINARY(t, a, ==, b, 1)
+#define KTEST_ASSERT_NE(t, a, b)	__KTEST_BINARY(t, a, !=, b, 1)
+#define KTEST_ASSERT_GE(t, a, b)	__KTEST_BINARY(t, a, >=, b, 1)
+
+#define KTEST_ASSERT_TRUE(t, cond) do {					\
+	if (!(cond)) {							\
+		ktest_fail(t, __FILE__, __LINE__,			\
+			   "Asserted %s to be true, but is false", #cond);\
+		ktest_abort(t);						\
+	}								\
+} while (0)
+
+#define KTEST_EXPECT_STREQ(t, a, b) do {				\
+	const char *__sa = (a), *__sb = (b);				\
+	if (!__sa || !__sb || strcmp(__sa, __sb))			\
+		ktest_fail(t, __FILE__, __LINE__,			\
+			   "Expected %s == %s, but\n        %s == \"%s\"\n        %s == \"%s\"", \
+			   #a, #b, #a, __sa ? __sa : "(null)", #b,	\
+			   __sb ? __sb : "(null)");			\
+} while (0)
+
+#define KTEST_EXPECT_LOG(t, mark, needle) do {				\
+	if (!ktest_log_contains(mark, needle))				\
+		ktest_fail(t, __FILE__, __LINE__,			\
+			   "Expected the kernel log to report \"%s\"", needle);\
+} while (0)
+
+/*
+ * Run @stmt expecting it to raise exception @vec; on success *(rec) holds
+ * what the trap handler saw.  A missing fault is a test failure.
+ */
+#define KTEST_EXPECT_FAULT(t, vec, recp, stmt) ({			\
+	struct fault_catcher __fc;					\
+	bool __faulted = false;						\
+	if (fault_catch(&__fc, 1ULL << (vec))) {			\
+		__faulted = true;					\
+		*(recp) = __fc.rec;					\
+	} else {							\
+		stmt;							\
+		fault_catch_disarm(&__fc);				\
+		ktest_fail(t, __FILE__, __LINE__,			\
+			   "Expected %s to raise %s, but it did not",	\
+			   #stmt, trap_name(vec));			\
+	}								\
+	__faulted;							\
+})
+
+#endif
