@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * start_kernel(): runs on the boot stack as CPU 0's idle task would, brings
+ * up the rest of the kernel, then runs what the command line asked for
+ * (run=...) and reports the verdict.
+ */
+#include <linux/kernel.h>
+#include <linux/memblock.h>
+#include <linux/moduleparam.h>
+#include <linux/reboot.h>
+#include <linux/start_kernel.h>
+#include <linux/ktest.h>
+#include <asm/bootparam.h>
+#include <asm/pgtable.h>
+#include <asm/processor.h>
+#include <asm/tsc.h>
+
+static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
+static const char *run_list = "";
+core_param("run", run_list, charp,
+	   "comma-separated workloads to run after boot (see the list at boot)");
+
+static const struct irqlab_workload workloads[] = {
+#ifdef CONFIG_KTEST
+	{ "ktest", ktest_run_all, "in-kernel KTAP tests (ktest.filter=<glob>)" },
+#endif
+};
+
+static void print_workloads(void)
+{
+	pr_err("irqlab: valid workloads:");
+	for (unsigned int i = 0; i < ARRAY_SIZE(workloads); i++)
+		pr_cont(" %s", workloads[i].name);
+	pr_cont("\n");
+}
+
+/* Run each workload named in run=; an unknown name is a command-line error. */
+static int run_workloads(unsigned int *cmdline_errors)
+{
+	char list[256], *save, *name;
+	int failed = 0;
+
+	strncpy(list, run_list, sizeof(list) - 1);
+	list[sizeof(list) - 1] = '\0';
+	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		const struct irqlab_workload *w = NULL;
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(workloads); i++)
+			if (!strcmp(workloads[i].name, name))
+				w = &workloads[i];
+		if (!w) {
+			pr_err("irqlab: unknown workload '%s' in run=\n", name);
+			print_workloads();
+			(*cmdline_errors)++;
+			continue;
+		}
+		if (w->run())
+			failed++;
+	}
+	return failed;
+}
+
+static void print_boot_banner(void)
+{
+	/* The first line fleet tools (LAVA) look for; keep its format. */
+	pr_info("irqlab: start %s %s\n", IRQLAB_VERSION, irqlab_config_hash);
+	pr_info("Boot protocol: %s, loader: %s\n",
+		boot_protocol_name(boot_info.protocol), boot_info.loader);
+	pr_info("Command line: %s\n", boot_info.cmdline);
+	pr_info("CPU: %s family %u model %u stepping %u%s%s\n",
+		boot_cpu_data.vendor, boot_cpu_data.family, boot_cpu_data.model,
+		boot_cpu_data.stepping, boot_cpu_data.has_hypervisor ? ", hypervisor " : "",
+		boot_cpu_data.hypervisor);
+	if (tsc_khz)
+		pr_info("tsc: %lu.%03lu MHz (%s)\n", tsc_khz / 1000, tsc_khz % 1000,
+			tsc_calibration_source);
+	else
+		pr_warn("tsc: not calibrated: timestamps read 0\n");
+}
+
+__noreturn void start_kernel(void)
+{
+	unsigned int cmdline_errors = 0;
+	int failed;
+
+	print_boot_banner();
+	strcpy(boot_command_line, boot_info.cmdline);
+	parse_args("irqlab", boot_command_line, __start___param,
+		   __stop___param - __start___param, &cmdline_errors);
+
+	setup_memory();
+	paging_init();
+	newlib_init();
+	pr_info("Memory: %lluK RAM, %lluK reserved at boot\n",
+		(unsigned long long)memblock_phys_mem_size() >> 10,
+		(unsigned long long)memblock_reserved_size() >> 10);
+
+#ifdef CONFIG_KTEST_BROKEN_BOOTS
+	ktest_selftest_broken_boot();
+#endif
+	failed = run_workloads(&cmdline_errors);
+	if (cmdline_errors) {
+		pr_err("irqlab: %u command-line error(s): see above\n", cmdline_errors);
+		irqlab_exit(EXIT_BAD_CMDLINE);
+	}
+	irqlab_exit(failed ? EXIT_TEST_FAILED : EXIT_OK);
+}

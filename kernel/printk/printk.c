@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * printk: a ring of fixed-size records and a console drained separately.
+ *
+ * Writers reserve a sequence number with one atomic add, fill the slot and
+ * publish it by storing its sequence number last (release).  The console
+ * side walks sequence numbers in order; a slot whose stored sequence is
+ * ahead of the reader was overwritten (the console fell a ring behind) and
+ * is counted as lost, one that is behind is still being written.
+ *
+ * Output to the UART is decoupled from the caller (DESIGN 5a): inside a
+ * printk_defer_enter() section, or once a console thread has taken over,
+ * printk() only stores.  Formatting uses newlib's integer-only
+ * vsniprintf(), which the build checks to be free of SSE.
+ */
+#include <linux/kernel.h>
+#include <linux/printk.h>
+#include <linux/moduleparam.h>
+#include <linux/serial_8250.h>
+#include <linux/sched/clock.h>
+#include <asm/processor.h>
+#include <stdio.h>
+
+#define LOG_RECORDS	(1U << (CONFIG_LOG_BUF_SHIFT - 8))
+#define LOG_TEXT_MAX	(256 - 24)
+
+struct printk_record {
+	u64 seq;		/* published last; LOG_SEQ_EMPTY while unused */
+	u64 ts_ns;
+	u16 len;
+	u8 level;
+	u8 cont;
+	char text[LOG_TEXT_MAX];
+};
+
+#define LOG_SEQ_EMPTY	(~0ULL)
+
+static struct printk_record log_buf[LOG_RECORDS];
+static u64 log_next_seq;	/* next sequence number to reserve */
+static u64 console_seq;		/* next record the console prints */
+static u64 console_lost;
+static int console_lock_word;
+static bool console_at_line_start = true;
+static bool log_buf_ready;
+static int printk_defer_depth;	/* per CPU once per-CPU data exists */
+
+int console_loglevel = CONFIG_CONSOLE_LOGLEVEL_DEFAULT;
+bool printk_console_threaded;
+static bool printk_time = true;
+
+core_param_range("loglevel", console_loglevel, int, 0, 8,
+		 "console log level: records below it are printed");
+core_param("printk.time", printk_time, bool,
+	   "prefix console lines with [seconds.micros]");
+
+static void log_buf_init(void)
+{
+	for (unsigned int i = 0; i < LOG_RECORDS; i++)
+		log_buf[i].seq = LOG_SEQ_EMPTY;
+	log_buf_ready = true;
+}
+
+static int printk_parse_level(const char **textp, bool *cont)
+{
+	const char *t = *textp;
+	int level = LOGLEVEL_DEFAULT;
+
+	*cont = false;
+	while (t[0] == KERN_SOH[0] && t[1]) {
+		if (t[1] >= '0' && t[1] <= '7')
+			level = t[1] - '0';
+		else if (t[1] == 'c')
+			*cont = true;
+		t += 2;
+	}
+	*textp = t;
+	return level;
+}
+
+static void log_store(int level, bool cont, const char *text, size_t len)
+{
+	u64 seq = __atomic_fetch_add(&log_next_seq, 1, __ATOMIC_RELAXED);
+	struct printk_record *r = &log_buf[seq % LOG_RECORDS];
+
+	if (len > LOG_TEXT_MAX)
+		len = LOG_TEXT_MAX;
+	/* Invalidate first so a reader never pairs the old seq with new text. */
+	__atomic_store_n(&r->seq, LOG_SEQ_EMPTY, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	r->ts_ns = local_clock();
+	r->level = level;
+	r->cont = cont;
+	r->len = len;
+	memcpy(r->text, text, len);
+	__atomic_store_n(&r->seq, seq, __ATOMIC_RELEASE);
+}
+
+int vprintk(const char *fmt, va_list args)
+{
+	char buf[LOG_TEXT_MAX + 1];
+	bool cont;
+	int level, n;
+
+	if (!log_buf_ready)
+		log_buf_init();
+	n = vsniprintf(buf, sizeof(buf), fmt, args);
+	if (n < 0)
+		return n;
+	if (n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	const char *text = buf;
+	level = printk_parse_level(&text, &cont);
+	if (level == LOGLEVEL_DEFAULT)
+		level = 4;	/* Linux's default message level */
+	log_store(level, cont, text, n - (text - buf));
+
+	if (!printk_console_threaded && !READ_ONCE(printk_defer_depth))
+		console_flush();
+	return n;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+void printk_defer_enter(void)
+{
+	printk_defer_depth++;
+	barrier();
+}
+
+void printk_defer_exit(void)
+{
+	barrier();
+	if (--printk_defer_depth == 0 && !printk_console_threaded)
+		console_flush();
+}
+
+static void console_emit(struct printk_record *r)
+{
+	char prefix[32];
+
+	if (r->level >= console_loglevel)
+		return;
+	if (console_at_line_start && printk_time && !r->cont) {
+		u64 us = r->ts_ns / 1000;
+		int n = sniprintf(prefix, sizeof(prefix), "[%5lu.%06lu] ",
+				  (unsigned long)(us / 1000000),
+				  (unsigned long)(us % 1000000));
+		serial8250_write(&console_port, prefix, n);
+	}
+	serial8250_write(&console_port, r->text, r->len);
+	if (r->len)
+		console_at_line_start = r->text[r->len - 1] == '\n';
+}
+
+/* Print every published record; return false if one was not yet published. */
+static bool console_drain(void)
+{
+	while (console_seq < READ_ONCE(log_next_seq)) {
+		struct printk_record *r = &log_buf[console_seq % LOG_RECORDS];
+		u64 seq = __atomic_load_n(&r->seq, __ATOMIC_ACQUIRE);
+
+		if (seq == LOG_SEQ_EMPTY || seq < console_seq)
+			return false;		/* writer still busy */
+		if (seq > console_seq) {	/* overwritten: we fell behind */
+			console_lost += seq - console_seq;
+			console_seq = seq;
+			continue;
+		}
+		console_emit(r);
+		console_seq++;
+	}
+	return true;
+}
+
+void console_flush(void)
+{
+	if (!log_buf_ready)
+		return;
+	do {
+		if (__atomic_exchange_n(&console_lock_word, 1, __ATOMIC_ACQUIRE))
+			return;		/* the holder prints our record too */
+		console_drain();
+		__atomic_store_n(&console_lock_word, 0, __ATOMIC_RELEASE);
+		/* A record published after our last check but before unlock. */
+	} while (console_seq < READ_ONCE(log_next_seq) &&
+		 __atomic_load_n(&log_buf[console_seq % LOG_RECORDS].seq,
+				 __ATOMIC_ACQUIRE) == console_seq);
+}
+
+/* Panic: take the console whoever holds it and print everything. */
+void console_flush_panic(void)
+{
+	printk_console_threaded = false;
+	printk_defer_depth = 0;
+	__atomic_exchange_n(&console_lock_word, 1, __ATOMIC_ACQUIRE);
+	for (int tries = 0; tries < 1000 && !console_drain(); tries++)
+		cpu_relax();
+	if (console_lost) {
+		char msg[64];
+		int n = sniprintf(msg, sizeof(msg), "** %lu printk messages dropped **\n",
+				  (unsigned long)console_lost);
+		serial8250_write(&console_port, msg, n);
+		console_lost = 0;
+	}
+	__atomic_store_n(&console_lock_word, 0, __ATOMIC_RELEASE);
+}
+
+void early_puts(const char *s)
+{
+	serial8250_write(&console_port, s, strlen(s));
+}
+
+u64 printk_next_seq(void)
+{
+	return READ_ONCE(log_next_seq);
+}
+
+/* Copy record @seq out of the ring; -1 if it is gone or not yet written. */
+int printk_read_record(u64 seq, char *buf, size_t size, int *level, u64 *ts_ns)
+{
+	struct printk_record *r = &log_buf[seq % LOG_RECORDS];
+	size_t len;
+
+	if (!log_buf_ready || __atomic_load_n(&r->seq, __ATOMIC_ACQUIRE) != seq)
+		return -1;
+	len = r->len < size - 1 ? r->len : size - 1;
+	memcpy(buf, r->text, len);
+	buf[len] = '\0';
+	if (level)
+		*level = r->level;
+	if (ts_ns)
+		*ts_ns = r->ts_ns;
+	/* The slot may have been reused while we copied. */
+	if (__atomic_load_n(&r->seq, __ATOMIC_ACQUIRE) != seq)
+		return -1;
+	return len;
+}
