@@ -1,0 +1,236 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# irqlab: one entry point.  `make help` lists the targets.
+#
+# Stable variables (DESIGN 9): CONFIG SMP MEM ACCEL ICOUNT BOOT MACHINE CPU CMDLINE
+# Builds are out of tree in O (default build/$(CONFIG)), so configurations coexist.
+
+CONFIG	?= default
+O	?= build/$(CONFIG)
+SMP	?= 1
+MEM	?= 256M
+ACCEL	?= auto
+ICOUNT	?= 0
+BOOT	?= pvh
+MACHINE	?=
+CPU	?=
+CMDLINE	?=
+TIMEOUT	?= 0
+J	?= 2
+
+srctree	:= $(CURDIR)
+override O := $(patsubst %/,%,$(O))
+# Relative to the top: kconfig runs inside $(O).
+abs_O	= $(abspath $(O))
+
+CC	:= gcc
+LD	:= ld
+NM	:= nm
+OBJCOPY	:= objcopy
+PYTHON	:= python3
+Q	:= $(if $(V),,@)
+
+MAKEFLAGS += --no-builtin-rules --no-print-directory
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+# Public goals first make sure the Debian packages are there (a fresh
+# machine has no kconfig-conf yet), then recurse into the internal _build
+# goal; only that one reads the configuration.
+ifeq ($(filter _build compile_commands.json $(O)/%,$(MAKECMDGOALS)),)
+skip_config := 1
+endif
+
+# ------------------------------------------------------------------ config
+KCONFIG_FILES := $(shell find $(srctree) -name 'Kconfig*' -not -path '*/build/*')
+AUTOCONF := $(O)/include/generated/autoconf.h
+AUTOCONF_MK := $(O)/include/config/auto.conf
+
+define kconfig
+	$(Q)mkdir -p $(O)
+	$(Q)cd $(O) && srctree=$(srctree) KCONFIG_CONFIG=.config $(1) $(srctree)/Kconfig
+endef
+
+$(O)/.config: $(wildcard configs/$(CONFIG)_defconfig)
+	@test -f configs/$(CONFIG)_defconfig || { \
+		echo "irqlab: no configuration '$(CONFIG)'; valid: $$(ls configs | sed -n 's/_defconfig$$//p' | tr '\n' ' ')" >&2; exit 2; }
+	@if [ -f $@ ]; then echo "  CONFIG  $@ is older than configs/$(CONFIG)_defconfig: regenerating"; fi
+	$(call kconfig,kconfig-conf -s --defconfig=$(srctree)/configs/$(CONFIG)_defconfig)
+
+$(AUTOCONF) $(AUTOCONF_MK): $(O)/.config $(KCONFIG_FILES)
+	$(Q)mkdir -p $(O)/include/config $(O)/include/generated
+	$(call kconfig,kconfig-conf -s --silentoldconfig) </dev/null
+	$(Q)touch $(AUTOCONF) $(AUTOCONF_MK)
+
+%_defconfig:
+	@test -f configs/$@ || { echo "irqlab: configs/$@ does not exist" >&2; exit 2; }
+	$(call kconfig,kconfig-conf --defconfig=$(srctree)/configs/$@)
+
+defconfig: default_defconfig
+
+olddefconfig:
+	$(call kconfig,kconfig-conf --olddefconfig)
+
+savedefconfig:
+	$(call kconfig,kconfig-conf --savedefconfig=defconfig)
+	@echo "  wrote $(O)/defconfig"
+
+menuconfig:
+	$(call kconfig,kconfig-mconf)
+
+ifndef skip_config
+-include $(AUTOCONF_MK)
+endif
+
+# ------------------------------------------------------------------ objects
+obj-y :=
+obj-fpu-y :=
+include arch/x86/Kbuild kernel/Kbuild mm/Kbuild drivers/Kbuild lib/Kbuild test/Kbuild
+
+OBJS	:= $(addprefix $(O)/,$(obj-y) $(obj-fpu-y)) $(O)/generated/version.o
+FPU_OBJS := $(addprefix $(O)/,$(obj-fpu-y))
+
+# ------------------------------------------------------------------ newlib
+# Built once per machine into a cache outside the tree (scripts/newlib.sh);
+# $(O)/newlib is a link to it.
+NEWLIB	:= $(O)/newlib
+NEWLIB_STAMP := $(O)/.newlib-ok
+
+$(NEWLIB_STAMP): scripts/newlib.sh scripts/check_newlib_fpu.py
+	$(Q)mkdir -p $(O)
+	$(Q)dir=$$(scripts/newlib.sh) && ln -sfn "$$dir" $(NEWLIB)
+	@echo "  CHECK   newlib functions reachable without kernel_fpu_begin()"
+	$(Q)$(PYTHON) scripts/check_newlib_fpu.py $(NEWLIB)/lib/libc.a
+	$(Q)touch $@
+
+# ------------------------------------------------------------------ flags
+GCC_INC	:= $(shell $(CC) -print-file-name=include)
+LIBGCC	:= $(shell $(CC) -print-libgcc-file-name)
+
+KBUILD_CPPFLAGS := -nostdinc -isystem $(NEWLIB)/include -isystem $(GCC_INC) \
+	-I$(srctree)/include -I$(srctree)/arch/x86/include -I$(O)/include \
+	-include $(AUTOCONF) -D__KERNEL__ -D__DYNAMIC_REENT__
+KBUILD_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+	-Wno-sign-compare -Wno-missing-field-initializers -Werror=implicit-function-declaration \
+	-ffreestanding -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone \
+	-fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-asynchronous-unwind-tables -fno-strict-aliasing -fno-common \
+	-fcf-protection=none -MMD -MP
+# DESIGN 5: kernel code never touches SSE/x87 registers.
+GENERAL_REGS := -mgeneral-regs-only
+KBUILD_AFLAGS := -D__ASSEMBLY__ -g -MMD -MP
+LDFLAGS_kernel := -nostdlib -static -z max-page-size=4096 -z noexecstack \
+	--no-warn-rwx-segments -T linker/kernel.ld
+
+# ------------------------------------------------------------------ rules
+$(O)/%.o: %.c $(AUTOCONF) | $(NEWLIB_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(if $(filter $@,$(FPU_OBJS)),,$(GENERAL_REGS)) -c $< -o $@
+
+$(O)/%.o: %.S $(AUTOCONF) | $(NEWLIB_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS) -c $< -o $@
+
+# Version and configuration hash for the start banner.
+$(O)/generated/version.c: $(O)/.config
+	@mkdir -p $(dir $@)
+	$(Q)hash=$$(grep '^CONFIG_' $< | sort | cksum | cut -d' ' -f1); \
+	printf 'const char irqlab_config_hash[] = "%08x";\n' $$hash > $@
+
+$(O)/generated/version.o: $(O)/generated/version.c
+	$(Q)$(CC) $(KBUILD_CFLAGS) -c $< -o $@
+
+# Two-pass link for kallsyms: the table is the last thing in .rodata, so
+# the text it describes does not move when it grows.
+LINK_LIBS = --start-group $(NEWLIB)/lib/libc.a $(NEWLIB)/lib/libm.a $(LIBGCC) --end-group
+
+$(O)/.tmp_kallsyms0.S: scripts/kallsyms.py
+	$(Q)$(PYTHON) scripts/kallsyms.py /dev/null $@
+
+$(O)/.tmp_kernel1.elf: $(OBJS) $(O)/.tmp_kallsyms0.o linker/kernel.ld $(NEWLIB_STAMP)
+	@echo "  LD      $@ (pass 1)"
+	$(Q)$(LD) $(LDFLAGS_kernel) -o $@ $(OBJS) $(O)/.tmp_kallsyms0.o $(LINK_LIBS)
+
+$(O)/.tmp_kallsyms1.S: $(O)/.tmp_kernel1.elf scripts/kallsyms.py
+	$(Q)$(NM) -n -S $< > $(O)/.tmp_kernel1.nm
+	$(Q)$(PYTHON) scripts/kallsyms.py $(O)/.tmp_kernel1.nm $@
+
+$(O)/kernel.elf: $(O)/.tmp_kernel1.elf $(O)/.tmp_kallsyms1.o
+	@echo "  LD      $@"
+	$(Q)$(LD) $(LDFLAGS_kernel) -o $@ $(OBJS) $(O)/.tmp_kallsyms1.o $(LINK_LIBS)
+	$(Q)$(NM) -n -S $@ > $(O)/kernel.nm
+	$(Q)$(PYTHON) scripts/kallsyms.py --compare $(O)/.tmp_kernel1.nm $(O)/kernel.nm
+
+$(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
+	$(Q)$(CC) $(KBUILD_AFLAGS) -c $< -o $@
+
+-include $(OBJS:.o=.d)
+
+# ------------------------------------------------------------------ targets
+.PHONY: all build _build kernel iso run test debug deps clean distclean help \
+	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
+
+all build kernel: deps
+	$(Q)$(MAKE) _build
+
+_build: $(O)/kernel.elf compile_commands.json
+
+# One JSON entry per C/asm source, for clangd and friends.
+compile_commands.json: $(O)/compile_commands.json
+$(O)/compile_commands.json: $(AUTOCONF) Makefile $(wildcard */Kbuild */*/Kbuild)
+	@mkdir -p $(O)
+	$(Q)$(PYTHON) scripts/gen_compile_commands.py $@ $(srctree) \
+		"$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS)" "$(GENERAL_REGS)" \
+		"$(KBUILD_AFLAGS)" $(O) "$(obj-fpu-y)" $(obj-y) $(obj-fpu-y)
+	$(Q)ln -sfn $(O)/compile_commands.json compile_commands.json
+
+deps:
+	$(Q)scripts/deps.sh
+
+ISO ?= $(O)/irqlab.iso
+iso: build
+	$(Q)scripts/mkiso.sh $(O)/kernel.elf "$(CMDLINE)" $(ISO)
+
+QEMU_ARGS = --smp $(SMP) --mem $(MEM) --accel $(ACCEL) --icount $(ICOUNT) \
+	--boot $(BOOT) $(if $(MACHINE),--machine $(MACHINE)) $(if $(CPU),--cpu $(CPU)) \
+	--cmdline "$(CMDLINE)"
+RUN_IMAGE = $(if $(filter pvh,$(BOOT)),--kernel $(O)/kernel.elf,--iso $(O)/irqlab.iso)
+
+run: build
+	$(Q)$(if $(filter pvh,$(BOOT)),,$(MAKE) iso ISO=$(O)/irqlab.iso)
+	$(Q)$(PYTHON) scripts/qemu.py run $(RUN_IMAGE) $(QEMU_ARGS) \
+		$(if $(filter-out 0,$(TIMEOUT)),--timeout $(TIMEOUT))
+
+debug: build
+	$(Q)$(if $(filter pvh,$(BOOT)),,$(MAKE) iso ISO=$(O)/irqlab.iso)
+	$(Q)printf 'file %s\ntarget remote localhost:1234\nhbreak start_kernel\n' \
+		$(abspath $(O)/kernel.elf) > $(O)/gdbinit
+	@echo "QEMU waits for gdb. In another terminal: gdb -x $(O)/gdbinit, then 'continue'."
+	$(Q)$(PYTHON) scripts/qemu.py run $(RUN_IMAGE) $(QEMU_ARGS) --debug
+
+test: deps
+	$(Q)test/run -j $(J)
+
+clean:
+	rm -rf $(O)
+
+distclean:
+	rm -rf build compile_commands.json
+
+help:
+	@echo 'irqlab targets:'
+	@echo '  make run      build and boot CONFIG in QEMU, console on the terminal'
+	@echo '  make test     build and run every test configuration (test/unittests.cfg)'
+	@echo '  make build    build $(O)/kernel.elf (default target)'
+	@echo '  make iso      GRUB hybrid BIOS+UEFI image $(O)/irqlab.iso (CMDLINE baked in)'
+	@echo '  make debug    boot halted with a gdb stub; gdb -x $(O)/gdbinit'
+	@echo '  make <name>_defconfig | defconfig | menuconfig | olddefconfig | savedefconfig'
+	@echo '  make deps     install missing Debian packages'
+	@echo '  make clean | distclean'
+	@echo 'variables: CONFIG=$(CONFIG) O=$(O) SMP=$(SMP) MEM=$(MEM) ACCEL=$(ACCEL)'
+	@echo '  ICOUNT=$(ICOUNT) BOOT=$(BOOT) (pvh|bios|uefi) MACHINE CPU CMDLINE TIMEOUT J V=1'
+	@echo 'configurations: '$$(ls configs | sed -n 's/_defconfig$$//p')
+
+.DEFAULT_GOAL := build
