@@ -1,0 +1,627 @@
+#!/usr/bin/env python3
+"""Compose and run irqlab's QEMU command lines (the only place that does).
+
+Used by `make run` (interactive: the serial console is streamed to the terminal and the exit
+code is the guest's verdict) and by test/run (serial to a log file, under a timeout).
+
+Parameters (DESIGN.md section 9; the same names as the Makefile variables):
+  SMP      number of vCPUs, 1..255                                   default 1
+  MEM      guest RAM: a number with an optional K/M/G/T suffix, >= 1M default 256M
+  ACCEL    auto | tcg | kvm; auto = kvm if /dev/kvm opens read-write  default auto
+  ICOUNT   0 | 1; 1 adds `-icount shift=0,sleep=off -rtc clock=vm`,
+           needs TCG and SMP=1 (QEMU 7.2 livelocks SMP guests under icount)
+  BOOT     pvh  : -kernel kernel.elf -append CMDLINE (QEMU's PVH loader)
+           bios : -cdrom ISO through SeaBIOS and GRUB
+           uefi : -cdrom ISO through OVMF (read-only code pflash plus a private writable
+                  copy of OVMF_VARS) and GRUB-EFI
+           efi  : reserved for the native GNU-EFI loader (not yet supported)
+  MACHINE  pc | q35; default q35 for BOOT=uefi, pc otherwise
+  CPU      a QEMU -cpu model (with optional ,+feat/-feat); default `max` under TCG (every
+           feature TCG emulates) and `host` under KVM; `host` needs KVM
+  CMDLINE  kernel command line; only for BOOT=pvh (an ISO has it baked into grub.cfg)
+Always: -no-reboot -display none -monitor none -device isa-debug-exit,iobase=0xf4,iosize=4.
+Empty strings mean "default" (so the Makefile can pass `--cpu "$(CPU)"` unconditionally).
+
+Environment: IRQLAB_QEMU (QEMU binary, default qemu-system-x86_64), IRQLAB_OVMF_CODE and
+IRQLAB_OVMF_VARS (firmware images; default the Debian `ovmf` package's files).
+
+Verdict (isa-debug-exit: QEMU exits with ((value << 1) | 1) & 0xff):
+  status 1              pass (the guest wrote 0)
+  odd status 3..255     fail, guest code = status >> 1 (1 = tests failed, 3 = panic)
+  0, even, signal       no verdict (0 is a triple fault under -no-reboot)
+  host timeout          no verdict
+  status 1 but QEMU printed an error (it exits 1 on start-up errors too): no verdict.
+
+CLI exit codes: 0 guest passed, 1 guest failed, 2 no verdict (timeout, triple fault...),
+3 bad parameters or QEMU could not be started.
+"""
+
+import argparse
+import dataclasses
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+QEMU_ENV = "IRQLAB_QEMU"
+DEFAULT_QEMU = "qemu-system-x86_64"
+
+BOOTS = ("pvh", "bios", "uefi", "efi")
+MACHINES = ("pc", "q35")
+ACCELS = ("auto", "tcg", "kvm")
+MAX_SMP = 255
+DEFAULT_MEM = "256M"
+
+EXIT_DEVICE = "isa-debug-exit,iobase=0xf4,iosize=4"
+# Guest exit codes with a meaning (they must match the kernel's).
+GUEST_CODE_NAMES = {1: "test failure", 3: "panic"}
+PANIC_CODE = 3
+
+# (code, vars) pairs; the first pair whose files both exist is used.
+OVMF_CANDIDATES = (
+    ("/usr/share/OVMF/OVMF_CODE.fd", "/usr/share/OVMF/OVMF_VARS.fd"),
+    ("/usr/share/OVMF/OVMF_CODE_4M.fd", "/usr/share/OVMF/OVMF_VARS_4M.fd"),
+    ("/usr/share/edk2/ovmf/OVMF_CODE.fd", "/usr/share/edk2/ovmf/OVMF_VARS.fd"),
+)
+
+EXIT_PASS, EXIT_FAIL, EXIT_NOVERDICT, EXIT_ERROR = 0, 1, 2, 3
+
+
+class ParamError(ValueError):
+    """A parameter is malformed or a combination is not allowed; str() is user-facing."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Params:
+    """What the user asked for (strings are accepted everywhere; '' or None = default)."""
+    kernel: str = None
+    iso: str = None
+    smp: object = 1
+    mem: str = DEFAULT_MEM
+    accel: str = "auto"
+    icount: object = 0
+    boot: str = "pvh"
+    machine: str = None
+    cpu: str = None
+    cmdline: str = ""
+    debug: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class Resolved:
+    """Validated parameters with every default and `auto` decided."""
+    kernel: str
+    iso: str
+    smp: int
+    mem: str
+    accel: str
+    icount: bool
+    boot: str
+    machine: str
+    cpu: str
+    cmdline: str
+    debug: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    kind: str            # "pass" | "fail" | "noverdict"
+    code: int = None     # guest failure code (kind == "fail")
+    cause: str = None    # noverdict: "timeout" | "status0" | "status" | "signal" | "qemu-error"
+    reason: str = ""     # one human-readable line
+
+    @property
+    def passed(self):
+        return self.kind == "pass"
+
+
+@dataclasses.dataclass
+class RunResult:
+    verdict: Verdict
+    status: int          # QEMU's exit status (negative: killed by that signal)
+    timed_out: bool
+    elapsed: float
+    argv: list
+    stderr: str
+
+
+# ---------------------------------------------------------------------------- validation
+
+def _blank(v):
+    return v is None or (isinstance(v, str) and v.strip() == "")
+
+
+def parse_smp(value):
+    if _blank(value):
+        return 1
+    text = str(value).strip()
+    if not re.fullmatch(r"[0-9]+", text) or not 1 <= int(text) <= MAX_SMP:
+        raise ParamError(f"invalid SMP={value!r}: must be an integer from 1 to {MAX_SMP}")
+    return int(text)
+
+
+_MEM_RE = re.compile(r"([0-9]+)([KMGT]?)(?:i?B)?", re.IGNORECASE)
+_MEM_SHIFT = {"": 20, "K": 10, "M": 20, "G": 30, "T": 40}   # QEMU: a bare number is MiB
+
+
+def parse_mem(value):
+    """Return MEM normalized for -m (e.g. '256M'); raise ParamError when malformed."""
+    if _blank(value):
+        return DEFAULT_MEM
+    text = str(value).strip()
+    m = _MEM_RE.fullmatch(text)
+    if not m:
+        raise ParamError(f"invalid MEM={value!r}: expected a size such as 256M or 1G "
+                         "(a number with an optional K, M, G or T suffix)")
+    number, suffix = int(m.group(1)), m.group(2).upper()
+    if (number << _MEM_SHIFT[suffix]) < (1 << 20):
+        raise ParamError(f"invalid MEM={value!r}: at least 1M is needed")
+    return f"{number}{suffix or 'M'}"
+
+
+def parse_flag(name, value):
+    if _blank(value):
+        return False
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("0", "1"):
+        return text == "1"
+    raise ParamError(f"invalid {name}={value!r}: must be 0 or 1")
+
+
+def _choice(name, value, choices, default):
+    if _blank(value):
+        return default
+    text = str(value).strip()
+    if text not in choices:
+        raise ParamError(f"invalid {name}={value!r}: valid choices are {', '.join(choices)}")
+    return text
+
+
+_CPU_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*(,[+-]?[A-Za-z0-9_.-]+(=[A-Za-z0-9_.-]+)?)*")
+
+
+def kvm_usable(path="/dev/kvm"):
+    """True when `path` opens read-write (what QEMU needs for -accel kvm)."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+    except OSError:
+        return False
+    os.close(fd)
+    return True
+
+
+def resolve(params, kvm_available=None, check_files=True):
+    """Validate `params` and decide every default; raise ParamError with a clear message.
+
+    kvm_available: bool, or None to probe /dev/kvm (only probed when it matters).
+    check_files: require the kernel/ISO file to exist (off for argv unit tests)."""
+    p = params
+    boot = _choice("BOOT", p.boot, BOOTS, "pvh")
+    if boot == "efi":
+        raise ParamError("BOOT=efi (the native GNU-EFI loader) is not yet supported; "
+                         "use BOOT=pvh, bios or uefi")
+    smp = parse_smp(p.smp)
+    mem = parse_mem(p.mem)
+    icount = parse_flag("ICOUNT", p.icount)
+    accel = _choice("ACCEL", p.accel, ACCELS, "auto")
+    machine = _choice("MACHINE", p.machine, MACHINES, "q35" if boot == "uefi" else "pc")
+
+    if icount:
+        if accel == "kvm":
+            raise ParamError("ICOUNT=1 needs TCG (icount is a TCG feature): use ACCEL=tcg "
+                             "or ACCEL=auto with ICOUNT=1")
+        if smp > 1:
+            raise ParamError(f"ICOUNT=1 with SMP={smp} is refused: QEMU 7.2 livelocks SMP "
+                             "guests under icount (vCPU starvation); use SMP=1 with ICOUNT=1, "
+                             "or ICOUNT=0 for SMP runs")
+        accel = "tcg"
+    if accel == "auto":
+        if kvm_available is None:
+            kvm_available = kvm_usable()
+        accel = "kvm" if kvm_available else "tcg"
+    elif accel == "kvm":
+        if kvm_available is None:
+            kvm_available = kvm_usable()
+        if not kvm_available:
+            raise ParamError("ACCEL=kvm but /dev/kvm cannot be opened read-write "
+                             "(no KVM here, or no permission); use ACCEL=tcg or ACCEL=auto")
+
+    cpu = None if _blank(p.cpu) else str(p.cpu).strip()
+    if cpu is None:
+        cpu = "host" if accel == "kvm" else "max"
+    elif not _CPU_RE.fullmatch(cpu):
+        raise ParamError(f"invalid CPU={p.cpu!r}: expected a QEMU CPU model such as max, "
+                         "qemu64, host or Skylake-Client (optionally ,+feature/-feature); "
+                         "see qemu-system-x86_64 -cpu help")
+    if cpu.split(",")[0] == "host" and accel != "kvm":
+        raise ParamError("CPU=host needs KVM; under TCG use CPU=max (the default) or a "
+                         "named model such as qemu64")
+
+    cmdline = "" if p.cmdline is None else str(p.cmdline)
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7f for ch in cmdline):
+        raise ParamError("invalid CMDLINE: control characters (newline, tab...) are not allowed")
+
+    kernel = None if _blank(p.kernel) else str(p.kernel)
+    iso = None if _blank(p.iso) else str(p.iso)
+    if boot == "pvh":
+        if kernel is None:
+            raise ParamError("BOOT=pvh needs a kernel ELF (--kernel build/<config>/kernel.elf)")
+        image = kernel
+    else:
+        if iso is None:
+            raise ParamError(f"BOOT={boot} boots an ISO: pass --iso (make iso builds one)")
+        image = iso
+    if check_files and not os.path.isfile(image):
+        raise ParamError(f"{image}: no such file (build it first: make build / make iso)")
+    return Resolved(kernel=kernel, iso=iso, smp=smp, mem=mem, accel=accel, icount=icount,
+                    boot=boot, machine=machine, cpu=cpu, cmdline=cmdline,
+                    debug=bool(p.debug))
+
+
+def find_ovmf(environ=None):
+    """Return (code, vars) firmware paths or raise ParamError naming what is missing."""
+    env = os.environ if environ is None else environ
+    code, vars_ = env.get("IRQLAB_OVMF_CODE"), env.get("IRQLAB_OVMF_VARS")
+    if code or vars_:
+        for path in (code, vars_):
+            if not path or not os.path.isfile(path):
+                raise ParamError("IRQLAB_OVMF_CODE and IRQLAB_OVMF_VARS must both name "
+                                 f"existing files (got {code!r}, {vars_!r})")
+        return code, vars_
+    for code, vars_ in OVMF_CANDIDATES:
+        if os.path.isfile(code) and os.path.isfile(vars_):
+            return code, vars_
+    raise ParamError("BOOT=uefi needs OVMF firmware (" + OVMF_CANDIDATES[0][0] +
+                     "): install the Debian package ovmf (scripts/deps.sh does it)")
+
+
+def qemu_binary(environ=None):
+    env = os.environ if environ is None else environ
+    return env.get(QEMU_ENV) or DEFAULT_QEMU
+
+
+def _drive_file(path):
+    return path.replace(",", ",,")     # QEMU option syntax escapes commas by doubling
+
+
+def build_argv(r, serial="stdio", ovmf=None, qemu=None):
+    """Return QEMU's argv for the resolved parameters `r`.
+
+    serial: "stdio" or ("file", path).  ovmf: (code, writable_vars_copy) for BOOT=uefi.
+    qemu: the binary (default: $IRQLAB_QEMU or qemu-system-x86_64)."""
+    argv = [qemu or qemu_binary(),
+            "-machine", r.machine,
+            "-accel", r.accel,
+            "-cpu", r.cpu,
+            "-smp", str(r.smp),
+            "-m", r.mem,
+            "-no-reboot",
+            "-display", "none",
+            "-monitor", "none",
+            "-device", EXIT_DEVICE]
+    if r.icount:
+        argv += ["-icount", "shift=0,sleep=off", "-rtc", "clock=vm"]
+    if serial == "stdio":
+        argv += ["-serial", "stdio"]
+    elif isinstance(serial, tuple) and serial[0] == "file":
+        argv += ["-serial", "file:" + serial[1]]
+    else:
+        raise ValueError(f"bad serial spec {serial!r}")
+    if r.boot == "pvh":
+        argv += ["-kernel", r.kernel]
+        if r.cmdline:
+            argv += ["-append", r.cmdline]
+    elif r.boot == "bios":
+        argv += ["-cdrom", r.iso, "-boot", "order=d"]
+    elif r.boot == "uefi":
+        if not ovmf:
+            raise ValueError("BOOT=uefi needs ovmf=(code, vars_copy)")
+        code, vars_copy = ovmf
+        argv += ["-drive", f"if=pflash,format=raw,unit=0,readonly=on,file={_drive_file(code)}",
+                 "-drive", f"if=pflash,format=raw,unit=1,file={_drive_file(vars_copy)}",
+                 "-cdrom", r.iso]
+    else:
+        raise ValueError(f"unsupported boot {r.boot!r}")
+    if r.debug:
+        argv += ["-s", "-S"]
+    return argv
+
+
+# ---------------------------------------------------------------------------- verdict
+
+def describe_code(code):
+    name = GUEST_CODE_NAMES.get(code)
+    return f"guest failure code {code}" + (f" ({name})" if name else "")
+
+
+def classify(status, timed_out, timeout=None, qemu_error=None):
+    """Pure: QEMU exit status (+ whether the host timeout fired) -> Verdict.
+
+    status: QEMU's exit status (negative = killed by that signal, None = unknown).
+    timeout: the limit in seconds, for the message.  qemu_error: an error line QEMU printed
+    on stderr (QEMU exits 1 on start-up errors, which would otherwise read as a pass)."""
+    if timed_out:
+        limit = f" after {timeout:g} s" if timeout is not None else ""
+        return Verdict("noverdict", cause="timeout", reason=f"timeout{limit}")
+    if status is None:
+        return Verdict("noverdict", cause="status", reason="no verdict (QEMU status unknown)")
+    if status < 0:
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = str(-status)
+        return Verdict("noverdict", cause="signal",
+                       reason=f"no verdict (QEMU killed by signal {name})")
+    if status == 1 and qemu_error:
+        return Verdict("noverdict", cause="qemu-error", reason=f"QEMU error: {qemu_error}")
+    if status == 1:
+        return Verdict("pass", reason="guest passed (status 1)")
+    if status == 0:
+        return Verdict("noverdict", cause="status0",
+                       reason="triple fault / no verdict (status 0)")
+    if status & 1 and status <= 255:
+        code = status >> 1
+        return Verdict("fail", code=code, reason=describe_code(code))
+    return Verdict("noverdict", cause="status",
+                   reason=f"no verdict (QEMU status {status} is not an isa-debug-exit value)")
+
+
+_QEMU_MSG_RE = re.compile(r"^qemu(?:-system-[\w]+)?: (.*)$")
+
+
+def qemu_error_from_stderr(text):
+    """The first error (not warning) line QEMU printed, or None."""
+    for line in (text or "").splitlines():
+        m = _QEMU_MSG_RE.match(line.strip())
+        if m and not m.group(1).lower().startswith(("warning:", "terminating on signal")):
+            return line.strip()
+    return None
+
+
+# ---------------------------------------------------------------------------- running
+
+_live = set()
+_live_lock = threading.Lock()
+_stopping = False
+
+
+def _kill(proc, grace=3.0):
+    """SIGTERM the process group, then SIGKILL it if it does not go away."""
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, None)):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def kill_all():
+    """Kill every QEMU started by run() that is still alive, and any started from now on
+    (for interrupt handlers; other threads may be about to start one)."""
+    global _stopping
+    with _live_lock:
+        _stopping = True
+        procs = list(_live)
+    for proc in procs:
+        _kill(proc, grace=1.0)
+
+
+class _TextSink:
+    """Bytes -> a text stream without a binary buffer (e.g. io.StringIO)."""
+    def __init__(self, text):
+        self.text = text
+
+    def write(self, b):
+        self.text.write(b.decode("utf-8", "replace"))
+
+    def flush(self):
+        self.text.flush()
+
+
+def _binary(stream):
+    return getattr(stream, "buffer", None) or _TextSink(stream)
+
+
+def _pump(src, sinks):
+    """Copy bytes from a pipe to file objects until EOF."""
+    while True:
+        try:
+            chunk = os.read(src.fileno(), 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        for sink in sinks:
+            try:
+                sink.write(chunk)
+                sink.flush()
+            except Exception:       # a broken sink must not stop the copy to the others
+                pass
+
+
+def run(params, serial_file=None, timeout=None, stream=None, tee=None, echo_cmd=None,
+        kvm_available=None):
+    """Boot once. Serial goes to `serial_file`, or (when None) is streamed to the binary
+    file object `stream` (default: stdout) and optionally copied to the path `tee`.
+    A timeout (seconds, None/0 = none) kills QEMU's process group. Returns RunResult;
+    raises ParamError for bad parameters or when QEMU cannot be started."""
+    r = resolve(params, kvm_available=kvm_available)
+    if timeout is not None and timeout <= 0:
+        timeout = None
+    with tempfile.TemporaryDirectory(prefix="irqlab-qemu-") as work:
+        ovmf = None
+        if r.boot == "uefi":
+            code, vars_ = find_ovmf()
+            vars_copy = os.path.join(work, "OVMF_VARS.fd")
+            shutil.copyfile(vars_, vars_copy)
+            ovmf = (code, vars_copy)
+        if serial_file:
+            if os.path.lexists(serial_file):
+                os.unlink(serial_file)
+            serial = ("file", serial_file)
+        else:
+            serial = "stdio"
+        argv = build_argv(r, serial, ovmf)
+        if echo_cmd is not None:
+            echo_cmd.write(shlex.join(argv) + "\n")
+            echo_cmd.flush()
+        start = time.monotonic()
+        try:
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.DEVNULL if serial_file else subprocess.PIPE,
+                                    stderr=subprocess.PIPE, start_new_session=True)
+        except OSError as e:
+            raise ParamError(f"cannot start {argv[0]}: {e.strerror} "
+                             f"(install qemu-system-x86 or set {QEMU_ENV})") from None
+        with _live_lock:
+            _live.add(proc)
+            stopping = _stopping
+        if stopping:
+            _kill(proc, grace=1.0)
+        err_chunks = []
+        tee_file = None
+        threads = []
+        try:
+            if not serial_file:
+                sinks = [stream if stream is not None else _binary(sys.stdout)]
+                if tee:
+                    tee_file = open(tee, "wb")
+                    sinks.append(tee_file)
+                threads.append(threading.Thread(target=_pump, args=(proc.stdout, sinks),
+                                                daemon=True))
+
+            class _Collect:
+                def write(self, b):
+                    err_chunks.append(b)
+
+                def flush(self):
+                    pass
+            err_sinks = [_Collect()]
+            if not serial_file:
+                err_sinks.append(_binary(sys.stderr))   # interactive: show QEMU's messages
+            threads.append(threading.Thread(target=_pump, args=(proc.stderr, err_sinks),
+                                            daemon=True))
+            for t in threads:
+                t.start()
+            timed_out = False
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                _kill(proc)
+        except BaseException:
+            _kill(proc, grace=1.0)
+            raise
+        finally:
+            with _live_lock:
+                _live.discard(proc)
+            for t in threads:
+                if t.ident is not None:
+                    t.join(timeout=5)
+            for f in (proc.stdout, proc.stderr, tee_file):
+                if f is not None:
+                    f.close()
+        elapsed = time.monotonic() - start
+    stderr = b"".join(err_chunks).decode("utf-8", "replace")
+    status = proc.returncode
+    verdict = classify(status, timed_out, timeout,
+                       qemu_error_from_stderr(stderr) if status == 1 else None)
+    return RunResult(verdict=verdict, status=status, timed_out=timed_out, elapsed=elapsed,
+                     argv=argv, stderr=stderr)
+
+
+# ---------------------------------------------------------------------------- CLI
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
+
+
+def _params_from_args(a):
+    return Params(kernel=a.kernel, iso=a.iso, smp=a.smp, mem=a.mem, accel=a.accel,
+                  icount=a.icount, boot=a.boot, machine=a.machine, cpu=a.cpu,
+                  cmdline=a.cmdline, debug=a.debug)
+
+
+def main(argv=None):
+    ap = _Parser(prog="qemu.py", description="Boot irqlab in QEMU and report the guest's "
+                 "verdict (exit 0 pass, 1 guest failure, 2 no verdict, 3 bad parameters).")
+    sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    rp = sub.add_parser("run", help="boot once",
+                        description="Boot once. Without --serial-file the serial console "
+                        "is streamed to stdout.")
+    rp.add_argument("--kernel", help="kernel ELF (BOOT=pvh)")
+    rp.add_argument("--iso", help="GRUB ISO (BOOT=bios, uefi)")
+    rp.add_argument("--smp", default="1", help="vCPUs, 1..%d (default 1)" % MAX_SMP)
+    rp.add_argument("--mem", default=DEFAULT_MEM, help="RAM, e.g. 256M (default)")
+    rp.add_argument("--accel", default="auto", help="auto (default), tcg or kvm")
+    rp.add_argument("--icount", default="0", help="1: deterministic icount (TCG, SMP=1)")
+    rp.add_argument("--boot", default="pvh", help="pvh (default), bios, uefi (efi: later)")
+    rp.add_argument("--machine", default="", help="pc or q35 (default: q35 for uefi, else pc)")
+    rp.add_argument("--cpu", default="", help="QEMU CPU model (default: max on TCG, host on KVM)")
+    rp.add_argument("--cmdline", default="", help="kernel command line (BOOT=pvh)")
+    rp.add_argument("--serial-file", help="write the serial console to this file "
+                    "instead of stdout")
+    rp.add_argument("--tee", help="when streaming, also copy the serial console to this file")
+    rp.add_argument("--timeout", type=float, default=0,
+                    help="seconds before QEMU is killed (default 0 = no limit)")
+    rp.add_argument("--debug", action="store_true",
+                    help="start stopped with a gdb stub on localhost:1234 (-s -S)")
+    rp.add_argument("--print-cmd", action="store_true",
+                    help="print the QEMU command line to stderr before running it")
+    rp.add_argument("--dry-run", action="store_true",
+                    help="print the QEMU command line to stdout and do not run it")
+    a = ap.parse_args(argv)
+    me = "qemu.py"
+    params = _params_from_args(a)
+    try:
+        if a.dry_run:
+            r = resolve(params)
+            ovmf = None
+            if r.boot == "uefi":
+                code, vars_ = find_ovmf()
+                vars_copy = os.path.join(tempfile.mkdtemp(prefix="irqlab-qemu-"),
+                                         "OVMF_VARS.fd")
+                shutil.copyfile(vars_, vars_copy)
+                ovmf = (code, vars_copy)
+            serial = ("file", a.serial_file) if a.serial_file else "stdio"
+            print(shlex.join(build_argv(r, serial, ovmf)))
+            return EXIT_PASS
+        if a.debug:
+            print(f"{me}: QEMU starts stopped; gdb stub on localhost:1234 "
+                  "(gdb build/<config>/kernel.elf -ex 'target remote :1234')",
+                  file=sys.stderr)
+        res = run(params, serial_file=a.serial_file, timeout=a.timeout or None,
+                  tee=a.tee, echo_cmd=sys.stderr if a.print_cmd else None)
+    except ParamError as e:
+        print(f"{me}: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as e:            # e.g. --tee or --serial-file in a missing directory
+        print(f"{me}: error: {e.filename or ''}: {e.strerror}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print(f"\n{me}: interrupted", file=sys.stderr)
+        return 130
+    v = res.verdict
+    if v.cause == "qemu-error":
+        print(f"{me}: {v.reason}", file=sys.stderr)
+        return EXIT_ERROR
+    print(f"{me}: {v.reason} [{res.elapsed:.2f} s]", file=sys.stderr)
+    return {"pass": EXIT_PASS, "fail": EXIT_FAIL}.get(v.kind, EXIT_NOVERDICT)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""Fake QEMU and fake make for exercising qemu.py and test/run without booting."""
+
+import os
+import stat
+import sys
+import textwrap
+
+FAKE_QEMU = textwrap.dedent(r'''
+    #!PYTHON
+    """Fake qemu-system-x86_64: behaves as the kernel would for the command line's
+    `fake=<mode>` or `ktest.selftest=<mode>` (an ISO here is a text file holding it)."""
+    import os, re, sys, time
+    args = sys.argv[1:]
+    def opt(name):
+        return args[args.index(name) + 1] if name in args else None
+    if os.environ.get("FAKE_QEMU_ARGV"):
+        with open(os.environ["FAKE_QEMU_ARGV"], "w") as f:
+            f.write("\n".join(args) + "\n")
+    cmdline = opt("-append") or ""
+    if opt("-cdrom"):
+        cmdline = open(opt("-cdrom")).read()
+    m = re.search(r"(?:fake|selftest)=(\w+)", cmdline)
+    mode = m.group(1) if m else "ok"
+    serial = opt("-serial")
+    out = open(serial[5:], "w") if serial.startswith("file:") else sys.stdout
+    def w(s):
+        out.write(s)
+        out.flush()
+    START = "irqlab: start 0.1 deadbeef\n"
+    KTAP_OK = ("KTAP version 1\n1..2\n    KTAP version 1\n    # Subtest: memblock\n"
+               "    1..2\n    ok 1 reserve_free\n    ok 2 big # SKIP no 4G\nok 1 memblock\n"
+               "    KTAP version 1\n    # Subtest: slub\n    1..1\n    ok 1 alloc_free\n"
+               "ok 2 slub\n")
+    if mode == "qemuerr":
+        sys.stderr.write("qemu-system-x86_64: -machine bogus: unsupported machine type\n")
+        sys.exit(1)
+    if mode != "nostart":
+        w("\x1b[2J\x1b[01;01HSeaBIOS noise\r\n" + START)
+    if mode == "ok":
+        w(KTAP_OK + "irqlab: end status=ok\n"); sys.exit(1)
+    if mode == "fail":
+        w("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: slub\n    1..2\n"
+          "    ok 1 a\n    not ok 2 b\nnot ok 1 slub\nirqlab: end status=fail\n")
+        sys.exit(3)
+    if mode in ("panic", "nostart"):
+        w("Kernel panic - not syncing: fake\n"); sys.exit(7)
+    if mode == "hang":
+        w("KTAP version 1\n1..1\n"); time.sleep(600); sys.exit(1)
+    if mode == "noktap":
+        w("irqlab: end status=ok\n"); sys.exit(1)
+    if mode == "triple":
+        sys.exit(0)
+    if mode == "trunc":
+        w(KTAP_OK[:KTAP_OK.index("ok 2 slub")] + "irqlab: end status=ok\n"); sys.exit(1)
+    if mode == "garbage":
+        out.close()
+        with open(serial[5:], "ab") as f:
+            f.write(bytes(range(256)) + b"\xff\xfe KTAP version 1\n1..3\nok 1 x\n\x00\x00ok 2")
+        sys.exit(1)
+    sys.exit(2)
+''').lstrip()
+
+FAKE_MAKE = textwrap.dedent(r'''
+    #!PYTHON
+    """Fake make: `-s build CONFIG=c` and `-s iso CONFIG=c CMDLINE=... ISO=path`."""
+    import os, sys
+    args = [a for a in sys.argv[1:] if a != "-s"]
+    target, var = args[0], dict(a.split("=", 1) for a in args[1:])
+    with open("make-calls.log", "a") as f:
+        f.write(" ".join(sys.argv[1:]) + "\n")
+    if var.get("CONFIG") == "broken":
+        print("kernel/foo.c:1: error: fake build failure"); sys.exit(2)
+    os.makedirs(f"build/{var['CONFIG']}", exist_ok=True)
+    if target == "build":
+        open(f"build/{var['CONFIG']}/kernel.elf", "w").write("ELF")
+    elif target == "iso":
+        open(var["ISO"], "w").write(var["CMDLINE"])
+    else:
+        sys.exit(2)
+''').lstrip()
+
+
+def write_script(path, text):
+    with open(path, "w") as f:
+        f.write(text.replace("PYTHON", sys.executable, 1))
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return path

@@ -1,0 +1,277 @@
+"""test/run: judging entries, and whole runs against a fake make and a fake QEMU."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+import _fakes
+import _load
+
+qemu = _load.qemu()
+tr = _load.testrun()
+
+GOOD_LOG = """irqlab: start 0.1 abc
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: s
+    1..2
+    ok 1 a
+    ok 2 b # SKIP why
+ok 1 s
+irqlab: end status=ok
+"""
+
+
+def judge(expect, status, log, timed_out=False):
+    return tr.judge(expect, qemu.classify(status, timed_out, timeout=60), tr.clean_lines(log))
+
+
+class JudgeTest(unittest.TestCase):
+    def test_pass(self):
+        j = judge("pass", 1, GOOD_LOG)
+        self.assertTrue(j.passed, j.reason)
+        self.assertEqual([(c.status, c.path) for c in j.cases], [("PASS", "s.a"),
+                                                                 ("SKIP", "s.b")])
+
+    def test_pass_needs_status_1(self):
+        j = judge("pass", 7, GOOD_LOG)
+        self.assertFalse(j.passed)
+        self.assertTrue(j.reason.startswith("guest failure code 3 (panic)"), j.reason)
+        self.assertTrue(judge("pass", 0, GOOD_LOG).reason.startswith(
+            "triple fault / no verdict (status 0)"))
+        self.assertTrue(judge("pass", 1, GOOD_LOG, timed_out=True).reason.startswith(
+            "timeout after 60 s"))
+
+    def test_pass_needs_banners(self):
+        j = judge("pass", 1, GOOD_LOG.replace("irqlab: start 0.1 abc\n", ""))
+        self.assertEqual(j.reason, "no start banner 'irqlab: start' in log")
+        j = judge("pass", 1, GOOD_LOG.replace("irqlab: end status=ok\n", ""))
+        self.assertEqual(j.reason, "no end banner 'irqlab: end status=ok' in log")
+        j = judge("pass", 1, GOOD_LOG.replace("status=ok", "status=fail"))
+        self.assertEqual(j.reason, "end banner says status=fail")
+
+    def test_pass_needs_ktap(self):
+        j = judge("pass", 1, "irqlab: start 1 2\nirqlab: end status=ok\n")
+        self.assertEqual(j.reason, "no KTAP in log")
+        j = judge("pass", 1, GOOD_LOG.replace("    ok 2 b # SKIP why\n", ""))
+        self.assertEqual(j.reason, "KTAP plan 1..2 but 1 results in suite s")
+
+    def test_failed_case(self):
+        j = judge("pass", 1, GOOD_LOG.replace("ok 1 a", "not ok 1 a"))
+        self.assertFalse(j.passed)
+        self.assertIn("1 failed case: s.a", j.reason)
+        self.assertIn(("FAIL", "s.a"), [(c.status, c.path) for c in j.cases])
+
+    def test_expectations(self):
+        start = "irqlab: start 1 2\n"
+        self.assertTrue(judge("panic", 7, start + "Kernel panic\n").passed)
+        self.assertTrue(judge("timeout", None, start, timed_out=True).passed)
+        self.assertTrue(judge("noktap", 1, start + "irqlab: end status=ok\n").passed)
+        self.assertTrue(judge("noverdict", 0, start).passed)
+
+    def test_expectations_must_match_exactly(self):
+        start = "irqlab: start 1 2\n"
+        j = judge("panic", 3, start)
+        self.assertEqual(j.reason, "expected a panic (guest failure code 3 (panic)), got "
+                                   "guest failure code 1 (test failure)")
+        self.assertFalse(judge("panic", 1, start).passed)
+        self.assertFalse(judge("timeout", 0, start).passed)
+        self.assertFalse(judge("noverdict", 0, start, timed_out=True).passed)
+        j = judge("noktap", 1, GOOD_LOG)
+        self.assertEqual(j.reason, "expected a passing exit without KTAP, got guest passed "
+                                   "(status 1), with KTAP")
+        j = tr.judge("noverdict", qemu.classify(1, False, qemu_error="qemu: bad"),
+                     tr.clean_lines(start))
+        self.assertFalse(j.passed)
+
+    def test_expectations_need_the_kernel_to_start(self):
+        j = judge("timeout", None, "SeaBIOS hangs\n", timed_out=True)
+        self.assertFalse(j.passed)
+        self.assertIn("never started", j.reason)
+        self.assertFalse(judge("noverdict", 0, "").passed)
+
+
+class ReporterTest(unittest.TestCase):
+    def test_summary_format(self):
+        import io
+        rep = tr.Reporter(io.StringIO())
+        self.assertEqual(rep.summary(), "0 passed, 0 failed")
+        rep.emit("PASS", "x")
+        rep.emit("FAIL", "y")
+        self.assertEqual(rep.summary(), "1 passed, 1 failed")
+        rep.emit("SKIP", "z")
+        self.assertEqual(rep.summary(), "1 passed, 1 failed, 1 skipped")
+
+
+class WholeRunTest(unittest.TestCase):
+    """Copies test/run and scripts/qemu.py into a scratch repo with a fake make/QEMU."""
+
+    CFG = textwrap.dedent("""
+        [good]
+        groups = g
+        [good-bios]
+        boot = bios
+        groups = g
+        [good-uefi]
+        boot = uefi
+        machine = q35
+        [bad]
+        cmdline = fake=fail
+        [trunc]
+        cmdline = fake=trunc
+        [garbage]
+        cmdline = fake=garbage
+        [hang]
+        cmdline = fake=hang
+        timeout = 0.5
+        [sel-hang]
+        cmdline = ktest.selftest=hang
+        expect = timeout
+        timeout = 0.5
+        [sel-panic]
+        cmdline = ktest.selftest=panic
+        expect = panic
+        [sel-noktap]
+        cmdline = ktest.selftest=noktap
+        expect = noktap
+        [sel-triple]
+        cmdline = ktest.selftest=triple
+        expect = noverdict
+        [sel-wrong]
+        cmdline = ktest.selftest=triple
+        expect = panic
+        [nobuild]
+        config = broken
+        [kvm-only]
+        accel = kvm
+        """)
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        d = self.root = self.tmp.name
+        for sub in ("scripts", "test", "configs"):
+            os.mkdir(os.path.join(d, sub))
+        shutil.copy(_load.QEMU_PY, os.path.join(d, "scripts", "qemu.py"))
+        shutil.copy(_load.TEST_RUN, os.path.join(d, "test", "run"))
+        with open(os.path.join(d, "test", "unittests.cfg"), "w") as f:
+            f.write(self.CFG)
+        for c in ("default", "broken"):
+            open(os.path.join(d, "configs", f"{c}_defconfig"), "w").close()
+        fw = os.path.join(d, "fw.fd")
+        open(fw, "w").close()
+        self.env = dict(os.environ,
+                        IRQLAB_QEMU=_fakes.write_script(os.path.join(d, "fq"), _fakes.FAKE_QEMU),
+                        IRQLAB_MAKE=_fakes.write_script(os.path.join(d, "fm"), _fakes.FAKE_MAKE),
+                        IRQLAB_OVMF_CODE=fw, IRQLAB_OVMF_VARS=fw)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_tr(self, *args):
+        p = subprocess.run([sys.executable, os.path.join(self.root, "test", "run"), *args],
+                           capture_output=True, text=True, env=self.env, timeout=120,
+                           cwd=self.root)
+        return p.returncode, p.stdout, p.stderr
+
+    def test_everything(self):
+        names = [n for n in re.findall(r"^\[(.*)\]$", self.CFG, re.M)]
+        rc, out, err = self.run_tr("-j", "4", *names)
+        lines = out.splitlines()
+        self.assertEqual(rc, 1, out + err)
+
+        def line(prefix):
+            found = [l for l in lines if l.startswith(prefix)]
+            self.assertEqual(len(found), 1, f"{prefix!r} in\n{out}")
+            return found[0]
+        for name in ("good", "good-bios", "good-uefi"):
+            self.assertRegex(line(f"PASS {name} (boot,"), r"\(boot, \d+\.\d\d s\)$")
+            line(f"PASS {name}: memblock.reserve_free")
+            line(f"SKIP {name}: memblock.big (no 4G)")
+            line(f"PASS {name}: slub.alloc_free")
+        line("PASS bad: slub.a")
+        line("FAIL bad: slub.b")
+        self.assertIn("guest failure code 1 (test failure)", line("FAIL bad (boot"))
+        self.assertIn("KTAP plan 1..2 but 1 results", line("FAIL trunc (boot"))
+        self.assertIn("no KTAP in log", line("FAIL garbage (boot"))
+        self.assertIn("timeout after 0.5 s", line("FAIL hang (boot"))
+        for name, what in (("sel-hang", "timeout"), ("sel-panic", "panic"),
+                           ("sel-noktap", "noktap"), ("sel-triple", "noverdict")):
+            self.assertIn(f"{what} as expected", line(f"PASS {name} (boot"))
+        self.assertIn("expected a panic", line("FAIL sel-wrong (boot"))
+        self.assertIn("status 0", line("FAIL sel-wrong (boot"))
+        self.assertIn("build failed", line("FAIL nobuild (boot)"))
+        if not qemu.kvm_usable():
+            line("SKIP kvm-only (boot)")
+        # the log tail is shown under a failure, prefixed so it cannot pass for a result
+        self.assertIn("    | irqlab: start 0.1 deadbeef", out)
+        # summary: alone on the last line and consistent with the lines above
+        counts = {s: sum(1 for l in lines if l.startswith(s + " ")) for s in
+                  ("PASS", "FAIL", "SKIP")}
+        self.assertEqual(lines[-1], f"{counts['PASS']} passed, {counts['FAIL']} failed, "
+                                    f"{counts['SKIP']} skipped")
+        # one build per config, one ISO per (config, cmdline)
+        with open(os.path.join(self.root, "make-calls.log")) as f:
+            calls = f.read().splitlines()
+        self.assertEqual(sorted(c.split()[1] for c in calls), ["build", "build", "iso"])
+        self.assertTrue(os.path.isfile(os.path.join(self.root, "build", "logs", "good.log")))
+        self.assertFalse(os.path.exists(os.path.join(self.root, "test", "__pycache__")))
+
+    def test_all_pass_exit_0_and_format(self):
+        rc, out, err = self.run_tr("-g", "g")
+        self.assertEqual(rc, 0, out + err)
+        self.assertEqual(out.splitlines()[-1], "6 passed, 0 failed, 2 skipped")
+
+    def test_no_build(self):
+        rc, out, err = self.run_tr("--no-build", "good")
+        self.assertEqual(rc, 1)
+        self.assertIn("no such file", out)
+        self.assertEqual(out.splitlines()[-1], "0 passed, 1 failed")
+
+    def test_host_unittests_entry(self):
+        hdir = os.path.join(self.root, "test", "host")
+        os.mkdir(hdir)
+        with open(os.path.join(hdir, "test_x.py"), "w") as f:
+            f.write(textwrap.dedent("""
+                import unittest
+                class T(unittest.TestCase):
+                    def test_ok(self):
+                        print("chatter that must not confuse the runner")
+                    def test_bad(self):
+                        self.assertEqual(1, 2)
+                    @unittest.skip("because")
+                    def test_skip(self):
+                        pass
+                """))
+        rc, out, err = self.run_tr("host-unittests")
+        self.assertEqual(rc, 1)
+        lines = out.splitlines()
+        self.assertIn("PASS host-unittests: test_x.T.test_ok", lines)
+        self.assertIn("FAIL host-unittests: test_x.T.test_bad", lines)
+        self.assertIn("SKIP host-unittests: test_x.T.test_skip (because)", lines)
+        self.assertTrue(any(l.startswith("FAIL host-unittests (unittest, ") and
+                            l.endswith("1 of 3 unittests failed") for l in lines), out)
+        self.assertEqual(lines[-1], "1 passed, 2 failed, 1 skipped")
+
+    def test_usage_errors(self):
+        rc, out, err = self.run_tr("nosuch")
+        self.assertEqual(rc, 2)
+        self.assertIn("valid entries: host-unittests, good", err)
+        rc, out, err = self.run_tr("--list")
+        self.assertEqual(rc, 0)
+        self.assertIn("sel-triple", out)
+        with open(os.path.join(self.root, "test", "unittests.cfg"), "a") as f:
+            f.write("[oops]\nsmp = many\n")
+        rc, out, err = self.run_tr("--list")
+        self.assertEqual(rc, 2)
+        self.assertIn("[oops]: invalid smp='many'", err)
+        self.assertNotIn("Traceback", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
