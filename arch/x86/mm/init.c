@@ -174,18 +174,46 @@ u64 *lookup_address(unsigned long va, enum pg_level *level)
 	return NULL;
 }
 
-/* Fixed-offset MMIO window above the direct map's reach (Linux: ioremap space). */
+/*
+ * Fixed-offset windows in Linux's vmalloc range for mapping physical
+ * ranges that are not RAM: device registers uncached (ioremap) and
+ * firmware tables write-back (memremap).  Physical address pa appears at
+ * window + pa, so mapping the same range twice is harmless.
+ */
 #define IOREMAP_BASE	0xffffc90000000000UL
+#define MEMREMAP_BASE	0xffffca0000000000UL
+#define REMAP_MAX_PA	(1UL << 40)
+
+static void *remap_range(unsigned long base, phys_addr_t pa, unsigned long size,
+			 u64 prot)
+{
+	phys_addr_t p = ALIGN_DOWN(pa, PAGE_SIZE);
+
+	if (!size || pa + size > REMAP_MAX_PA || pa + size < pa)
+		return NULL;
+	for (; p < pa + size; p += PAGE_SIZE) {
+		enum pg_level lvl;
+		u64 *e = lookup_address(base + p, &lvl);
+
+		if (e && (*e & PTE_PFN_MASK) == p)
+			continue;	/* already there */
+		map_page(base + p, p, prot, PG_LEVEL_4K);
+		__flush_tlb_one(base + p);
+	}
+	return (void *)(base + pa);
+}
 
 void *ioremap(phys_addr_t pa, unsigned long size)
 {
-	const u64 prot = _PAGE_PRESENT | _PAGE_RW | _PAGE_PCD | _PAGE_PWT | _PAGE_NX;
-	phys_addr_t p = ALIGN_DOWN(pa, PAGE_SIZE);
-	unsigned long va = IOREMAP_BASE + p;
+	return remap_range(IOREMAP_BASE, pa, size, _PAGE_PRESENT | _PAGE_RW |
+			   _PAGE_PCD | _PAGE_PWT | _PAGE_NX | _PAGE_GLOBAL);
+}
 
-	for (; p < pa + size; p += PAGE_SIZE, va += PAGE_SIZE) {
-		map_page(va, p, prot, PG_LEVEL_4K);
-		__flush_tlb_one(va);
-	}
-	return (void *)(IOREMAP_BASE + pa);
+void *memremap(phys_addr_t pa, unsigned long size)
+{
+	/* RAM is already in the direct map; use it so caching attributes agree. */
+	if (memblock_is_memory(pa) && memblock_is_memory(pa + size - 1))
+		return __va(pa);
+	return remap_range(MEMREMAP_BASE, pa, size,
+			   _PAGE_PRESENT | _PAGE_NX | _PAGE_GLOBAL);
 }

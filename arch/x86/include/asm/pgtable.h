@@ -27,7 +27,13 @@ u64 *lookup_address(unsigned long addr, enum pg_level *level);
 void paging_init(void);
 const char *pg_level_name(enum pg_level level);
 
-/* Map [pa, pa + size) uncached at a fixed kernel virtual address (MMIO). */
+/*
+ * Map [pa, pa + size) at a fixed kernel virtual address: uncached for
+ * device registers (ioremap), write-back and read-only for firmware tables
+ * (memremap; RAM comes from the direct map).  NULL if out of range.
+ * Mappings are never torn down.
+ */
 void *ioremap(phys_addr_t pa, unsigned long size);
+void *memremap(phys_addr_t pa, unsigned long size);
 
 #endif
