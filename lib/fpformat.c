@@ -7,14 +7,31 @@
  */
 #include <linux/kernel.h>
 #include <asm/fpu/api.h>
+#include <stdarg.h>
 #include <stdio.h>
+
+/*
+ * Our own variadic entry, compiled with SSE so its prologue spills the XMM
+ * argument registers into the va_list save area; newlib's snprintf entry
+ * is built general-regs-only (it is on the integer path) and would not.
+ */
+static int fp_snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
 
 static noinline int __fp_format_ratio(char *buf, size_t size, s64 num, s64 den,
 				      int decimals)
 {
 	double v = den ? (double)num / (double)den : 0.0;
 
-	return snprintf(buf, size, "%.*f", decimals, v);
+	return fp_snprintf(buf, size, "%.*f", decimals, v);
 }
 
 int fp_format_ratio(char *buf, size_t size, s64 num, s64 den, int decimals)
@@ -33,7 +50,7 @@ static noinline int __fp_format_bits(char *buf, size_t size, const char *fmt,
 	double v;
 
 	memcpy(&v, &bits, sizeof(v));
-	return snprintf(buf, size, fmt, v);
+	return fp_snprintf(buf, size, fmt, v);
 }
 
 int fp_format_bits(char *buf, size_t size, const char *fmt, u64 double_bits)
