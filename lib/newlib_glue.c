@@ -109,6 +109,14 @@ int _kill_r(struct _reent *r, int pid, int sig)
 	panic("newlib raised signal %d (abort() or assert())", sig);
 }
 
+/* dtoa and friends assert; newlib's own version would drag in FILE stdio. */
+__noreturn void __assert_func(const char *file, int line, const char *func,
+			      const char *expr)
+{
+	panic("newlib assertion \"%s\" failed at %s:%d (%s)", expr, file, line,
+	      func ? func : "?");
+}
+
 __noreturn void _exit(int status)
 {
 	panic("newlib called _exit(%d)", status);
