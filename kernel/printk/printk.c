@@ -18,6 +18,7 @@
 #include <linux/moduleparam.h>
 #include <linux/serial_8250.h>
 #include <linux/sched/clock.h>
+#include <linux/percpu.h>
 #include <asm/processor.h>
 #include <stdio.h>
 
@@ -42,7 +43,7 @@ static u64 console_lost;
 static int console_lock_word;
 static bool console_at_line_start = true;
 static bool log_buf_ready;
-static int printk_defer_depth;	/* per CPU once per-CPU data exists */
+static DEFINE_PER_CPU(int, printk_defer_depth);
 
 int console_loglevel = CONFIG_CONSOLE_LOGLEVEL_DEFAULT;
 bool printk_console_threaded;
@@ -114,7 +115,7 @@ int vprintk(const char *fmt, va_list args)
 		level = 4;	/* Linux's default message level */
 	log_store(level, cont, text, n - (text - buf));
 
-	if (!printk_console_threaded && !READ_ONCE(printk_defer_depth))
+	if (!printk_console_threaded && !this_cpu_read(printk_defer_depth))
 		console_flush();
 	return n;
 }
@@ -132,14 +133,14 @@ int printk(const char *fmt, ...)
 
 void printk_defer_enter(void)
 {
-	printk_defer_depth++;
+	this_cpu_inc(printk_defer_depth);
 	barrier();
 }
 
 void printk_defer_exit(void)
 {
 	barrier();
-	if (--printk_defer_depth == 0 && !printk_console_threaded)
+	if (this_cpu_add_return(printk_defer_depth, -1) == 0 && !printk_console_threaded)
 		console_flush();
 }
 
@@ -200,7 +201,7 @@ void console_flush(void)
 void console_flush_panic(void)
 {
 	printk_console_threaded = false;
-	printk_defer_depth = 0;
+	this_cpu_write(printk_defer_depth, 0);
 	__atomic_exchange_n(&console_lock_word, 1, __ATOMIC_ACQUIRE);
 	for (int tries = 0; tries < 1000 && !console_drain(); tries++)
 		cpu_relax();

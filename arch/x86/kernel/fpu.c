@@ -8,6 +8,8 @@
 #include <linux/kernel.h>
 #include <asm/fpu/api.h>
 #include <asm/processor.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
 
 #define MXCSR_DEFAULT	0x1f80
 
@@ -15,10 +17,9 @@ struct fxregs_state {
 	u8 bytes[512];
 } __aligned(16);
 
-/* Per CPU once per-CPU data exists (interrupts/SMP issue). */
-static struct fxregs_state kernel_fpu_save;
-static bool in_kernel_fpu;
-unsigned int kernel_fpu_sections;
+static DEFINE_PER_CPU_ALIGNED(struct fxregs_state, kernel_fpu_save);
+static DEFINE_PER_CPU(bool, in_kernel_fpu);
+unsigned int kernel_fpu_sections;	/* statistics for tests */
 
 void fpu__init_cpu(void)
 {
@@ -29,28 +30,30 @@ void fpu__init_cpu(void)
 	asm volatile("fninit; ldmxcsr %0" : : "m"(mxcsr));
 }
 
+/* Not in NMI, and not interrupting another FPU section on this CPU. */
 bool irq_fpu_usable(void)
 {
-	return !in_kernel_fpu;
+	return !in_nmi() && !this_cpu_read(in_kernel_fpu);
 }
 
 void kernel_fpu_begin(void)
 {
 	unsigned int mxcsr = MXCSR_DEFAULT;
 
-	/* preempt_disable() joins here once the scheduler exists. */
-	WARN_ON_ONCE(in_kernel_fpu);
-	in_kernel_fpu = true;
+	preempt_disable();
+	WARN_ON_ONCE(!irq_fpu_usable());
+	this_cpu_write(in_kernel_fpu, true);
 	barrier();
-	asm volatile("fxsave64 %0" : "=m"(kernel_fpu_save));
+	asm volatile("fxsave64 %0" : "=m"(*this_cpu_ptr(&kernel_fpu_save)));
 	asm volatile("fninit; ldmxcsr %0" : : "m"(mxcsr));
-	kernel_fpu_sections++;
+	__atomic_fetch_add(&kernel_fpu_sections, 1, __ATOMIC_RELAXED);
 }
 
 void kernel_fpu_end(void)
 {
-	WARN_ON_ONCE(!in_kernel_fpu);
-	asm volatile("fxrstor64 %0" : : "m"(kernel_fpu_save));
+	WARN_ON_ONCE(!this_cpu_read(in_kernel_fpu));
+	asm volatile("fxrstor64 %0" : : "m"(*this_cpu_ptr(&kernel_fpu_save)));
 	barrier();
-	in_kernel_fpu = false;
+	this_cpu_write(in_kernel_fpu, false);
+	preempt_enable();
 }

@@ -8,6 +8,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/kallsyms.h>
+#include <linux/percpu.h>
 #include <asm/traps.h>
 #include <asm/processor.h>
 #include <asm/stacktrace.h>
@@ -44,9 +45,8 @@ static const char *const trap_names[NR_EXCEPTION_VECTORS] = {
 	[31] = "reserved (31)",
 };
 
-/* Armed catchers, innermost first.  Per CPU once per-CPU data exists. */
-static struct fault_catcher *fault_catchers;
-static unsigned long unexpected_irqs;
+/* Armed catchers on this CPU, innermost first. */
+static DEFINE_PER_CPU(struct fault_catcher *, fault_catchers);
 
 const char *trap_name(unsigned int vector)
 {
@@ -58,27 +58,27 @@ void fault_catch_arm(struct fault_catcher *fc, u64 vector_mask)
 	memset(&fc->rec, 0, sizeof(fc->rec));
 	fc->rec.vector = ~0U;
 	fc->vector_mask = vector_mask;
-	fc->prev = fault_catchers;
+	fc->prev = this_cpu_read(fault_catchers);
 	barrier();
-	fault_catchers = fc;
+	this_cpu_write(fault_catchers, fc);
 }
 
 void fault_catch_disarm(struct fault_catcher *fc)
 {
-	if (fault_catchers == fc)
-		fault_catchers = fc->prev;
+	if (this_cpu_read(fault_catchers) == fc)
+		this_cpu_write(fault_catchers, fc->prev);
 	barrier();
 }
 
 void fault_catch_reset(void)
 {
-	fault_catchers = NULL;
+	this_cpu_write(fault_catchers, NULL);
 	barrier();
 }
 
 static bool fault_try_catch(struct pt_regs *regs, unsigned long cr2)
 {
-	struct fault_catcher *fc = fault_catchers;
+	struct fault_catcher *fc = this_cpu_read(fault_catchers);
 
 	if (!fc || !(fc->vector_mask & (1ULL << regs->vector)))
 		return false;
@@ -87,7 +87,7 @@ static bool fault_try_catch(struct pt_regs *regs, unsigned long cr2)
 	fc->rec.ip = regs->ip;
 	fc->rec.cr2 = cr2;
 	fc->rec.sp = regs->sp;
-	fault_catchers = fc->prev;
+	this_cpu_write(fault_catchers, fc->prev);
 	/* Back to the catch point, on its own stack, with its own flags. */
 	__fault_longjmp(&fc->jmp, 1);
 }
@@ -116,7 +116,7 @@ __noreturn void die(const char *str, struct pt_regs *regs, unsigned long err)
 	static int die_counter;
 
 	printk(KERN_EMERG "%s: %04lx [#%d] CPU: %d\n", str, err & 0xffff,
-	       ++die_counter, 0);
+	       ++die_counter, smp_processor_id());
 	show_regs(regs);
 	panic("Fatal exception: %s", str);
 }
@@ -163,10 +163,6 @@ static void do_exception(struct pt_regs *regs)
 	fault_try_catch(regs, cr2);
 
 	switch (regs->vector) {
-	case X86_TRAP_NMI:
-		/* The SMP issue gives NMIs their handlers (backtraces, stop). */
-		pr_warn("NMI received on CPU 0 at %016lx\n", regs->ip);
-		return;
 	case X86_TRAP_BP:
 		pr_warn("int3 at %016lx\n", regs->ip);
 		return;
@@ -177,14 +173,15 @@ static void do_exception(struct pt_regs *regs)
 	die(trap_name(regs->vector), regs, regs->orig_ax);
 }
 
+void common_interrupt(struct pt_regs *regs);
+void do_nmi(struct pt_regs *regs);
+
 void do_trap(struct pt_regs *regs)
 {
-	if (regs->vector < NR_EXCEPTION_VECTORS) {
+	if (regs->vector == X86_TRAP_NMI)
+		do_nmi(regs);
+	else if (regs->vector < NR_EXCEPTION_VECTORS)
 		do_exception(regs);
-		return;
-	}
-	/* No device interrupts are routed yet: note and ignore. */
-	if (unexpected_irqs++ < 10)
-		pr_warn("unexpected interrupt vector %lu at %016lx\n",
-			regs->vector, regs->ip);
+	else
+		common_interrupt(regs);
 }

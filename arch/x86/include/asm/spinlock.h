@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_SPINLOCK_H
+#define _ASM_X86_SPINLOCK_H
+
+/*
+ * Ticket spinlock: FIFO fair, one cache line, as Linux's x86 lock was
+ * before qspinlock.  tail is the next ticket to hand out, head the ticket
+ * now being served; lock takes a ticket with xadd and waits for head.
+ */
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <asm/processor.h>
+
+typedef struct {
+	union {
+		u32 val;
+		struct {
+			u16 head;
+			u16 tail;
+		};
+	};
+} arch_spinlock_t;
+
+#define __ARCH_SPIN_LOCK_UNLOCKED	{ { 0 } }
+
+static __always_inline void arch_spin_lock(arch_spinlock_t *lock)
+{
+	u16 ticket = __atomic_fetch_add(&lock->tail, 1, __ATOMIC_ACQUIRE);
+
+	while (__atomic_load_n(&lock->head, __ATOMIC_ACQUIRE) != ticket)
+		cpu_relax();
+}
+
+static __always_inline bool arch_spin_trylock(arch_spinlock_t *lock)
+{
+	u32 old = READ_ONCE(lock->val);
+	u32 new;
+
+	if ((u16)old != (u16)(old >> 16))
+		return false;		/* somebody holds or waits */
+	new = old + (1U << 16);
+	return __atomic_compare_exchange_n(&lock->val, &old, new, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static __always_inline void arch_spin_unlock(arch_spinlock_t *lock)
+{
+	/* Only the holder writes head: a plain store with release order. */
+	__atomic_store_n(&lock->head, lock->head + 1, __ATOMIC_RELEASE);
+}
+
+static __always_inline bool arch_spin_is_locked(arch_spinlock_t *lock)
+{
+	u32 v = READ_ONCE(lock->val);
+
+	return (u16)v != (u16)(v >> 16);
+}
+
+#endif

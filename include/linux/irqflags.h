@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_IRQFLAGS_H
+#define _LINUX_IRQFLAGS_H
+
+/*
+ * local_irq_*() wrap the raw_ forms with trace_hardirqs_on/off() so the
+ * irqsoff tracer (CONFIG_TRACE_IRQFLAGS, the measurement issue) sees every
+ * transition.  Without it the hooks compile to nothing.
+ *
+ * Ordering: the "off" hook runs after interrupts are disabled and the "on"
+ * hook before they are enabled, so the traced window covers the whole
+ * hardware window.
+ */
+#include <asm/irqflags.h>
+
+#ifdef CONFIG_TRACE_IRQFLAGS
+void trace_hardirqs_on(void);
+void trace_hardirqs_off(void);
+#else
+static __always_inline void trace_hardirqs_on(void) { }
+static __always_inline void trace_hardirqs_off(void) { }
+#endif
+
+#define raw_local_irq_disable()		arch_local_irq_disable()
+#define raw_local_irq_enable()		arch_local_irq_enable()
+#define raw_local_irq_save(flags)	((flags) = arch_local_irq_save())
+#define raw_local_irq_restore(flags)	arch_local_irq_restore(flags)
+#define raw_local_save_flags(flags)	((flags) = arch_local_save_flags())
+#define raw_irqs_disabled_flags(flags)	arch_irqs_disabled_flags(flags)
+#define raw_irqs_disabled()		arch_irqs_disabled()
+
+#define local_irq_enable()						\
+	do { trace_hardirqs_on(); raw_local_irq_enable(); } while (0)
+#define local_irq_disable()						\
+	do { raw_local_irq_disable(); trace_hardirqs_off(); } while (0)
+#define local_irq_save(flags)						\
+	do { raw_local_irq_save(flags); trace_hardirqs_off(); } while (0)
+#define local_irq_restore(flags)					\
+	do {								\
+		if (raw_irqs_disabled_flags(flags)) {			\
+			raw_local_irq_restore(flags);			\
+			trace_hardirqs_off();				\
+		} else {						\
+			trace_hardirqs_on();				\
+			raw_local_irq_restore(flags);			\
+		}							\
+	} while (0)
+#define local_save_flags(flags)		raw_local_save_flags(flags)
+#define irqs_disabled()			raw_irqs_disabled()
+#define irqs_disabled_flags(flags)	raw_irqs_disabled_flags(flags)
+
+#define safe_halt()	do { trace_hardirqs_on(); native_safe_halt(); } while (0)
+
+#endif

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_PREEMPT_H
+#define _LINUX_PREEMPT_H
+
+/*
+ * preempt_count, per CPU, as in Linux:
+ *
+ *	PREEMPT_MASK:	0x000000ff	preempt_disable() nesting
+ *	SOFTIRQ_MASK:	0x0000ff00	softirq running (odd) / disabled (by 2s)
+ *	HARDIRQ_MASK:	0x000f0000	hard interrupt nesting
+ *	NMI_MASK:	0x00f00000	NMI nesting
+ *
+ * Without CONFIG_PREEMPT_COUNT preempt_disable() is only a compiler
+ * barrier, exactly as in Linux; the interrupt and NMI fields are always
+ * maintained.  The scheduler issue turns preempt_enable() into a
+ * preemption point.
+ */
+#include <linux/compiler.h>
+#include <asm/preempt.h>
+
+#define PREEMPT_BITS	8
+#define SOFTIRQ_BITS	8
+#define HARDIRQ_BITS	4
+#define NMI_BITS	4
+
+#define PREEMPT_SHIFT	0
+#define SOFTIRQ_SHIFT	(PREEMPT_SHIFT + PREEMPT_BITS)
+#define HARDIRQ_SHIFT	(SOFTIRQ_SHIFT + SOFTIRQ_BITS)
+#define NMI_SHIFT	(HARDIRQ_SHIFT + HARDIRQ_BITS)
+
+#define __IRQ_MASK(x)	((1UL << (x)) - 1)
+#define PREEMPT_MASK	(__IRQ_MASK(PREEMPT_BITS) << PREEMPT_SHIFT)
+#define SOFTIRQ_MASK	(__IRQ_MASK(SOFTIRQ_BITS) << SOFTIRQ_SHIFT)
+#define HARDIRQ_MASK	(__IRQ_MASK(HARDIRQ_BITS) << HARDIRQ_SHIFT)
+#define NMI_MASK	(__IRQ_MASK(NMI_BITS) << NMI_SHIFT)
+
+#define PREEMPT_OFFSET	(1UL << PREEMPT_SHIFT)
+#define SOFTIRQ_OFFSET	(1UL << SOFTIRQ_SHIFT)
+#define HARDIRQ_OFFSET	(1UL << HARDIRQ_SHIFT)
+#define NMI_OFFSET	(1UL << NMI_SHIFT)
+#define SOFTIRQ_DISABLE_OFFSET	(2 * SOFTIRQ_OFFSET)
+
+#define nmi_count()	(preempt_count() & NMI_MASK)
+#define hardirq_count()	(preempt_count() & HARDIRQ_MASK)
+#define softirq_count()	(preempt_count() & SOFTIRQ_MASK)
+#define irq_count()	(preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK))
+
+#define in_nmi()		(nmi_count())
+#define in_hardirq()		(hardirq_count())
+#define in_irq()		in_hardirq()
+#define in_serving_softirq()	(softirq_count() & SOFTIRQ_OFFSET)
+#define in_softirq()		(softirq_count())
+#define in_interrupt()		(irq_count())
+#define in_task()		(!(in_nmi() | in_hardirq() | in_serving_softirq()))
+
+#ifdef CONFIG_PREEMPT_COUNT
+#define preempt_count_inc()	__preempt_count_add(1)
+#define preempt_count_dec()	__preempt_count_sub(1)
+#define preempt_disable()	do { preempt_count_inc(); barrier(); } while (0)
+#define preempt_enable_no_resched() do { barrier(); preempt_count_dec(); } while (0)
+#define preempt_enable()	preempt_enable_no_resched()
+#define in_atomic()		(preempt_count() != 0)
+#else
+#define preempt_disable()	barrier()
+#define preempt_enable_no_resched() barrier()
+#define preempt_enable()	barrier()
+#define in_atomic()		(preempt_count() != 0)
+#endif
+
+#define preempt_disable_notrace()	preempt_disable()
+#define preempt_enable_notrace()	preempt_enable()
+
+#endif
