@@ -59,6 +59,8 @@ $(O)/.config: $(wildcard configs/$(CONFIG)_defconfig)
 
 $(AUTOCONF) $(AUTOCONF_MK): $(O)/.config $(KCONFIG_FILES)
 	$(Q)mkdir -p $(O)/include/config $(O)/include/generated
+	@# New symbols take their defaults, then the headers are generated.
+	$(call kconfig,kconfig-conf -s --olddefconfig) </dev/null
 	$(call kconfig,kconfig-conf -s --silentoldconfig) </dev/null
 	$(Q)touch $(AUTOCONF) $(AUTOCONF_MK)
 
@@ -85,7 +87,7 @@ endif
 # ------------------------------------------------------------------ objects
 obj-y :=
 obj-fpu-y :=
-include arch/x86/Kbuild kernel/Kbuild mm/Kbuild drivers/Kbuild lib/Kbuild test/Kbuild
+include arch/x86/Kbuild kernel/Kbuild mm/Kbuild drivers/Kbuild drivers/acpi/Kbuild lib/Kbuild test/Kbuild
 
 OBJS	:= $(addprefix $(O)/,$(obj-y) $(obj-fpu-y)) $(O)/generated/version.o
 FPU_OBJS := $(addprefix $(O)/,$(obj-fpu-y))

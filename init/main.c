@@ -14,8 +14,20 @@
 #include <asm/pgtable.h>
 #include <asm/processor.h>
 #include <asm/tsc.h>
+#include <asm/apic.h>
+#include <asm/io_apic.h>
+#include <asm/hpet.h>
+#include <asm/desc.h>
+#include <asm/cpu_entry_area.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
+#include <linux/irq.h>
+#include <linux/irqflags.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
+extern u64 acpi_hpet_addr;
+void acpi_boot_init(void);
+DECLARE_PER_CPU(unsigned long, hardirq_stack_ptr);
 static const char *run_list = "";
 core_param("run", run_list, charp,
 	   "comma-separated workloads to run after boot (see the list at boot)");
@@ -94,6 +106,24 @@ __noreturn void start_kernel(void)
 	pr_info("Memory: %lluK RAM, %lluK reserved at boot\n",
 		(unsigned long long)memblock_phys_mem_size() >> 10,
 		(unsigned long long)memblock_reserved_size() >> 10);
+
+	apic_bsp_setup();
+	acpi_boot_init();
+	smp_prepare_cpus();
+	setup_per_cpu_areas();
+	if (!cea_map_cpu(0))
+		panic("cannot map CPU 0's entry-area stacks");
+	cpu_init(0);
+	this_cpu_write(hardirq_stack_ptr, cea_stack_top(0, CEA_STACK_IRQ));
+	early_irq_init();
+	setup_local_APIC();
+	setup_IO_APIC();
+	if (hpet_enable(acpi_hpet_addr))
+		tsc_init();
+	lapic_timer_calibrate();
+	setup_APIC_timer();
+	local_irq_enable();
+	smp_init();
 
 #ifdef CONFIG_KTEST_BROKEN_BOOTS
 	ktest_selftest_broken_boot();

@@ -9,11 +9,13 @@
 #include <asm/stacktrace.h>
 #include <asm/processor.h>
 #include <asm/io.h>
+#include <linux/smp.h>
 #include <stdio.h>
 
 #define ISA_DEBUG_EXIT_PORT	0xf4
 
 static int panic_in_progress;
+bool oops_in_progress;
 unsigned long taint_warn_count;
 
 /*
@@ -50,8 +52,12 @@ __noreturn void panic(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsniprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	oops_in_progress = true;
 	printk(KERN_EMERG "Kernel panic - not syncing: %s\n", buf);
+	printk(KERN_EMERG "CPU: %d\n", smp_processor_id());
 	dump_stack();
+	/* Other CPUs print where they were and stop (by NMI). */
+	smp_send_stop();
 	printk(KERN_EMERG "---[ end Kernel panic - not syncing: %s ]---\n", buf);
 	printk(KERN_EMERG "irqlab: end status=fail\n");
 	console_flush_panic();
@@ -62,7 +68,8 @@ void __warn(const char *file, int line, const char *cond)
 {
 	taint_warn_count++;
 	printk(KERN_WARNING "------------[ cut here ]------------\n");
-	printk(KERN_WARNING "WARNING: CPU: %d at %s:%d: %s\n", 0, file, line, cond);
+	printk(KERN_WARNING "WARNING: CPU: %d at %s:%d: %s\n", smp_processor_id(),
+	       file, line, cond);
 	dump_stack();
 	printk(KERN_WARNING "---[ end trace ]---\n");
 }

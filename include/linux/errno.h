@@ -7,6 +7,7 @@
 #define ENOENT		2
 #define EINTR		4
 #define EIO		5
+#define ENXIO		6
 #define E2BIG		7
 #define EAGAIN		11
 #define ENOMEM		12
@@ -17,6 +18,7 @@
 #define EINVAL		22
 #define ENOSPC		28
 #define ERANGE		34
+#define ETIME		62
 #define EDEADLK		35
 #define ENOSYS		38
 #define ETIMEDOUT	110

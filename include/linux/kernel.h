@@ -7,6 +7,7 @@
 #include <linux/compiler.h>
 #include <linux/printk.h>
 #include <linux/bug.h>
+#include <asm/barrier.h>
 #include <string.h>
 #include <stdio.h>	/* newlib: sniprintf and friends (integer-only, SSE-free) */
 

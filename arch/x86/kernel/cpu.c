@@ -1,37 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-CPU descriptor tables: the GDT with its TSS, whose IST slots give
- * NMI, #DF, #MC and #DB stacks of their own (with guard pages), so that
- * an exception taken on a broken stack still has somewhere to run.
+ * Per-CPU descriptor tables: a GDT and a TSS per CPU, whose IST slots give
+ * NMI, #DF, #MC and #DB stacks of their own (with guard pages), so that an
+ * exception taken on a broken stack still has somewhere to run.
+ *
+ * CPU 0 starts on stacks in .bss (usable before any allocator); once the
+ * per-CPU areas and the CPU entry area exist, cpu_init() moves every CPU,
+ * CPU 0 included, onto its per-CPU tables and entry-area stacks.
  */
 #include <linux/kernel.h>
+#include <linux/percpu.h>
 #include <asm/processor.h>
 #include <asm/desc.h>
 #include <asm/page.h>
 #include <asm/stacktrace.h>
+#include <asm/cpu_entry_area.h>
 
-#define EXCEPTION_STKSZ	(PAGE_SIZE << EXCEPTION_STACK_ORDER)
+#define EARLY_EXC_STKSZ	(PAGE_SIZE << EXCEPTION_STACK_ORDER)
 
 struct cpuinfo_x86 boot_cpu_data;
 
 /* Guard page first, then the stack; paging_init() unmaps the guards. */
 struct exception_stack {
 	u8 guard[PAGE_SIZE];
-	u8 stack[EXCEPTION_STKSZ];
+	u8 stack[EARLY_EXC_STKSZ];
 } __aligned(PAGE_SIZE);
 
-static struct exception_stack exception_stacks[N_EXCEPTION_STACKS]
+static struct exception_stack early_exception_stacks[N_EXCEPTION_STACKS]
 	__section(".bss..page_aligned");
 static const char *const ist_names[N_EXCEPTION_STACKS] = {
 	"NMI", "#DF", "#MC", "#DB"
 };
+static const enum cea_stack ist_cea[N_EXCEPTION_STACKS] = {
+	CEA_STACK_NMI, CEA_STACK_DF, CEA_STACK_MCE, CEA_STACK_DB
+};
 
-static u64 gdt[GDT_ENTRIES] __aligned(16) = {
+struct gdt_page {
+	u64 gdt[GDT_ENTRIES];
+} __aligned(64);
+
+static DEFINE_PER_CPU_ALIGNED(struct gdt_page, gdt_page) = { {
 	[GDT_ENTRY_KERNEL32_CS] = 0x00cf9a000000ffffULL,
 	[GDT_ENTRY_KERNEL_CS] = 0x00af9a000000ffffULL,
 	[GDT_ENTRY_KERNEL_DS] = 0x00cf92000000ffffULL,
-};
-static struct tss_struct tss __aligned(16);
+} };
+static DEFINE_PER_CPU_ALIGNED(struct tss_struct, cpu_tss);
 
 void cpu_detect(struct cpuinfo_x86 *c)
 {
@@ -90,22 +103,12 @@ static void set_tss_desc(u64 *slot, struct tss_struct *t)
 	slot[1] = base >> 32;
 }
 
-void load_gdt_tss(int cpu)
+static void load_tables(struct gdt_page *gp, struct tss_struct *tss)
 {
-	struct desc_ptr gdtr = { sizeof(gdt) - 1, (u64)gdt };
+	struct desc_ptr gdtr = { sizeof(gp->gdt) - 1, (u64)gp->gdt };
 
-	(void)cpu;
-	for (int i = 0; i < N_EXCEPTION_STACKS; i++) {
-		struct exception_stack *es = &exception_stacks[i];
-
-		tss.ist[i] = (u64)es->stack + EXCEPTION_STKSZ;
-		register_stack(ist_names[i], (unsigned long)es->guard,
-			       (unsigned long)es->stack,
-			       (unsigned long)es->stack + EXCEPTION_STKSZ);
-	}
-	tss.io_bitmap_base = sizeof(tss);	/* no I/O bitmap */
-	set_tss_desc(&gdt[GDT_ENTRY_TSS], &tss);
-
+	tss->io_bitmap_base = sizeof(*tss);	/* no I/O bitmap */
+	set_tss_desc(&gp->gdt[GDT_ENTRY_TSS], tss);
 	asm volatile("lgdt %0" : : "m"(gdtr));
 	/* Reload CS with a far return, then the data segments and TR. */
 	asm volatile("pushq %0\n\t"
@@ -121,8 +124,34 @@ void load_gdt_tss(int cpu)
 	asm volatile("ltr %w0" : : "r"(__TSS_SEL));
 }
 
-/* Physical address ranges of the IST guard pages, for paging_init(). */
+/* CPU 0, first instructions in C: tables in the per-CPU template, .bss stacks. */
+void cpu_init_early(void)
+{
+	struct tss_struct *tss = &cpu_tss;	/* GS base is 0: the template */
+
+	for (int i = 0; i < N_EXCEPTION_STACKS; i++) {
+		struct exception_stack *es = &early_exception_stacks[i];
+
+		tss->ist[i] = (u64)es->stack + EARLY_EXC_STKSZ;
+		register_stack(ist_names[i], (unsigned long)es->guard,
+			       (unsigned long)es->stack,
+			       (unsigned long)es->stack + EARLY_EXC_STKSZ);
+	}
+	load_tables(&gdt_page, tss);
+}
+
+/* Any CPU, once its per-CPU area and entry-area stacks exist. */
+void cpu_init(int cpu)
+{
+	struct tss_struct *tss = this_cpu_ptr(&cpu_tss);
+
+	for (int i = 0; i < N_EXCEPTION_STACKS; i++)
+		tss->ist[i] = cea_stack_top(cpu, ist_cea[i]);
+	load_tables(this_cpu_ptr(&gdt_page), tss);
+}
+
+/* The early IST guard pages, for paging_init(). */
 unsigned long exception_stack_guard(int i)
 {
-	return i < N_EXCEPTION_STACKS ? (unsigned long)exception_stacks[i].guard : 0;
+	return i < N_EXCEPTION_STACKS ? (unsigned long)early_exception_stacks[i].guard : 0;
 }

@@ -7,7 +7,10 @@
  */
 #include <linux/kernel.h>
 #include <linux/kallsyms.h>
+#include <linux/percpu.h>
 #include <asm/stacktrace.h>
+#include <asm/cpu_entry_area.h>
+#include <asm/page.h>
 
 #define MAX_STACKS	16
 #define MAX_FRAMES	48
@@ -23,13 +26,38 @@ void register_stack(const char *name, unsigned long guard,
 	stacks[nr_stacks++] = (struct stack_info){ name, guard, begin, end };
 }
 
+/*
+ * Per-CPU entry-area stacks are described on the fly; the per-CPU slot
+ * keeps the returned pointer valid until the same CPU looks up again.
+ */
+static DEFINE_PER_CPU(struct stack_info, cea_info);
+static DEFINE_PER_CPU(char [32], cea_name);
+
+static const struct stack_info *cea_stack_info(unsigned long addr, bool want_guard)
+{
+	struct stack_info *si = this_cpu_ptr(&cea_info);
+	char *name = *this_cpu_ptr(&cea_name);
+	enum cea_stack s;
+	bool guard;
+	int cpu = cea_lookup(addr, &s, &guard);
+
+	if (cpu < 0 || guard != want_guard)
+		return NULL;
+	snprintf(name, 32, "CPU %d %s", cpu, cea_stack_name(s));
+	si->name = name;
+	si->begin = cea_stack_bottom(cpu, s);
+	si->end = cea_stack_top(cpu, s);
+	si->guard = si->begin - PAGE_SIZE;
+	return si;
+}
+
 const struct stack_info *stack_guard_lookup(unsigned long addr)
 {
 	for (unsigned int i = 0; i < nr_stacks; i++)
 		if (stacks[i].guard && addr >= stacks[i].guard &&
-		    addr < stacks[i].guard + 4096)
+		    addr < stacks[i].guard + PAGE_SIZE)
 			return &stacks[i];
-	return NULL;
+	return cea_stack_info(addr, true);
 }
 
 const struct stack_info *stack_lookup(unsigned long addr)
@@ -37,7 +65,7 @@ const struct stack_info *stack_lookup(unsigned long addr)
 	for (unsigned int i = 0; i < nr_stacks; i++)
 		if (addr >= stacks[i].begin && addr < stacks[i].end)
 			return &stacks[i];
-	return NULL;
+	return cea_stack_info(addr, false);
 }
 
 static bool frame_ok(const struct stack_frame *f, const struct stack_info **si)

@@ -103,3 +103,18 @@ __fault_longjmp:
 	pushq	64(%rdi)
 	popfq
 	jmpq	*56(%rdi)
+
+/*
+ * call_on_stack(arg, fn, stack_top): run fn(arg) on another stack (the
+ * per-CPU IRQ stack).  The frame pointer links back to the old stack, so
+ * backtraces walk from the IRQ stack into the interrupted one.
+ */
+	.globl	call_on_stack
+call_on_stack:
+	pushq	%rbp
+	movq	%rsp, %rbp
+	movq	%rdx, %rsp
+	callq	*%rsi
+	movq	%rbp, %rsp
+	popq	%rbp
+	ret

@@ -72,12 +72,14 @@ void setup_memory(void)
 
 __noreturn void x86_64_start_kernel(unsigned long protocol, unsigned long info_pa)
 {
+	/* Per-CPU accesses use the template until setup_per_cpu_areas(). */
+	wrmsr(MSR_GS_BASE, 0);
 	serial8250_early_init(0x3f8, 115200);
 	cpu_detect(&boot_cpu_data);
 
 	register_stack("boot", (unsigned long)boot_stack_guard,
 		       (unsigned long)boot_stack_bottom, (unsigned long)boot_stack_top);
-	load_gdt_tss(0);
+	cpu_init_early();
 	idt_setup();
 	idt_load();
 	legacy_pic_mask();

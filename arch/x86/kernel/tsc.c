@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Early TSC frequency, for printk timestamps and boot timing: CPUID 15h
- * when it names the crystal (leaf 16h is only the base frequency and is
- * not used), else a PIT channel 2 gate measurement.  The interrupts/time
- * issue adds the HPET path and the cross-CPU checks.
+ * TSC frequency: CPUID 15h when it names the crystal (leaf 16h is only the
+ * base frequency and is not used), else measured against the HPET, else
+ * against PIT channel 2.  tsc_early_init() runs before ACPI (PIT or CPUID,
+ * for printk timestamps); tsc_init() refines with the HPET once it is
+ * known.  The cross-CPU check is in smpboot.c.
  */
 #include <linux/kernel.h>
 #include <linux/sched/clock.h>
 #include <asm/tsc.h>
 #include <asm/processor.h>
 #include <asm/io.h>
+#include <asm/hpet.h>
 
 #define PIT_TICK_RATE	1193182UL
 #define CAL_MS		10
@@ -17,7 +19,8 @@
 
 unsigned long tsc_khz;
 const char *tsc_calibration_source = "none";
-static u64 tsc_boot;
+/* local_clock() = ns_base + cycles since tsc_base: continuous across re-calibration. */
+static u64 tsc_base, ns_base;
 static u32 cyc2ns_mul;		/* ns = cycles * mul >> CYC2NS_SHIFT */
 #define CYC2NS_SHIFT	22
 
@@ -55,9 +58,53 @@ static unsigned long tsc_from_pit(void)
 	return (t1 - t0) / CAL_MS;
 }
 
+/* TSC cycles over CAL_MS of HPET counter time. */
+static unsigned long tsc_from_hpet(void)
+{
+	u32 ticks = hpet_freq_hz * CAL_MS / 1000;
+	u32 h0 = hpet_readl_counter();
+	u64 t0 = rdtsc_ordered(), t1;
+	u32 h1;
+
+	do {
+		h1 = hpet_readl_counter();
+	} while ((u32)(h1 - h0) < ticks);
+	t1 = rdtsc_ordered();
+	/* Scale by the HPET ticks that really elapsed. */
+	return (u64)(t1 - t0) * hpet_freq_hz / (u32)(h1 - h0) / 1000;
+}
+
+static void set_cyc2ns(void)
+{
+	u64 now = rdtsc();
+
+	if (!tsc_khz)
+		return;
+	if (cyc2ns_mul)
+		ns_base += cycles_to_ns(now - tsc_base);
+	tsc_base = now;
+	cyc2ns_mul = ((1000000ULL << CYC2NS_SHIFT) + tsc_khz / 2) / tsc_khz;
+}
+
+void tsc_init(void)
+{
+	unsigned long khz;
+
+	if (!strcmp(tsc_calibration_source, "CPUID 15h") || !hpet_freq_hz)
+		return;
+	khz = tsc_from_hpet();
+	if (!khz)
+		return;
+	tsc_khz = khz;
+	tsc_calibration_source = "HPET";
+	set_cyc2ns();
+	pr_info("tsc: %lu.%03lu MHz (HPET)%s\n", tsc_khz / 1000, tsc_khz % 1000,
+		boot_cpu_data.has_invariant_tsc ? ", invariant" : "");
+}
+
 void tsc_early_init(void)
 {
-	tsc_boot = rdtsc();
+	tsc_base = rdtsc();
 	tsc_khz = tsc_from_cpuid();
 	if (tsc_khz) {
 		tsc_calibration_source = "CPUID 15h";
@@ -65,8 +112,7 @@ void tsc_early_init(void)
 		tsc_khz = tsc_from_pit();
 		tsc_calibration_source = tsc_khz ? "PIT" : "none";
 	}
-	if (tsc_khz)
-		cyc2ns_mul = ((1000000ULL << CYC2NS_SHIFT) + tsc_khz / 2) / tsc_khz;
+	set_cyc2ns();
 }
 
 u64 cycles_to_ns(u64 cycles)
@@ -78,5 +124,5 @@ u64 local_clock(void)
 {
 	if (!cyc2ns_mul)
 		return 0;
-	return cycles_to_ns(rdtsc() - tsc_boot);
+	return ns_base + cycles_to_ns(rdtsc() - tsc_base);
 }

@@ -16,7 +16,7 @@
 #include <asm/segment.h>
 
 u64 __supported_pte_mask = ~0ULL;
-static u64 *init_top_pgt;
+u64 *init_top_pgt;
 static unsigned long direct_map_pages[PG_LEVEL_1G + 1];
 
 static u64 *alloc_pt_page(void)
@@ -61,6 +61,13 @@ static void map_page(unsigned long va, phys_addr_t pa, u64 prot, enum pg_level l
 	}
 	pte = pt_next(pmd, pt_index(va, PMD_SHIFT));
 	pte[pt_index(va, PAGE_SHIFT)] = pa | prot;
+}
+
+/* A 4K kernel mapping outside the image and the direct map (stacks, windows). */
+void map_kernel_page(unsigned long va, phys_addr_t pa, u64 prot)
+{
+	map_page(va, pa, prot, PG_LEVEL_4K);
+	__flush_tlb_one(va);
 }
 
 static void map_direct_range(phys_addr_t start, phys_addr_t end)

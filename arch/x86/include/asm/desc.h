@@ -30,7 +30,7 @@ struct tss_struct {
 	u16 io_bitmap_base;
 } __attribute__((packed));
 
-void cpu_init_exception_handling(void);
-void load_gdt_tss(int cpu);
+void cpu_init_early(void);
+void cpu_init(int cpu);
 
 #endif

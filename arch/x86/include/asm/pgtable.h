@@ -25,6 +25,8 @@ extern u64 __supported_pte_mask;	/* drops _PAGE_NX when the CPU lacks it */
 /* The PTE (or large-page PMD/PUD entry) mapping @addr, or NULL. */
 u64 *lookup_address(unsigned long addr, enum pg_level *level);
 void paging_init(void);
+void map_kernel_page(unsigned long va, phys_addr_t pa, u64 prot);
+extern u64 *init_top_pgt;
 const char *pg_level_name(enum pg_level level);
 
 /*

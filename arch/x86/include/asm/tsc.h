@@ -8,6 +8,7 @@ extern unsigned long tsc_khz;
 extern const char *tsc_calibration_source;
 
 void tsc_early_init(void);
+void tsc_init(void);
 u64 cycles_to_ns(u64 cycles);
 
 #endif

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * External interrupt entry: every vector from 32 up lands in
+ * common_interrupt(), which accounts the hard IRQ, switches to this CPU's
+ * IRQ stack (unless already on it) and dispatches to a system vector
+ * handler (APIC timer, IPIs, APIC error, spurious) or to the irq_desc the
+ * vector was assigned to.
+ */
+#include <linux/kernel.h>
+#include <linux/irq.h>
+#include <linux/percpu.h>
+#include <linux/hardirq.h>
+#include <linux/errno.h>
+#include <asm/apic.h>
+#include <asm/hardirq.h>
+#include <asm/irq_vectors.h>
+#include <asm/ptrace.h>
+
+DEFINE_PER_CPU(irq_cpustat_t, irq_stat);
+static DEFINE_PER_CPU(struct irq_desc *[NR_VECTORS], vector_irq);
+static DEFINE_PER_CPU(bool, hardirq_stack_inuse);
+/* 0 until this CPU's entry-area stacks are mapped: then use the IRQ stack. */
+DEFINE_PER_CPU(unsigned long, hardirq_stack_ptr);
+static DEFINE_RAW_SPINLOCK(vector_lock);
+
+void local_apic_timer_interrupt(void);
+void smp_error_interrupt(void);
+void smp_spurious_interrupt(void);
+void smp_reschedule_interrupt(void);
+void generic_smp_call_function_interrupt(void);
+void smp_reboot_interrupt(struct pt_regs *regs);
+
+/* arch/x86/kernel/entry_64.S */
+void call_on_stack(void *arg, void (*fn)(void *), unsigned long stack_top);
+
+int assign_irq_vector(struct irq_desc *desc, unsigned int cpu)
+{
+	struct irq_desc **table = per_cpu(vector_irq, cpu);
+	unsigned long flags;
+	int err = -ENOSPC;
+
+	raw_spin_lock_irqsave(&vector_lock, flags);
+	for (unsigned int v = FIRST_DEVICE_VECTOR; v < FIRST_SYSTEM_VECTOR; v++) {
+		if (!table[v]) {
+			table[v] = desc;
+			desc->vector = v;
+			desc->cpu = cpu;
+			err = 0;
+			break;
+		}
+	}
+	raw_spin_unlock_irqrestore(&vector_lock, flags);
+	if (err)
+		pr_err("irq %u: no free vector on CPU %u\n", desc->irq, cpu);
+	return err;
+}
+
+void clear_irq_vector(struct irq_desc *desc)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&vector_lock, flags);
+	if (desc->vector)
+		per_cpu(vector_irq, desc->cpu)[desc->vector] = NULL;
+	desc->vector = 0;
+	raw_spin_unlock_irqrestore(&vector_lock, flags);
+}
+
+static void handle_system_vector(struct pt_regs *regs)
+{
+	switch (regs->vector) {
+	case LOCAL_TIMER_VECTOR:
+		inc_irq_stat(apic_timer_irqs);
+		local_apic_timer_interrupt();
+		break;
+	case RESCHEDULE_VECTOR:
+		inc_irq_stat(irq_resched_count);
+		smp_reschedule_interrupt();
+		break;
+	case CALL_FUNCTION_VECTOR:
+	case CALL_FUNCTION_SINGLE_VECTOR:
+		inc_irq_stat(irq_call_count);
+		generic_smp_call_function_interrupt();
+		break;
+	case ERROR_APIC_VECTOR:
+		inc_irq_stat(irq_error_count);
+		smp_error_interrupt();
+		break;
+	case REBOOT_VECTOR:
+		ack_APIC_irq();
+		smp_reboot_interrupt(regs);	/* does not return */
+		break;
+	}
+}
+
+static void handle_vector(void *arg)
+{
+	struct pt_regs *regs = arg;
+	unsigned int v = regs->vector;
+	struct irq_desc *desc;
+
+	if (v == SPURIOUS_APIC_VECTOR) {
+		inc_irq_stat(irq_spurious_count);
+		smp_spurious_interrupt();
+		return;		/* never in service: no EOI */
+	}
+	if (v >= FIRST_SYSTEM_VECTOR) {
+		handle_system_vector(regs);
+	} else {
+		desc = this_cpu_read(vector_irq[v]);
+		if (desc) {
+			handle_irq_desc(desc);
+		} else if (this_cpu_add_return(irq_stat.irq_unexpected_count, 1) <= 10) {
+			pr_warn("CPU%d: no irq handler for vector %u\n",
+				smp_processor_id(), v);
+		}
+	}
+	ack_APIC_irq();
+}
+
+void common_interrupt(struct pt_regs *regs)
+{
+	unsigned long stack = this_cpu_read(hardirq_stack_ptr);
+
+	irq_enter();
+	if (!stack || this_cpu_read(hardirq_stack_inuse)) {
+		handle_vector(regs);
+	} else {
+		this_cpu_write(hardirq_stack_inuse, true);
+		call_on_stack(regs, handle_vector, stack);
+		this_cpu_write(hardirq_stack_inuse, false);
+	}
+	irq_exit();
+}

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bringing up the other CPUs: the MADT (through acpi/boot.c) registers
+ * each CPU's APIC ID; smp_init() starts them one at a time with the
+ * INIT-SIPI-SIPI sequence and the architectural delays (10 ms after INIT,
+ * 200 us between the STARTUP IPIs), on the real-mode trampoline.  Each AP
+ * checks in, runs a TSC warp test against the boot CPU, arms its APIC
+ * timer, goes online and idles with interrupts enabled.
+ */
+#include <linux/kernel.h>
+#include <linux/smp.h>
+#include <linux/percpu.h>
+#include <linux/memblock.h>
+#include <linux/delay.h>
+#include <linux/ktime.h>
+#include <linux/irqflags.h>
+#include <asm/apic.h>
+#include <asm/bootparam.h>
+#include <asm/cpu_entry_area.h>
+#include <asm/desc.h>
+#include <asm/fpu/api.h>
+#include <asm/page.h>
+#include <asm/pgtable.h>
+#include <asm/processor.h>
+#include <asm/spinlock.h>
+#include <asm/traps.h>
+#include <asm/tsc.h>
+
+extern const char trampoline_start[], trampoline_end[];
+extern const char tr_gdt[], tr_gdt_desc[], tr_pm_ptr[], tr_lm_ptr[], tr_pm[], tr_lm[];
+extern const char tr_cr3[], tr_efer[], tr_stack[], tr_entry[];
+extern const char secondary_startup_64[];
+DECLARE_PER_CPU(unsigned long, hardirq_stack_ptr);
+
+u64 initial_cr3;		/* read by secondary_startup_64 */
+int smpboot_cpu;		/* the CPU being started (one at a time) */
+static phys_addr_t trampoline_pa;
+static u64 *trampoline_pgd;
+static struct cpumask cpu_callin_mask;
+static unsigned int nr_registered;
+static u32 boot_cpu_apicid;
+
+/* TSC warp test shared state. */
+static arch_spinlock_t tsc_sync_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+static u64 last_tsc, max_warp;
+static int tsc_sync_go, tsc_sync_done;
+
+/*
+ * Called for each enabled MADT CPU entry.  The boot CPU is always CPU 0;
+ * the others are numbered in MADT order from 1.
+ */
+int generic_processor_info(u32 apicid)
+{
+	static unsigned int next_cpu = 1;
+	unsigned int cpu;
+
+	if (!nr_registered++)
+		boot_cpu_apicid = read_apic_id();
+	if (apicid == boot_cpu_apicid) {
+		cpu = 0;
+	} else if (next_cpu >= NR_CPUS) {
+		pr_warn("smpboot: CPU with APIC ID %u ignored: CONFIG_NR_CPUS=%d\n",
+			apicid, NR_CPUS);
+		return -1;
+	} else {
+		cpu = next_cpu++;
+	}
+	cpu_to_apicid[cpu] = apicid;
+	cpumask_set_cpu(cpu, cpu_present_mask);
+	cpumask_set_cpu(cpu, cpu_possible_mask);
+	if (cpu + 1 > nr_cpu_ids)
+		nr_cpu_ids = cpu + 1;
+	return cpu;
+}
+
+/* A page below 1 MiB, in RAM, clear of the loader's data, for STARTUP IPIs. */
+static phys_addr_t find_trampoline_page(void)
+{
+	for (phys_addr_t pa = 0x1000; pa < 0x9f000; pa += PAGE_SIZE) {
+		bool ram = false;
+
+		for (u32 i = 0; i < boot_info.nr_mmap && i < BOOT_INFO_MAX_MMAP; i++) {
+			struct boot_mmap_entry *e = &boot_info.mmap[i];
+
+			if (e->type == BOOT_MEM_RAM && pa >= e->addr &&
+			    pa + PAGE_SIZE <= e->addr + e->size)
+				ram = true;
+		}
+		if (!ram)
+			continue;
+		if (pa + PAGE_SIZE > boot_info.loader_data_start &&
+		    pa < boot_info.loader_data_end)
+			continue;
+		if (boot_info.rsdp && ALIGN_DOWN(boot_info.rsdp, PAGE_SIZE) == pa)
+			continue;
+		return pa;
+	}
+	return 0;
+}
+
+static void patch32(u8 *page, const char *field, u32 v)
+{
+	memcpy(page + (field - trampoline_start), &v, sizeof(v));
+}
+
+static void patch64(u8 *page, const char *field, u64 v)
+{
+	memcpy(page + (field - trampoline_start), &v, sizeof(v));
+}
+
+/*
+ * The kernel's top level plus an executable identity map of the first
+ * 2 MiB, where the trampoline runs until it jumps to the kernel (the direct
+ * map is NX, so it cannot double as the identity map).
+ */
+static void build_trampoline_pgd(void)
+{
+	static u64 *pdpt, *pd;
+
+	if (!pdpt) {
+		pdpt = memblock_alloc(PAGE_SIZE, PAGE_SIZE);
+		pd = memblock_alloc(PAGE_SIZE, PAGE_SIZE);
+		pd[0] = 0 | _PAGE_PRESENT | _PAGE_RW | _PAGE_PSE;
+		pdpt[0] = __pa(pd) | _PAGE_PRESENT | _PAGE_RW;
+	}
+	memcpy(trampoline_pgd, init_top_pgt, PAGE_SIZE);
+	trampoline_pgd[0] = __pa(pdpt) | _PAGE_PRESENT | _PAGE_RW;
+}
+
+static void setup_trampoline(int cpu)
+{
+	u8 *page = __va(trampoline_pa);
+	u32 base = trampoline_pa;
+
+	memcpy(page, trampoline_start, trampoline_end - trampoline_start);
+	patch32(page, tr_gdt_desc + 2, base + (tr_gdt - trampoline_start));
+	patch32(page, tr_pm_ptr, base + (tr_pm - trampoline_start));
+	patch32(page, tr_lm_ptr, base + (tr_lm - trampoline_start));
+	build_trampoline_pgd();
+	patch32(page, tr_cr3, __pa(trampoline_pgd));
+	/* LMA (bit 10) is status, not control: do not write it back. */
+	patch32(page, tr_efer, (u32)rdmsr(MSR_EFER) & ~(1U << 10));
+	patch64(page, tr_stack, cea_stack_top(cpu, CEA_STACK_TASK));
+	patch64(page, tr_entry, (u64)secondary_startup_64);
+}
+
+/* Both sides read the TSC in turn; a reading below the last one is a warp. */
+static void check_tsc_warp(unsigned int loops)
+{
+	for (unsigned int i = 0; i < loops; i++) {
+		u64 prev, now;
+
+		arch_spin_lock(&tsc_sync_lock);
+		prev = last_tsc;
+		now = rdtsc_ordered();
+		last_tsc = now;
+		arch_spin_unlock(&tsc_sync_lock);
+		if (prev > now && prev - now > max_warp)
+			max_warp = prev - now;
+	}
+}
+
+#define TSC_WARP_LOOPS	2000
+
+static void tsc_sync_source(int cpu)
+{
+	last_tsc = 0;
+	max_warp = 0;
+	tsc_sync_done = 0;
+	smp_store_release(&tsc_sync_go, 1);
+	check_tsc_warp(TSC_WARP_LOOPS);
+	while (!smp_load_acquire(&tsc_sync_done))
+		cpu_relax();
+	tsc_sync_go = 0;
+	if (max_warp)
+		pr_warn("TSC warp between CPU 0 and CPU %d: %llu cycles; timestamps across CPUs are not comparable\n",
+			cpu, (unsigned long long)max_warp);
+}
+
+static void tsc_sync_target(void)
+{
+	while (!smp_load_acquire(&tsc_sync_go))
+		cpu_relax();
+	check_tsc_warp(TSC_WARP_LOOPS);
+	smp_store_release(&tsc_sync_done, 1);
+}
+
+void flush_smp_call_function_queue(void);
+
+static __noreturn void cpu_idle_loop(void)
+{
+	for (;;)
+		safe_halt();	/* the scheduler issue replaces this with do_idle() */
+}
+
+__noreturn void start_secondary(int cpu)
+{
+	switch_to_percpu_area(cpu);
+	cpu_init(cpu);
+	idt_load();
+	fpu__init_cpu();
+	setup_local_APIC();
+	this_cpu_write(hardirq_stack_ptr, cea_stack_top(cpu, CEA_STACK_IRQ));
+	cpumask_set_cpu(cpu, &cpu_callin_mask);
+	tsc_sync_target();
+	setup_APIC_timer();
+	cpumask_set_cpu(cpu, cpu_online_mask);
+	local_irq_enable();
+	cpu_idle_loop();
+}
+
+static bool wait_for_mask(int cpu, const struct cpumask *m, unsigned int ms)
+{
+	for (unsigned int i = 0; i < ms * 10; i++) {
+		if (cpumask_test_cpu(cpu, m))
+			return true;
+		udelay(100);
+	}
+	return false;
+}
+
+static int do_boot_cpu(int cpu)
+{
+	u32 apicid = cpu_to_apicid[cpu];
+	unsigned long flags;
+
+	if (!cea_map_cpu(cpu))
+		return -1;
+	setup_trampoline(cpu);
+	smpboot_cpu = cpu;
+	smp_wmb();
+
+	raw_local_irq_save(flags);
+	apic_write(APIC_ESR, 0);
+	apic_icr_write(APIC_INT_LEVELTRIG | APIC_INT_ASSERT | APIC_DM_INIT, apicid);
+	apic_wait_icr_idle();
+	mdelay(10);
+	apic_icr_write(APIC_INT_LEVELTRIG | APIC_DM_INIT, apicid);
+	apic_wait_icr_idle();
+	for (int i = 0; i < 2; i++) {
+		apic_icr_write(APIC_DM_STARTUP | (trampoline_pa >> PAGE_SHIFT), apicid);
+		udelay(200);
+		apic_wait_icr_idle();
+	}
+	raw_local_irq_restore(flags);
+
+	/* TCG with more vCPUs than host cores is slow: be patient. */
+	if (!wait_for_mask(cpu, &cpu_callin_mask, 5000)) {
+		pr_err("smpboot: CPU %d (APIC ID %u) did not respond to INIT-SIPI-SIPI\n",
+		       cpu, apicid);
+		cpumask_clear_cpu(cpu, cpu_present_mask);
+		return -1;
+	}
+	tsc_sync_source(cpu);
+	if (!wait_for_mask(cpu, cpu_online_mask, 5000)) {
+		pr_err("smpboot: CPU %d checked in but never came online\n", cpu);
+		return -1;
+	}
+	return 0;
+}
+
+void smp_prepare_cpus(void)
+{
+	if (!nr_registered)
+		generic_processor_info(read_apic_id());	/* no MADT: just us */
+	cpumask_set_cpu(0, cpu_online_mask);
+}
+
+void smp_init(void)
+{
+	unsigned int cpu, booted = 1;
+	u64 t0 = ktime_get_ns();
+
+	initial_cr3 = read_cr3();
+	trampoline_pa = find_trampoline_page();
+	if (!trampoline_pa) {
+		pr_err("smpboot: no free page below 1 MiB for the AP trampoline; running on CPU 0 only\n");
+		return;
+	}
+	memblock_reserve(trampoline_pa, PAGE_SIZE);
+	trampoline_pgd = memblock_alloc(PAGE_SIZE, PAGE_SIZE);
+	for_each_present_cpu(cpu) {
+		if (cpu == 0)
+			continue;
+		if (!do_boot_cpu(cpu))
+			booted++;
+	}
+	pr_info("smp: Brought up %u node%s, %u CPU%s in %llu ms (trampoline at %#llx)\n",
+		1, "", booted, booted == 1 ? "" : "s",
+		(unsigned long long)((ktime_get_ns() - t0) / 1000000),
+		(unsigned long long)trampoline_pa);
+	for_each_online_cpu(cpu)
+		pr_info("smpboot: CPU %u: APIC ID %u\n", cpu, cpu_to_apicid[cpu]);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_INTERRUPT_H
+#define _LINUX_INTERRUPT_H
+
+#include <linux/types.h>
+#include <linux/hardirq.h>
+
+typedef enum irqreturn {
+	IRQ_NONE = 0,
+	IRQ_HANDLED = 1,
+	IRQ_WAKE_THREAD = 2,
+} irqreturn_t;
+
+typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
+
+#define IRQF_TRIGGER_RISING	0x01
+#define IRQF_TRIGGER_FALLING	0x02
+#define IRQF_TRIGGER_HIGH	0x04
+#define IRQF_TRIGGER_LOW	0x08
+#define IRQF_NO_THREAD		0x10000	/* stays in hard IRQ on PREEMPT_RT */
+
+/*
+ * irq numbers: 0..15 are the ISA interrupts (routed through ACPI
+ * interrupt source overrides), 16 and up are IOAPIC GSIs one to one.
+ */
+int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
+		const char *name, void *dev_id);
+void free_irq(unsigned int irq, void *dev_id);
+void disable_irq(unsigned int irq);
+void enable_irq(unsigned int irq);
+unsigned long kstat_irqs(unsigned int irq);
+
+#endif

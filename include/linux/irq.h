@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_IRQ_H
+#define _LINUX_IRQ_H
+
+#include <linux/interrupt.h>
+#include <linux/spinlock.h>
+#include <linux/cpumask.h>
+
+#define NR_IRQS		256
+
+struct irq_desc;
+
+/* What the interrupt controller can do for one line. */
+struct irq_chip {
+	const char *name;
+	void (*irq_mask)(struct irq_desc *desc);
+	void (*irq_unmask)(struct irq_desc *desc);
+	/* Route the line to @vector on @cpu (programs the controller). */
+	int (*irq_set_route)(struct irq_desc *desc, unsigned int cpu, unsigned int vector);
+};
+
+struct irq_desc {
+	unsigned int irq;
+	unsigned int gsi;
+	unsigned int vector;		/* 0: none allocated */
+	unsigned int cpu;		/* target CPU */
+	bool level;			/* level-triggered */
+	bool active_low;
+	unsigned int depth;		/* disable_irq() nesting */
+	irq_handler_t handler;
+	void *dev_id;
+	const char *name;
+	unsigned long flags;
+	struct irq_chip *chip;
+	raw_spinlock_t lock;
+	unsigned long count[CONFIG_NR_CPUS];
+	unsigned long unhandled;
+};
+
+struct irq_desc *irq_to_desc(unsigned int irq);
+void handle_irq_desc(struct irq_desc *desc);
+void early_irq_init(void);
+
+/* arch: vector bookkeeping */
+int assign_irq_vector(struct irq_desc *desc, unsigned int cpu);
+void clear_irq_vector(struct irq_desc *desc);
+
+#endif
