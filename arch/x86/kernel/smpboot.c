@@ -14,6 +14,7 @@
 #include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/irqflags.h>
+#include <linux/acpi.h>
 #include <asm/apic.h>
 #include <asm/bootparam.h>
 #include <asm/cpu_entry_area.h>
@@ -285,10 +286,11 @@ void smp_init(void)
 		if (!do_boot_cpu(cpu))
 			booted++;
 	}
-	pr_info("smp: Brought up %u node%s, %u CPU%s in %llu ms (trampoline at %#llx)\n",
-		1, "", booted, booted == 1 ? "" : "s",
+	pr_info("smp: Brought up %u CPU%s in %llu ms (trampoline at %#llx)\n",
+		booted, booted == 1 ? "" : "s",
 		(unsigned long long)((ktime_get_ns() - t0) / 1000000),
 		(unsigned long long)trampoline_pa);
 	for_each_online_cpu(cpu)
-		pr_info("smpboot: CPU %u: APIC ID %u\n", cpu, cpu_to_apicid[cpu]);
+		pr_info("smpboot: CPU %u: APIC ID %u, node %d\n", cpu, cpu_to_apicid[cpu],
+			acpi_numa_node_of_apic(cpu_to_apicid[cpu]));
 }

@@ -24,6 +24,18 @@ static u64 tsc_base, ns_base;
 static u32 cyc2ns_mul;		/* ns = cycles * mul >> CYC2NS_SHIFT */
 #define CYC2NS_SHIFT	22
 
+/*
+ * CPUID 15h: TSC = crystal * EBX / EAX.  A zero in any of the three means
+ * the leaf does not state the frequency (Linux then looks the crystal up
+ * by CPU model; irqlab measures instead).
+ */
+unsigned long tsc_khz_from_cpuid15(u32 den, u32 num, u32 crystal_hz)
+{
+	if (!den || !num || !crystal_hz)
+		return 0;
+	return (u64)crystal_hz * num / den / 1000;
+}
+
 static unsigned long tsc_from_cpuid(void)
 {
 	u32 den, num, crystal_hz, d;
@@ -31,9 +43,7 @@ static unsigned long tsc_from_cpuid(void)
 	if (boot_cpu_data.max_leaf < 0x15)
 		return 0;
 	cpuid(0x15, &den, &num, &crystal_hz, &d);
-	if (!den || !num || !crystal_hz)
-		return 0;
-	return (u64)crystal_hz * num / den / 1000;
+	return tsc_khz_from_cpuid15(den, num, crystal_hz);
 }
 
 /* Count TSC cycles while PIT channel 2 counts down CAL_LATCH ticks. */

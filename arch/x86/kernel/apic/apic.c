@@ -60,15 +60,18 @@ int apicid_to_cpu(u32 apicid)
  * disable, which loses state).  The base comes from the APIC base MSR,
  * which is what the hardware decodes; acpi/boot.c checks the MADT agrees.
  */
+bool apic_want_x2apic(bool cpuid_x2apic, bool firmware_enabled)
+{
+	return firmware_enabled || cpuid_x2apic;
+}
+
 void apic_bsp_setup(void)
 {
 	u64 base = rdmsr(MSR_IA32_APICBASE);
 	u64 lapic_phys = base & ~0xfffUL;
 
-	if (base & MSR_IA32_APICBASE_EXTD)
-		x2apic_mode = true;
-	else
-		x2apic_mode = boot_cpu_data.has_x2apic;
+	x2apic_mode = apic_want_x2apic(boot_cpu_data.has_x2apic,
+				       base & MSR_IA32_APICBASE_EXTD);
 	lapic_phys_base = lapic_phys;
 	if (!x2apic_mode)
 		lapic_base = ioremap(lapic_phys, PAGE_SIZE);

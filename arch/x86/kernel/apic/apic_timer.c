@@ -50,14 +50,19 @@ static void lapic_timer_shutdown(struct clock_event_device *evt)
 		apic_write(APIC_TMICT, 0);
 }
 
+bool lapic_want_tsc_deadline(bool cpuid_tsc_deadline, bool allowed)
+{
+	return cpuid_tsc_deadline && allowed;
+}
+
 /* Count the timer down for 10 ms of TSC time, interrupts masked. */
 void lapic_timer_calibrate(void)
 {
 	u64 start;
 	u32 left;
 
-	lapic_use_tsc_deadline = boot_cpu_data.has_tsc_deadline &&
-				 lapic_tsc_deadline_allowed;
+	lapic_use_tsc_deadline = lapic_want_tsc_deadline(boot_cpu_data.has_tsc_deadline,
+							 lapic_tsc_deadline_allowed);
 	if (lapic_use_tsc_deadline) {
 		pr_info("APIC timer: TSC-deadline mode\n");
 		return;
