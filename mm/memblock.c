@@ -197,6 +197,13 @@ phys_addr_t __memblock_alloc_range(struct memblock *mb, phys_addr_t size,
 
 	if (!align || (align & (align - 1)))
 		return 0;
+	/* mm_init() sets the limit to 0 when it hands memory to the buddy allocator. */
+	if (mb == &memblock && !mb->current_limit) {
+		pr_err("memblock: allocation of %llu bytes after mm_init(): use the page allocator\n",
+		       (unsigned long long)size);
+		WARN_ON_ONCE(1);
+		return 0;
+	}
 	pa = memblock_find_in_range(mb, size, align, start, end);
 	if (pa && memblock_add_range(&mb->reserved, pa, size))
 		return 0;

@@ -35,4 +35,43 @@ DECLARE_PER_CPU(int, cpu_number);
 void setup_per_cpu_areas(void);
 void switch_to_percpu_area(int cpu);
 
+/* ------------------------------------------------------------------------
+ * Dynamic per-CPU allocator (mm/percpu.c; page allocator issue).
+ *
+ * Every CPU's per-CPU area is a "unit" at PCPU_BASE + cpu * PCPU_UNIT_STRIDE
+ * in its own stretch of the vmalloc range, so every CPU's unit has the
+ * same layout at the same offset: the static copy of .data..percpu first,
+ * then dynamic chunks of PCPU_CHUNK_SIZE.  A dynamic per-CPU pointer is
+ * the chunk address minus that CPU's offset, exactly like &static_var:
+ * per_cpu_ptr(p, cpu) == p + __per_cpu_offset[cpu], and this_cpu_*(*p)
+ * are single %gs-relative instructions (this_cpu_cmpxchg_double included).
+ * The pointer itself is not dereferenceable.
+ */
+#ifndef __percpu
+#define __percpu
+#endif
+
+#define PCPU_BASE		0xffffe80000000000UL	/* the vmalloc range's top TiB */
+#define PCPU_UNIT_STRIDE	(1UL << 30)		/* address space per CPU */
+#define PCPU_CHUNK_SIZE		((unsigned long)CONFIG_PERCPU_DYNAMIC_SIZE)
+#define PCPU_MIN_ALLOC_SIZE	8
+
+void __percpu *__alloc_percpu(size_t size, size_t align);
+void __percpu *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp);
+void free_percpu(void __percpu *ptr);
+/* Offset of the first dynamic chunk inside a unit (after the static copy). */
+unsigned long pcpu_dynamic_offset(void);
+/* Is @addr inside some CPU's unit (static or dynamic part)? */
+bool is_percpu_unit_address(unsigned long addr);
+/* Chunks mapped so far (the first one included). */
+unsigned int pcpu_nr_chunks(void);
+void percpu_init(void);
+
+#define alloc_percpu_gfp(type, gfp)					\
+	((__typeof__(type) __percpu *)__alloc_percpu_gfp(sizeof(type),	\
+						 __alignof__(type), gfp))
+#define alloc_percpu(type)						\
+	((__typeof__(type) __percpu *)__alloc_percpu(sizeof(type),	\
+						 __alignof__(type)))
+
 #endif

@@ -10,7 +10,11 @@
  */
 #include <linux/kernel.h>
 #include <linux/memblock.h>
+#include <linux/mm.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
 #include <asm/pgtable.h>
+#include <asm/tlbflush.h>
 #include <asm/processor.h>
 #include <asm/sections.h>
 #include <asm/segment.h>
@@ -19,11 +23,30 @@ u64 __supported_pte_mask = ~0ULL;
 u64 *init_top_pgt;
 static unsigned long direct_map_pages[PG_LEVEL_1G + 1];
 
+/*
+ * After boot, map_kernel_page() allocates the tables it will need before
+ * taking kernel_pgtable_lock (GFP_KERNEL may wait) and leaves them here.
+ */
+static u64 *pt_prealloc[3];
+static int pt_prealloc_nr;
+
 static u64 *alloc_pt_page(void)
 {
-	/* Below 4 GiB: reachable through head.S's map while we build. */
-	phys_addr_t pa = memblock_phys_alloc_range(PAGE_SIZE, PAGE_SIZE, 0, SZ_4G);
+	phys_addr_t pa;
 
+	/* Once mm_init() has taken memblock's memory, tables are pages. */
+	if (after_bootmem) {
+		unsigned long va;
+
+		if (pt_prealloc_nr)
+			return pt_prealloc[--pt_prealloc_nr];
+		va = get_zeroed_page(GFP_ATOMIC);	/* ioremap() and the like */
+		if (!va)
+			panic("paging: out of memory for page tables");
+		return (u64 *)va;
+	}
+	/* Below 4 GiB: reachable through head.S's map while we build. */
+	pa = memblock_phys_alloc_range(PAGE_SIZE, PAGE_SIZE, 0, SZ_4G);
 	if (!pa)
 		panic("paging_init: out of memory for page tables");
 	memset(__va(pa), 0, PAGE_SIZE);
@@ -63,11 +86,109 @@ static void map_page(unsigned long va, phys_addr_t pa, u64 prot, enum pg_level l
 	pte[pt_index(va, PAGE_SHIFT)] = pa | prot;
 }
 
+/*
+ * Kernel page-table updates after boot (vmalloc, per-CPU chunks) can race
+ * to fill the same empty table entry: init_mm.page_table_lock in Linux.
+ * Not taken with interrupts off: nothing maps from interrupt context.
+ */
+static DEFINE_SPINLOCK(kernel_pgtable_lock);
+
 /* A 4K kernel mapping outside the image and the direct map (stacks, windows). */
+/* Table pages missing on the way to @va's PTE (tables are never freed). */
+static int missing_tables(unsigned long va)
+{
+	const int shifts[] = { PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT };
+	u64 *t = init_top_pgt;
+
+	for (int i = 0; i < 3; i++) {
+		u64 e = READ_ONCE(t[pt_index(va, shifts[i])]);
+
+		if (!(e & _PAGE_PRESENT))
+			return 3 - i;
+		if (e & _PAGE_PSE)
+			return 0;
+		t = __va(e & PTE_PFN_MASK);
+	}
+	return 0;
+}
+
 void map_kernel_page(unsigned long va, phys_addr_t pa, u64 prot)
 {
+	u64 *pre[3];
+	int need = after_bootmem ? missing_tables(va) : 0;
+
+	/* __GFP_HIGH: a mapping must not fail where its data pages did not. */
+	for (int i = 0; i < need; i++) {
+		pre[i] = (u64 *)get_zeroed_page(GFP_KERNEL | __GFP_HIGH);
+		if (!pre[i])
+			panic("paging: out of memory for page tables");
+	}
+	spin_lock(&kernel_pgtable_lock);
+	memcpy(pt_prealloc, pre, need * sizeof(pre[0]));
+	pt_prealloc_nr = need;
 	map_page(va, pa, prot, PG_LEVEL_4K);
+	/* Another CPU may have added some of them meanwhile. */
+	need = pt_prealloc_nr;
+	memcpy(pre, pt_prealloc, need * sizeof(pre[0]));
+	pt_prealloc_nr = 0;
+	spin_unlock(&kernel_pgtable_lock);
 	__flush_tlb_one(va);
+	for (int i = 0; i < need; i++)
+		free_page((unsigned long)pre[i]);
+}
+
+phys_addr_t unmap_kernel_page(unsigned long va)
+{
+	enum pg_level level;
+	phys_addr_t pa = 0;
+	u64 *pte;
+
+	spin_lock(&kernel_pgtable_lock);
+	pte = lookup_address(va, &level);
+	if (pte && level == PG_LEVEL_4K) {
+		pa = *pte & PTE_PFN_MASK;
+		WRITE_ONCE(*pte, 0);
+	}
+	spin_unlock(&kernel_pgtable_lock);
+	__flush_tlb_one(va);
+	return pa;
+}
+
+void __flush_tlb_all(void)
+{
+	unsigned long cr4 = read_cr4();
+
+	/* Clearing PGE drops global entries too; restoring it re-enables them. */
+	write_cr4(cr4 & ~X86_CR4_PGE);
+	write_cr4(cr4);
+}
+
+struct flush_tlb_info {
+	unsigned long start, end;
+};
+
+/* Beyond this many pages one full flush is cheaper than invlpg each (Linux: 33). */
+#define FLUSH_TLB_SINGLE_PAGE_CEILING	33
+
+static void do_kernel_range_flush(void *info)
+{
+	struct flush_tlb_info *f = info;
+
+	if ((f->end - f->start) >> PAGE_SHIFT > FLUSH_TLB_SINGLE_PAGE_CEILING) {
+		__flush_tlb_all();
+		return;
+	}
+	for (unsigned long va = f->start; va < f->end; va += PAGE_SIZE)
+		__flush_tlb_one(va);
+}
+
+void flush_tlb_kernel_range(unsigned long start, unsigned long end)
+{
+	struct flush_tlb_info info = {
+		.start = ALIGN_DOWN(start, PAGE_SIZE), .end = ALIGN(end, PAGE_SIZE),
+	};
+
+	on_each_cpu(do_kernel_range_flush, &info, 1);
 }
 
 static void map_direct_range(phys_addr_t start, phys_addr_t end)

@@ -18,6 +18,10 @@
 
 #define PTE_PFN_MASK	0x000ffffffffff000ULL
 
+/* Kernel data: present, writable, global, never executable. */
+#define PAGE_KERNEL	(_PAGE_PRESENT | _PAGE_RW | _PAGE_ACCESSED | _PAGE_DIRTY | \
+			 _PAGE_GLOBAL | _PAGE_NX)
+
 enum pg_level { PG_LEVEL_NONE, PG_LEVEL_4K, PG_LEVEL_2M, PG_LEVEL_1G };
 
 extern u64 __supported_pte_mask;	/* drops _PAGE_NX when the CPU lacks it */
@@ -26,6 +30,12 @@ extern u64 __supported_pte_mask;	/* drops _PAGE_NX when the CPU lacks it */
 u64 *lookup_address(unsigned long addr, enum pg_level *level);
 void paging_init(void);
 void map_kernel_page(unsigned long va, phys_addr_t pa, u64 prot);
+/*
+ * Clear the 4K mapping at @va (page tables stay); returns the physical
+ * address that was mapped, or 0.  Only this CPU's TLB entry is flushed:
+ * callers flush the others with flush_tlb_kernel_range() (asm/tlbflush.h).
+ */
+phys_addr_t unmap_kernel_page(unsigned long va);
 extern u64 *init_top_pgt;
 const char *pg_level_name(enum pg_level level);
 

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-CPU page lists (pcp), Linux 5.14 after the local_lock conversion.
+ *
+ * Blocks of order 0..PAGE_ALLOC_COSTLY_ORDER are freed onto, and
+ * allocated from, the current CPU's lists for their zone, one list per
+ * order.  A list is refilled from the buddy lists @batch blocks at a time
+ * (rmqueue_bulk) and spilled back once the CPU holds @high pages
+ * (free_pcppages_bulk).  The lists belong to their CPU and are protected
+ * by pagesets.lock, a local_lock taken with local_lock_irqsave();
+ * zone->lock nests inside it, taken with plain spin_lock() as interrupts
+ * are off already (on PREEMPT_RT the local lock becomes a per-CPU
+ * spinlock_t and interrupts stay on; zone->lock is a spinlock_t so both
+ * sleep there).
+ *
+ * Other CPUs' lists are drained by asking those CPUs (IPIs); Linux uses a
+ * work item per CPU, irqlab has no workqueues yet.
+ */
+#include <linux/mm.h>
+#include <linux/smp.h>
+#include <linux/local_lock.h>
+#include <linux/irqflags.h>
+#include "internal.h"
+
+struct pagesets {
+	local_lock_t lock;
+};
+static DEFINE_PER_CPU(struct pagesets, pagesets) = {
+	.lock = INIT_LOCAL_LOCK(lock),
+};
+
+static inline unsigned int order_to_pindex(int migratetype, unsigned int order)
+{
+	return MIGRATE_PCPTYPES * order + migratetype;
+}
+
+static inline unsigned int pindex_to_order(unsigned int pindex)
+{
+	return pindex / MIGRATE_PCPTYPES;
+}
+
+/*
+ * Give @count pages (order-weighted) from @pcp back to the buddy lists,
+ * the coldest (list tail) first, visiting the lists round robin.  The
+ * blocks are gathered first and merged under one zone->lock hold.
+ */
+static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp)
+{
+	struct page *page, *tmp;
+	unsigned int pindex = NR_PCP_LISTS - 1;
+	LIST_HEAD(head);
+
+	count = min(pcp->count, count);
+	while (count > 0) {
+		struct list_head *list;
+		unsigned int order;
+
+		do {
+			pindex = (pindex + 1) % NR_PCP_LISTS;
+			list = &pcp->lists[pindex];
+		} while (list_empty(list));
+		order = pindex_to_order(pindex);
+		page = list_last_entry(list, struct page, lru);
+		list_del(&page->lru);
+		pcp->count -= 1 << order;
+		count -= 1 << order;
+		page->index = order;	/* until it is merged */
+		list_add_tail(&page->lru, &head);
+	}
+
+	spin_lock(&zone->lock);
+	list_for_each_entry_safe(page, tmp, &head, lru) {
+		unsigned int order = page->index;
+
+		page->index = 0;
+		__free_one_page(page, page_to_pfn(page), zone, order,
+				MIGRATE_UNMOVABLE, FPI_NONE);
+	}
+	spin_unlock(&zone->lock);
+}
+
+/*
+ * How much to spill once a list reaches @high: @batch, doubled for every
+ * spill without an allocation in between (a CPU that only frees), but
+ * always leaving @batch pages behind.
+ */
+static int nr_pcp_free(struct per_cpu_pages *pcp, int high, int batch)
+{
+	int min_nr = batch, max_nr = high - batch, nr;
+
+	if (unlikely(high < batch))	/* disabled (zone_pcp_disable) */
+		return 1;
+	nr = batch << pcp->free_factor;
+	if (nr < max_nr)
+		pcp->free_factor++;
+	return clamp(nr, min_nr, max(max_nr, min_nr));
+}
+
+static void free_unref_page_commit(struct page *page, int migratetype,
+				   unsigned int order)
+{
+	struct zone *zone = page_zone(page);
+	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
+	int high;
+
+	list_add(&page->lru, &pcp->lists[order_to_pindex(migratetype, order)]);
+	pcp->count += 1 << order;
+	high = READ_ONCE(pcp->high);
+	if (pcp->count >= high)
+		free_pcppages_bulk(zone, nr_pcp_free(pcp, high, READ_ONCE(pcp->batch)), pcp);
+}
+
+/* Take a block off the pcp list, refilling it from the buddy lists if empty. */
+static struct page *__rmqueue_pcplist(struct zone *zone, unsigned int order,
+				      int migratetype, unsigned int alloc_flags,
+				      struct per_cpu_pages *pcp, struct list_head *list)
+{
+	struct page *page;
+
+	do {
+		if (list_empty(list)) {
+			int batch = READ_ONCE(pcp->batch);
+			int alloced;
+
+			/* Fewer large blocks per refill; 1 means "disabled". */
+			if (batch > 1)
+				batch = max(batch >> order, 2);
+			alloced = rmqueue_bulk(zone, order, batch, list, migratetype,
+					       alloc_flags);
+			pcp->count += alloced << order;
+			if (unlikely(list_empty(list)))
+				return NULL;
+		}
+		page = list_first_entry(list, struct page, lru);
+		list_del(&page->lru);
+		pcp->count -= 1 << order;
+	} while (check_new_pages(page, order));
+	return page;
+}
+
+struct page *rmqueue_pcplist(struct zone *preferred_zone, struct zone *zone,
+			     unsigned int order, gfp_t gfp_flags, int migratetype,
+			     unsigned int alloc_flags)
+{
+	struct per_cpu_pages *pcp;
+	struct page *page;
+	unsigned long flags;
+
+	local_lock_irqsave(&pagesets.lock, flags);
+	pcp = this_cpu_ptr(zone->per_cpu_pageset);
+	pcp->free_factor >>= 1;		/* allocating: spill less next time */
+	page = __rmqueue_pcplist(zone, order, migratetype, alloc_flags, pcp,
+				 &pcp->lists[order_to_pindex(migratetype, order)]);
+	local_unlock_irqrestore(&pagesets.lock, flags);
+	return page;
+}
+
+void free_unref_page(struct page *page, unsigned int order)
+{
+	unsigned long flags;
+
+	if (!free_pages_prepare(page, order))
+		return;
+	local_lock_irqsave(&pagesets.lock, flags);
+	free_unref_page_commit(page, MIGRATE_UNMOVABLE, order);
+	local_unlock_irqrestore(&pagesets.lock, flags);
+}
+
+/* ------------------------------------------------------------- draining */
+
+static void drain_pages_zone(unsigned int cpu, struct zone *zone)
+{
+	struct per_cpu_pages *pcp;
+	unsigned long flags;
+
+	local_lock_irqsave(&pagesets.lock, flags);
+	pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+	if (pcp->count)
+		free_pcppages_bulk(zone, pcp->count, pcp);
+	local_unlock_irqrestore(&pagesets.lock, flags);
+}
+
+/* This CPU's lists for @zone (all zones if NULL) back to the buddy lists. */
+void drain_local_pages(struct zone *zone)
+{
+	int cpu = smp_processor_id();
+
+	if (zone) {
+		drain_pages_zone(cpu, zone);
+		return;
+	}
+	for_each_populated_zone(zone)
+		drain_pages_zone(cpu, zone);
+}
+
+static void drain_local_pages_ipi(void *zone)
+{
+	drain_local_pages(zone);
+}
+
+struct drain_request {
+	struct zone *zone;
+	bool force;
+};
+
+static bool cpu_has_pcps(int cpu, void *info)
+{
+	struct drain_request *req = info;
+	struct zone *zone;
+
+	if (req->force)
+		return true;
+	if (req->zone)
+		return per_cpu_ptr(req->zone->per_cpu_pageset, cpu)->count;
+	for_each_populated_zone(zone)
+		if (per_cpu_ptr(zone->per_cpu_pageset, cpu)->count)
+			return true;
+	return false;
+}
+
+static void drain_request_ipi(void *info)
+{
+	drain_local_pages_ipi(((struct drain_request *)info)->zone);
+}
+
+/*
+ * Every CPU drains its own lists, by IPI and waited for (Linux queues a
+ * work item per CPU; irqlab has no workqueues yet).  Interrupts must be
+ * enabled.  Afterwards each list is empty unless its CPU has refilled it.
+ */
+static void __drain_all_pages(struct zone *zone, bool force_all_cpus)
+{
+	struct drain_request req = { .zone = zone, .force = force_all_cpus };
+
+	if (WARN_ON_ONCE(irqs_disabled()))
+		return;
+	on_each_cpu_cond(cpu_has_pcps, drain_request_ipi, &req, true);
+}
+
+void drain_all_pages(struct zone *zone)
+{
+	__drain_all_pages(zone, false);
+}
+
+static void __zone_set_pageset_high_and_batch(struct zone *zone, unsigned long high,
+					      unsigned long batch)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+
+		WRITE_ONCE(pcp->batch, batch);
+		WRITE_ONCE(pcp->high, high);
+	}
+}
+
+/* Every allocation and free of the zone passes straight through the lists. */
+void zone_pcp_disable(struct zone *zone)
+{
+	__zone_set_pageset_high_and_batch(zone, 0, 1);
+	__drain_all_pages(zone, true);
+}
+
+void zone_pcp_enable(struct zone *zone)
+{
+	__zone_set_pageset_high_and_batch(zone, zone->pageset_high, zone->pageset_batch);
+}
+
+/*
+ * batch: about 0.1% of the zone, at most 1 MiB, clamped to 2^n - 1 (a
+ * power of two aliases badly in caches); high: the zone's low watermark
+ * shared among the node's CPUs, at least 4 batches.
+ */
+void zone_set_pageset_high_and_batch(struct zone *zone)
+{
+	unsigned long batch = min(zone_managed_pages(zone) >> 10,
+				  (1024 * 1024) / PAGE_SIZE) / 4;
+	unsigned int ncpus = zone->zone_pgdat->nr_cpus ?: num_possible_cpus();
+	unsigned long high;
+
+	batch = max(batch, 1UL);
+	batch = (1UL << __fls(batch + batch / 2)) - 1;
+	batch = max(batch, 1UL);
+	high = max(low_wmark_pages(zone) / ncpus, batch << 2);
+	zone->pageset_batch = batch;
+	zone->pageset_high = high;
+	__zone_set_pageset_high_and_batch(zone, high, batch);
+}
+
+void setup_zone_pageset(struct zone *zone)
+{
+	int cpu;
+
+	zone->per_cpu_pageset = alloc_percpu(struct per_cpu_pages);
+	if (!zone->per_cpu_pageset)
+		panic("page_alloc: no per-CPU memory for %s's page lists", zone->name);
+	for_each_possible_cpu(cpu) {
+		struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+
+		for (int i = 0; i < NR_PCP_LISTS; i++)
+			INIT_LIST_HEAD(&pcp->lists[i]);
+	}
+}
+
+int pcp_count(struct zone *zone, int cpu)
+{
+	return per_cpu_ptr(zone->per_cpu_pageset, cpu)->count;
+}
