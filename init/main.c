@@ -6,6 +6,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/memblock.h>
+#include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/reboot.h>
 #include <linux/start_kernel.h>
@@ -23,10 +24,14 @@
 #include <linux/smp.h>
 #include <linux/irq.h>
 #include <linux/irqflags.h>
+#include <linux/sched.h>
+#include <linux/kthread.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
 extern u64 acpi_hpet_addr;
 void acpi_boot_init(void);
+void tick_setup_local(void);
+void sched_init_smp(void);
 DECLARE_PER_CPU(unsigned long, hardirq_stack_ptr);
 static const char *run_list = "";
 core_param("run", run_list, charp,
@@ -72,9 +77,12 @@ static int run_workloads(unsigned int *cmdline_errors)
 	return failed;
 }
 
+u64 irqlab_banner_seq = ~0ULL;
+
 static void print_boot_banner(void)
 {
 	/* The first line fleet tools (LAVA) look for; keep its format. */
+	irqlab_banner_seq = printk_next_seq();
 	pr_info("irqlab: start %s %s\n", IRQLAB_VERSION, irqlab_config_hash);
 	pr_info("Boot protocol: %s, loader: %s\n",
 		boot_protocol_name(boot_info.protocol), boot_info.loader);
@@ -90,11 +98,77 @@ static void print_boot_banner(void)
 		pr_warn("tsc: not calibrated: timestamps read 0\n");
 }
 
-__noreturn void start_kernel(void)
+static unsigned int cmdline_errors;
+static int boot_done;
+
+/*
+ * pid 1: waits until the boot CPU has finished setting up (as Linux's
+ * kernel_init waits for kthreadd), then runs what the command line asked
+ * for and reports the verdict.  Bound to CPU 0 so tests start from a
+ * known CPU; tests that need other CPUs make their own threads.
+ */
+static int kernel_init(void *unused)
 {
-	unsigned int cmdline_errors = 0;
 	int failed;
 
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (READ_ONCE(boot_done))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	system_state = SYSTEM_RUNNING;
+#ifdef CONFIG_KTEST_BROKEN_BOOTS
+	ktest_selftest_broken_boot();
+#endif
+	failed = run_workloads(&cmdline_errors);
+	sched_print_stats();
+	if (atomic_read(&sched_bug_count))
+		pr_err("irqlab: the kernel reported %d scheduling bug(s): see above\n",
+		       atomic_read(&sched_bug_count));
+	if (cmdline_errors) {
+		pr_err("irqlab: %u command-line error(s): see above\n", cmdline_errors);
+		irqlab_exit(EXIT_BAD_CMDLINE);
+	}
+	irqlab_exit(failed || atomic_read(&sched_bug_count) ? EXIT_TEST_FAILED : EXIT_OK);
+}
+
+/*
+ * Test switch: leave the boot CPU's idle task migrate-disabled during
+ * start-up, as the v2r1 SLUB series did through new_slab(); the next time
+ * it schedules, the kernel must report "bad: scheduling from the idle
+ * thread!".
+ */
+static bool idle_migrate_leak;
+core_param("ktest.idle_migrate_leak", idle_migrate_leak, bool,
+	   "leave the boot idle task migrate-disabled (checks the idle-task report)");
+
+/* As Linux: start pid 1, finish set-up, then become CPU 0's idle loop. */
+static __noreturn void rest_init(void)
+{
+	struct task_struct *init;
+
+	if (idle_migrate_leak)
+		migrate_disable();
+	init = kthread_create(kernel_init, NULL, "init");
+
+	if (!init)
+		panic("cannot create the init thread");
+	kthread_bind(init, 0);
+	wake_up_process(init);
+	sched_init_smp();
+	system_state = SYSTEM_SCHEDULING;
+	WRITE_ONCE(boot_done, 1);
+	wake_up_process(init);
+	schedule_preempt_disabled();
+	cpu_startup_entry();
+}
+
+__noreturn void start_kernel(void)
+{
+	/* Early boot must not be preempted (a barrier without PREEMPT_COUNT). */
+	preempt_disable();
 	print_boot_banner();
 	strcpy(boot_command_line, boot_info.cmdline);
 	parse_args("irqlab", boot_command_line, __start___param,
@@ -111,6 +185,7 @@ __noreturn void start_kernel(void)
 	acpi_boot_init();
 	smp_prepare_cpus();
 	setup_per_cpu_areas();
+	sched_init();
 	if (!cea_map_cpu(0))
 		panic("cannot map CPU 0's entry-area stacks");
 	cpu_init(0);
@@ -122,16 +197,9 @@ __noreturn void start_kernel(void)
 		tsc_init();
 	lapic_timer_calibrate();
 	setup_APIC_timer();
+	tick_setup_local();
 	local_irq_enable();
 	smp_init();
-
-#ifdef CONFIG_KTEST_BROKEN_BOOTS
-	ktest_selftest_broken_boot();
-#endif
-	failed = run_workloads(&cmdline_errors);
-	if (cmdline_errors) {
-		pr_err("irqlab: %u command-line error(s): see above\n", cmdline_errors);
-		irqlab_exit(EXIT_BAD_CMDLINE);
-	}
-	irqlab_exit(failed ? EXIT_TEST_FAILED : EXIT_OK);
+	mm_init();
+	rest_init();
 }

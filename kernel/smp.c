@@ -149,9 +149,10 @@ void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
 	preempt_enable();
 }
 
-void smp_call_function(smp_call_func_t func, void *info, int wait)
+/* Every other online CPU. */
+void smp_call_function(smp_call_func_t fn, void *arg, int wait)
 {
-	smp_call_function_many(cpu_online_mask, func, info, wait);
+	smp_call_function_many(cpu_online_mask, fn, arg, wait);
 }
 
 void on_each_cpu_mask(const struct cpumask *mask, smp_call_func_t func,

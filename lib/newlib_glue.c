@@ -12,6 +12,7 @@
 #include <linux/kernel.h>
 #include <linux/memblock.h>
 #include <linux/start_kernel.h>
+#include <linux/sched.h>
 #include <asm/page.h>
 #include <asm/processor.h>
 #include <reent.h>
@@ -31,11 +32,14 @@ void newlib_init(void)
 	heap_end = heap_start + NEWLIB_HEAP_SIZE;
 }
 
-/* One reentrancy struct per task once tasks exist; the boot context's now. */
+/* One reentrancy struct per task (errno, dtoa state); the boot's before that. */
 struct _reent *__getreent(void)
 {
 	static bool ready;
+	struct task_struct *p = current;
 
+	if (p && p->reent)
+		return p->reent;
 	if (!ready) {
 		_REENT_INIT_PTR(&boot_reent);
 		ready = true;
@@ -123,13 +127,12 @@ __noreturn void _exit(int status)
 }
 
 /*
- * Retargetable locks.  The owner is the running CPU for now; it becomes
- * the current task when the scheduler lands.  Interrupts are not disabled:
+ * Retargetable locks, owned by tasks.  Interrupts are not disabled:
  * newlib is not used from interrupt context.
  */
 struct __lock {
 	int locked;
-	int owner;
+	long owner;
 	unsigned int depth;
 };
 
@@ -143,9 +146,10 @@ struct __lock __lock___tz_mutex;
 struct __lock __lock___dd_hash_mutex;
 struct __lock __lock___arc4random_mutex;
 
-static int lock_owner_id(void)
+/* Owned by a task: a recursive lock nests within one task, on any CPU. */
+static long lock_owner_id(void)
 {
-	return 0;	/* smp_processor_id() / current once they exist */
+	return (long)current;
 }
 
 static struct __lock dynamic_locks[32];
@@ -178,9 +182,17 @@ void __retarget_lock_close_recursive(_LOCK_T lock)
 {
 }
 
+/*
+ * Spinning locks, so the holder must not be preempted by a waiter on its
+ * own CPU: preemption stays off while one is held.
+ */
 int __retarget_lock_try_acquire(_LOCK_T lock)
 {
-	return !__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE);
+	preempt_disable();
+	if (!__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))
+		return 1;
+	preempt_enable();
+	return 0;
 }
 
 void __retarget_lock_acquire(_LOCK_T lock)
@@ -193,11 +205,12 @@ void __retarget_lock_acquire(_LOCK_T lock)
 void __retarget_lock_release(_LOCK_T lock)
 {
 	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
+	preempt_enable();
 }
 
 int __retarget_lock_try_acquire_recursive(_LOCK_T lock)
 {
-	if (lock->locked && lock->owner == lock_owner_id()) {
+	if (READ_ONCE(lock->locked) && lock->owner == lock_owner_id()) {
 		lock->depth++;
 		return 1;
 	}

@@ -68,6 +68,8 @@ static inline unsigned int cpumask_next(int n, const struct cpumask *m)
 #define for_each_online_cpu(cpu)	for_each_cpu((cpu), cpu_online_mask)
 #define for_each_present_cpu(cpu)	for_each_cpu((cpu), cpu_present_mask)
 
+const struct cpumask *cpumask_of(int cpu);
+
 #define num_online_cpus()	cpumask_weight(cpu_online_mask)
 #define num_possible_cpus()	cpumask_weight(cpu_possible_mask)
 #define cpu_online(cpu)		cpumask_test_cpu((cpu), cpu_online_mask)

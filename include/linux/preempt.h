@@ -17,6 +17,7 @@
  */
 #include <linux/compiler.h>
 #include <asm/preempt.h>
+#include <asm/irqflags.h>
 
 #define PREEMPT_BITS	8
 #define SOFTIRQ_BITS	8
@@ -58,13 +59,48 @@
 #define preempt_count_dec()	__preempt_count_sub(1)
 #define preempt_disable()	do { preempt_count_inc(); barrier(); } while (0)
 #define preempt_enable_no_resched() do { barrier(); preempt_count_dec(); } while (0)
+#ifdef CONFIG_PREEMPTION
+void preempt_schedule(void);
+/* The count dropped to zero and a reschedule (or allowed lazy one) is pending. */
+#define preempt_enable() do {						\
+	barrier();							\
+	if (unlikely(__preempt_count_dec_and_test()))			\
+		preempt_schedule();					\
+} while (0)
+#define preempt_check_resched() do {					\
+	if (unlikely(!preempt_count() && tif_need_resched_now()))	\
+		preempt_schedule();					\
+} while (0)
+#else
 #define preempt_enable()	preempt_enable_no_resched()
+#define preempt_check_resched()	do { } while (0)
+#endif
 #define in_atomic()		(preempt_count() != 0)
 #else
 #define preempt_disable()	barrier()
 #define preempt_enable_no_resched() barrier()
 #define preempt_enable()	barrier()
+#define preempt_check_resched()	do { } while (0)
 #define in_atomic()		(preempt_count() != 0)
+#endif
+
+/* PREEMPT_LAZY (RT patch): sections that defer lazy preemption. */
+#ifdef CONFIG_PREEMPT_LAZY
+#define preempt_lazy_disable()	do { current_thread_info()->preempt_lazy_count++; barrier(); } while (0)
+#define preempt_lazy_enable()	do {					\
+	barrier();							\
+	current_thread_info()->preempt_lazy_count--;			\
+	preempt_check_resched();					\
+} while (0)
+#else
+#define preempt_lazy_disable()	barrier()
+#define preempt_lazy_enable()	barrier()
+#endif
+
+#ifdef CONFIG_PREEMPT_COUNT
+#define preemptible()	(preempt_count() == 0 && !arch_irqs_disabled())
+#else
+#define preemptible()	0
 #endif
 
 #define preempt_disable_notrace()	preempt_disable()

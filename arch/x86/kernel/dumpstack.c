@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/kallsyms.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <asm/stacktrace.h>
 #include <asm/cpu_entry_area.h>
 #include <asm/page.h>
@@ -51,8 +52,37 @@ static const struct stack_info *cea_stack_info(unsigned long addr, bool want_gua
 	return si;
 }
 
+/*
+ * The current task's kernel stack (vmalloc'd, so the page below it is a
+ * guard: the vmalloc area leaves an unmapped page after every mapping).
+ */
+static DEFINE_PER_CPU(struct stack_info, task_info);
+static DEFINE_PER_CPU(char [40], task_name);
+
+static const struct stack_info *task_stack_info(unsigned long addr, bool want_guard)
+{
+	struct task_struct *p = current;
+	struct stack_info *si = this_cpu_ptr(&task_info);
+	char *name = *this_cpu_ptr(&task_name);
+	unsigned long lo, hi;
+
+	if (!p || !p->stack || is_idle_task(p))
+		return NULL;	/* idle stacks are the boot and entry-area stacks */
+	lo = (unsigned long)p->stack;
+	hi = lo + p->stack_size;
+	if (want_guard ? (addr < lo - PAGE_SIZE || addr >= lo) : (addr < lo || addr >= hi))
+		return NULL;
+	snprintf(name, 40, "task %s/%d", p->comm, p->pid);
+	*si = (struct stack_info){ name, lo - PAGE_SIZE, lo, hi };
+	return si;
+}
+
 const struct stack_info *stack_guard_lookup(unsigned long addr)
 {
+	const struct stack_info *si = task_stack_info(addr, true);
+
+	if (si)
+		return si;
 	for (unsigned int i = 0; i < nr_stacks; i++)
 		if (stacks[i].guard && addr >= stacks[i].guard &&
 		    addr < stacks[i].guard + PAGE_SIZE)
@@ -62,6 +92,10 @@ const struct stack_info *stack_guard_lookup(unsigned long addr)
 
 const struct stack_info *stack_lookup(unsigned long addr)
 {
+	const struct stack_info *si = task_stack_info(addr, false);
+
+	if (si)
+		return si;
 	for (unsigned int i = 0; i < nr_stacks; i++)
 		if (addr >= stacks[i].begin && addr < stacks[i].end)
 			return &stacks[i];

@@ -118,3 +118,40 @@ call_on_stack:
 	movq	%rbp, %rsp
 	popq	%rbp
 	ret
+
+/*
+ * __switch_to_asm(prev, next, &prev->thread.sp, next->thread.sp): save the
+ * callee-saved registers on prev's stack, switch stacks, restore next's,
+ * and finish in __switch_to(prev, next), which returns prev to whoever
+ * called __switch_to_asm on next's stack - or into ret_from_fork.
+ */
+	.globl	__switch_to_asm
+__switch_to_asm:
+	pushq	%rbp
+	pushq	%rbx
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	movq	%rsp, (%rdx)
+	movq	%rcx, %rsp
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbx
+	popq	%rbp
+	jmp	__switch_to
+
+/* A new thread: finish the switch, run fn(arg), exit with its result. */
+	.globl	ret_from_fork
+ret_from_fork:
+	movq	%rax, %rdi			/* prev, from __switch_to */
+	call	schedule_tail
+	movq	%rbx, %rdi
+	xorl	%ebp, %ebp			/* end of backtraces */
+	call	*%r12
+	movl	%eax, %edi
+	call	kthread_exit
+1:	hlt
+	jmp	1b

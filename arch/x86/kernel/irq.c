@@ -11,6 +11,8 @@
 #include <linux/percpu.h>
 #include <linux/hardirq.h>
 #include <linux/errno.h>
+#include <linux/sched.h>
+#include <asm/processor.h>
 #include <asm/apic.h>
 #include <asm/hardirq.h>
 #include <asm/irq_vectors.h>
@@ -27,6 +29,7 @@ void local_apic_timer_interrupt(void);
 void smp_error_interrupt(void);
 void smp_spurious_interrupt(void);
 void smp_reschedule_interrupt(void);
+void preempt_schedule_irq(void);
 void generic_smp_call_function_interrupt(void);
 void smp_reboot_interrupt(struct pt_regs *regs);
 
@@ -118,6 +121,19 @@ static void handle_vector(void *arg)
 	ack_APIC_irq();
 }
 
+/*
+ * Full preemption: back on the task's stack, if the interrupted context
+ * was preemptible (interrupts were on, count zero) and a reschedule is
+ * due, schedule before returning to it.
+ */
+static void irqentry_exit_cond_resched(struct pt_regs *regs)
+{
+#ifdef CONFIG_PREEMPTION
+	if ((regs->flags & X86_EFLAGS_IF) && !preempt_count() && tif_need_resched_now())
+		preempt_schedule_irq();
+#endif
+}
+
 void common_interrupt(struct pt_regs *regs)
 {
 	unsigned long stack = this_cpu_read(hardirq_stack_ptr);
@@ -131,4 +147,5 @@ void common_interrupt(struct pt_regs *regs)
 		this_cpu_write(hardirq_stack_inuse, false);
 	}
 	irq_exit();
+	irqentry_exit_cond_resched(regs);
 }

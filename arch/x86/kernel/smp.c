@@ -2,6 +2,7 @@
 /* The reschedule IPI; the scheduler issue gives it work to do. */
 #include <linux/kernel.h>
 #include <linux/smp.h>
+#include <linux/sched.h>
 #include <asm/apic.h>
 #include <asm/irq_vectors.h>
 
@@ -14,5 +15,5 @@ void smp_send_reschedule(int cpu)
 
 void smp_reschedule_interrupt(void)
 {
-	/* Counted in irq_stat; scheduler_ipi() hooks in here. */
+	scheduler_ipi();	/* remote wakeups queued for us; need_resched is set */
 }

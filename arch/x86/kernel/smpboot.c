@@ -15,6 +15,8 @@
 #include <linux/ktime.h>
 #include <linux/irqflags.h>
 #include <linux/acpi.h>
+#include <linux/sched.h>
+#include <linux/kthread.h>
 #include <asm/apic.h>
 #include <asm/bootparam.h>
 #include <asm/cpu_entry_area.h>
@@ -109,6 +111,17 @@ static void patch64(u8 *page, const char *field, u64 v)
 	memcpy(page + (field - trampoline_start), &v, sizeof(v));
 }
 
+/* The trampoline loads CR3 in 32-bit mode: its tables must sit below 4 GiB. */
+static u64 *low_table_page(void)
+{
+	phys_addr_t pa = memblock_phys_alloc_range(PAGE_SIZE, PAGE_SIZE, 0, SZ_4G);
+
+	if (!pa)
+		panic("smpboot: no memory below 4 GiB for the AP trampoline's page tables");
+	memset(__va(pa), 0, PAGE_SIZE);
+	return __va(pa);
+}
+
 /*
  * The kernel's top level plus an executable identity map of the first
  * 2 MiB, where the trampoline runs until it jumps to the kernel (the direct
@@ -119,8 +132,8 @@ static void build_trampoline_pgd(void)
 	static u64 *pdpt, *pd;
 
 	if (!pdpt) {
-		pdpt = memblock_alloc(PAGE_SIZE, PAGE_SIZE);
-		pd = memblock_alloc(PAGE_SIZE, PAGE_SIZE);
+		pdpt = low_table_page();
+		pd = low_table_page();
 		pd[0] = 0 | _PAGE_PRESENT | _PAGE_RW | _PAGE_PSE;
 		pdpt[0] = __pa(pd) | _PAGE_PRESENT | _PAGE_RW;
 	}
@@ -188,15 +201,13 @@ static void tsc_sync_target(void)
 
 void flush_smp_call_function_queue(void);
 
-static __noreturn void cpu_idle_loop(void)
-{
-	for (;;)
-		safe_halt();	/* the scheduler issue replaces this with do_idle() */
-}
+void tick_setup_local(void);
 
 __noreturn void start_secondary(int cpu)
 {
 	switch_to_percpu_area(cpu);
+	this_cpu_write(current_task, cpu_rq_idle(cpu));
+	preempt_disable();	/* the idle task never runs preemptible */
 	cpu_init(cpu);
 	idt_load();
 	fpu__init_cpu();
@@ -205,9 +216,11 @@ __noreturn void start_secondary(int cpu)
 	cpumask_set_cpu(cpu, &cpu_callin_mask);
 	tsc_sync_target();
 	setup_APIC_timer();
+	tick_setup_local();
 	cpumask_set_cpu(cpu, cpu_online_mask);
+	cpu_rq_set_online(cpu);
 	local_irq_enable();
-	cpu_idle_loop();
+	cpu_startup_entry();
 }
 
 static bool wait_for_mask(int cpu, const struct cpumask *m, unsigned int ms)
@@ -226,6 +239,8 @@ static int do_boot_cpu(int cpu)
 	unsigned long flags;
 
 	if (!cea_map_cpu(cpu))
+		return -1;
+	if (!fork_idle(cpu, cea_stack_top(cpu, CEA_STACK_TASK)))
 		return -1;
 	setup_trampoline(cpu);
 	smpboot_cpu = cpu;
@@ -279,7 +294,7 @@ void smp_init(void)
 		return;
 	}
 	memblock_reserve(trampoline_pa, PAGE_SIZE);
-	trampoline_pgd = memblock_alloc(PAGE_SIZE, PAGE_SIZE);
+	trampoline_pgd = low_table_page();
 	for_each_present_cpu(cpu) {
 		if (cpu == 0)
 			continue;

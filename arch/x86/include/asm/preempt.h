@@ -3,6 +3,8 @@
 #define _ASM_X86_PREEMPT_H
 
 #include <asm/percpu.h>
+#include <asm/current.h>
+#include <asm/bitops.h>
 
 /* Defined in arch/x86/kernel/setup_percpu.c; a plain per-CPU int as in Linux. */
 extern __attribute__((section(".data..percpu"))) int __preempt_count;
@@ -25,6 +27,25 @@ static __always_inline void __preempt_count_add(int val)
 static __always_inline void __preempt_count_sub(int val)
 {
 	this_cpu_sub(__preempt_count, val);
+}
+
+/* Is a reschedule due now (NEED_RESCHED, or LAZY with a zero lazy count)? */
+static __always_inline bool tif_need_resched_now(void)
+{
+	struct thread_info *ti = current_thread_info();
+
+	if (test_bit(TIF_NEED_RESCHED, &ti->flags))
+		return true;
+#ifdef CONFIG_PREEMPT_LAZY
+	return !ti->preempt_lazy_count && test_bit(TIF_NEED_RESCHED_LAZY, &ti->flags);
+#else
+	return false;
+#endif
+}
+
+static __always_inline bool __preempt_count_dec_and_test(void)
+{
+	return this_cpu_add_return(__preempt_count, -1) == 0 && tif_need_resched_now();
 }
 
 #endif

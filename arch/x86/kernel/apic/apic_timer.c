@@ -23,6 +23,7 @@ static bool lapic_tsc_deadline_allowed = true;
 core_param("lapic.tsc_deadline", lapic_tsc_deadline_allowed, bool,
 	   "use TSC-deadline mode when the CPU has it (default y)");
 
+/* Each CPU's APIC timer, as a clock event device. */
 static DEFINE_PER_CPU(struct clock_event_device, lapic_events);
 
 struct clock_event_device *this_cpu_clockevent(void)
@@ -83,21 +84,21 @@ void lapic_timer_calibrate(void)
 /* Per CPU, after lapic_timer_calibrate() ran on the boot CPU. */
 void setup_APIC_timer(void)
 {
-	struct clock_event_device *evt = this_cpu_ptr(&lapic_events);
+	struct clock_event_device *ce = this_cpu_ptr(&lapic_events);
 
-	evt->name = lapic_use_tsc_deadline ? "lapic-deadline" : "lapic";
-	evt->cpu = smp_processor_id();
-	evt->features = CLOCK_EVT_FEAT_ONESHOT |
-			(lapic_use_tsc_deadline ? CLOCK_EVT_FEAT_DEADLINE : 0);
-	evt->set_state_shutdown = lapic_timer_shutdown;
-	evt->next_event = ~0ULL;
+	ce->name = lapic_use_tsc_deadline ? "lapic-deadline" : "lapic";
+	ce->cpu = smp_processor_id();
+	ce->features = CLOCK_EVT_FEAT_ONESHOT |
+		       (lapic_use_tsc_deadline ? CLOCK_EVT_FEAT_DEADLINE : 0);
+	ce->set_state_shutdown = lapic_timer_shutdown;
+	ce->next_event = ~0ULL;
 	if (lapic_use_tsc_deadline) {
-		evt->set_next_event = lapic_next_deadline;
-		clockevents_config(evt, (u64)tsc_khz * 1000, 0xf, ~0UL >> 1);
+		ce->set_next_event = lapic_next_deadline;
+		clockevents_config(ce, (u64)tsc_khz * 1000, 0xf, ~0UL >> 1);
 		apic_write(APIC_LVTT, LOCAL_TIMER_VECTOR | APIC_LVT_TIMER_TSCDEADLINE);
 	} else {
-		evt->set_next_event = lapic_next_event;
-		clockevents_config(evt, (u64)lapic_timer_khz * 1000, 0xf, 0x7fffffff);
+		ce->set_next_event = lapic_next_event;
+		clockevents_config(ce, (u64)lapic_timer_khz * 1000, 0xf, 0x7fffffff);
 		apic_write(APIC_TDCR, APIC_TDR_DIV_1);
 		apic_write(APIC_LVTT, LOCAL_TIMER_VECTOR);	/* one-shot, unmasked */
 	}
@@ -111,20 +112,20 @@ void setup_APIC_timer(void)
  */
 void local_apic_timer_interrupt(void)
 {
-	struct clock_event_device *evt = this_cpu_ptr(&lapic_events);
+	struct clock_event_device *ce = this_cpu_ptr(&lapic_events);
 	u64 now = ktime_get_ns();
 
-	evt->events++;
-	if (evt->next_event == ~0ULL) {
-		evt->stale++;
+	ce->events++;
+	if (ce->next_event == ~0ULL) {
+		ce->stale++;
 		return;
 	}
-	if (now < evt->next_event) {
-		evt->early++;
-		clockevents_program_event(evt, evt->next_event, true);
+	if (now < ce->next_event) {
+		ce->early++;
+		clockevents_program_event(ce, ce->next_event, true);
 		return;
 	}
-	evt->next_event = ~0ULL;
-	if (evt->event_handler)
-		evt->event_handler(evt);
+	ce->next_event = ~0ULL;
+	if (ce->event_handler)
+		ce->event_handler(ce);
 }

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_THREAD_INFO_H
+#define _ASM_X86_THREAD_INFO_H
+
+#define TIF_NEED_RESCHED	3
+#define TIF_NEED_RESCHED_LAZY	9	/* PREEMPT_LAZY: honoured at the tick */
+
+#define THREAD_SIZE		(16 * 1024)
+
+#ifndef __ASSEMBLY__
+struct thread_info {
+	unsigned long flags;
+	int preempt_lazy_count;	/* PREEMPT_LAZY: > 0 defers lazy preemption */
+};
+#endif
+
+#endif

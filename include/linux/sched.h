@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_SCHED_H
+#define _LINUX_SCHED_H
+
+#include <linux/kernel.h>
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/cpumask.h>
+#include <linux/spinlock.h>
+#include <linux/percpu.h>
+#include <linux/rbtree.h>
+#include <linux/llist.h>
+#include <linux/sched/prio.h>
+#include <linux/atomic.h>
+#include <asm/thread_info.h>
+
+/* Task states (Linux's values). */
+#define TASK_RUNNING		0x0000
+#define TASK_INTERRUPTIBLE	0x0001
+#define TASK_UNINTERRUPTIBLE	0x0002
+#define __TASK_STOPPED		0x0004
+#define TASK_DEAD		0x0080
+#define TASK_WAKING		0x0200
+#define TASK_NEW		0x0800
+#define TASK_RTLOCK_WAIT	0x1000
+#define TASK_NORMAL		(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+
+/* Policies. */
+#define SCHED_NORMAL	0
+#define SCHED_FIFO	1
+#define SCHED_RR	2
+#define SCHED_BATCH	3
+#define SCHED_IDLE	5
+#define SCHED_DEADLINE	6
+
+/* Task flags. */
+#define PF_IDLE		0x00000002
+#define PF_EXITING	0x00000004
+#define PF_KTHREAD	0x00200000
+#define PF_NO_SETAFFINITY 0x04000000
+
+#define TASK_COMM_LEN	16
+
+struct rq;
+struct cfs_rq;
+struct sched_class;
+struct rt_mutex_waiter;
+struct _reent;
+
+struct load_weight {
+	unsigned long weight;
+	u32 inv_weight;
+};
+
+struct sched_entity {
+	struct load_weight load;
+	struct rb_node run_node;
+	unsigned int on_rq;
+	u64 exec_start;
+	u64 sum_exec_runtime;
+	u64 prev_sum_exec_runtime;
+	u64 vruntime;
+	u64 nr_migrations;
+	struct cfs_rq *cfs_rq;
+};
+
+struct sched_rt_entity {
+	struct list_head run_list;
+	unsigned int time_slice;
+	unsigned short on_rq;
+	unsigned short on_list;
+};
+
+struct thread_struct {
+	unsigned long sp;	/* saved by __switch_to_asm */
+};
+
+struct task_struct {
+	struct thread_info thread_info;	/* first, as THREAD_INFO_IN_TASK */
+	unsigned int __state;
+	void *stack;
+	unsigned int stack_size;
+	atomic_t usage;
+	unsigned int flags;
+
+	int on_cpu;		/* running on a CPU (until the switch-out completes) */
+	int cpu;
+	int wake_cpu;
+	int on_rq;
+	struct llist_node wake_entry;	/* remote wakeup queue */
+
+	int prio;
+	int static_prio;
+	int normal_prio;
+	unsigned int rt_priority;
+	unsigned int policy;
+	const struct sched_class *sched_class;
+	struct sched_entity se;
+	struct sched_rt_entity rt;
+
+	int nr_cpus_allowed;
+	const cpumask_t *cpus_ptr;
+	cpumask_t cpus_mask;
+	unsigned short migration_disabled;
+	unsigned short migration_flags;
+	struct set_affinity_pending *migration_pending;
+
+	raw_spinlock_t pi_lock;
+	/* Priority inheritance (the locking issue fills these in). */
+	struct task_struct *pi_top_task;
+	struct rb_root_cached pi_waiters;
+	struct rt_mutex_waiter *pi_blocked_on;
+
+	int pid;
+	char comm[TASK_COMM_LEN];
+	struct list_head tasks;
+
+	/* Accounting (DESIGN 7 and the seeds' perf stat figures). */
+	unsigned long nvcsw, nivcsw;
+	u64 start_time;
+
+	/* kthreads */
+	int (*threadfn)(void *data);
+	void *thread_data;
+	int exit_code;
+	bool should_stop;
+	struct task_struct *stop_waiter;
+
+	struct _reent *reent;	/* newlib's per-task state */
+	struct thread_struct thread;
+};
+
+DECLARE_PER_CPU(struct task_struct *, current_task);
+
+static __always_inline struct task_struct *get_current(void)
+{
+	return this_cpu_read(current_task);
+}
+#define current get_current()
+
+extern struct task_struct init_task;
+extern struct list_head task_list;
+extern raw_spinlock_t tasklist_lock;
+
+static inline unsigned int task_cpu(const struct task_struct *p)
+{
+	return READ_ONCE(p->cpu);
+}
+
+static inline unsigned int read_task_state(const struct task_struct *p)
+{
+	return READ_ONCE(p->__state);
+}
+
+/*
+ * set_current_state() orders the state store before the condition check
+ * that follows it, pairing with the waker's condition store before
+ * try_to_wake_up(): no lost wakeups.
+ */
+#define __set_current_state(s)	WRITE_ONCE(current->__state, (s))
+#define set_current_state(s)	do { WRITE_ONCE(current->__state, (s)); smp_mb(); } while (0)
+
+static inline int rt_prio(int prio)
+{
+	return prio < MAX_RT_PRIO;
+}
+
+static inline int rt_task(const struct task_struct *p)
+{
+	return rt_prio(p->prio);
+}
+
+static inline bool is_idle_task(const struct task_struct *p)
+{
+	return p->flags & PF_IDLE;
+}
+
+static inline bool is_migration_disabled(const struct task_struct *p)
+{
+	return p->migration_disabled;
+}
+
+/* need_resched on the current task */
+static __always_inline bool need_resched(void)
+{
+	return test_bit(TIF_NEED_RESCHED, &current->thread_info.flags);
+}
+
+static inline void set_tsk_need_resched(struct task_struct *p)
+{
+	set_bit(TIF_NEED_RESCHED, &p->thread_info.flags);
+}
+
+static inline void clear_tsk_need_resched(struct task_struct *p)
+{
+	clear_bit(TIF_NEED_RESCHED, &p->thread_info.flags);
+	clear_bit(TIF_NEED_RESCHED_LAZY, &p->thread_info.flags);
+}
+
+static inline bool test_tsk_need_resched(struct task_struct *p)
+{
+	return test_bit(TIF_NEED_RESCHED, &p->thread_info.flags);
+}
+
+void schedule(void);
+void schedule_preempt_disabled(void);
+void preempt_schedule(void);
+void preempt_schedule_irq(void);
+int wake_up_process(struct task_struct *p);
+int wake_up_state(struct task_struct *p, unsigned int state);
+int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags);
+void wake_up_new_task(struct task_struct *p);
+void yield(void);
+
+/* struct sched_param { int sched_priority; } comes from newlib's <sys/types.h>. */
+
+int sched_setscheduler(struct task_struct *p, int policy, const struct sched_param *param);
+int sched_setscheduler_nocheck(struct task_struct *p, int policy,
+			       const struct sched_param *param);
+void set_user_nice(struct task_struct *p, long nice);
+int task_nice(const struct task_struct *p);
+int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask);
+void migrate_disable(void);
+void migrate_enable(void);
+
+/* cond_resched(): a voluntary preemption point (a no-op under full preemption). */
+int _cond_resched(void);
+#define cond_resched()	_cond_resched()
+
+#ifdef CONFIG_PREEMPT_VOLUNTARY
+#define might_resched()	_cond_resched()
+#else
+#define might_resched()	do { } while (0)
+#endif
+
+/* Code that may sleep says so; in atomic context that is reported. */
+void __might_sleep(const char *file, int line);
+#define might_sleep()	do { __might_sleep(__FILE__, __LINE__); might_resched(); } while (0)
+
+enum system_states {
+	SYSTEM_BOOTING,
+	SYSTEM_SCHEDULING,
+	SYSTEM_RUNNING,
+	SYSTEM_HALT,
+};
+extern enum system_states system_state;
+
+void sched_init(void);
+struct task_struct *cpu_rq_idle(int cpu);
+void cpu_rq_set_online(int cpu);
+void sched_init_smp(void);
+void init_idle(struct task_struct *idle, int cpu);
+__noreturn void cpu_startup_entry(void);
+void scheduler_tick(void);
+void scheduler_ipi(void);
+unsigned long nr_running(void);
+u64 task_sched_runtime(struct task_struct *p);
+
+void sched_print_stats(void);
+
+/* Reported checks: how many times the kernel caught a scheduling bug. */
+extern atomic_t sched_bug_count;
+
+#endif

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Creating and ending tasks.  Kernel stacks come from the vmalloc area,
+ * so each has an unmapped guard page below it and an overflow faults
+ * (reported by name, DESIGN 3).  Task structures come from the page
+ * allocator until SLUB provides a cache for them.
+ */
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/kthread.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+#include <linux/errno.h>
+#include <asm/stacktrace.h>
+#include <reent.h>
+#include "sched/sched.h"
+
+LIST_HEAD(task_list);
+DEFINE_RAW_SPINLOCK(tasklist_lock);
+static int next_pid = 1;
+
+/* CPU 0's idle task: start_kernel() runs as it, on the boot stack. */
+struct task_struct init_task = {
+	.__state = TASK_RUNNING,
+	.flags = PF_KTHREAD,
+	.comm = "swapper/0",
+	.policy = SCHED_NORMAL,
+	.prio = MAX_PRIO, .static_prio = MAX_PRIO, .normal_prio = MAX_PRIO,
+	.cpus_ptr = &init_task.cpus_mask,
+	.nr_cpus_allowed = 1,
+	.pi_lock = __RAW_SPIN_LOCK_UNLOCKED(init_task.pi_lock),
+	.tasks = LIST_HEAD_INIT(init_task.tasks),
+};
+
+/* arch/x86/kernel/process_64.c */
+void copy_thread(struct task_struct *p, int (*fn)(void *), void *arg);
+
+static struct task_struct *alloc_task_struct(void)
+{
+	unsigned int order = get_order(sizeof(struct task_struct) + sizeof(struct _reent));
+	struct task_struct *p = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, order);
+
+	if (!p)
+		return NULL;
+	p->reent = (struct _reent *)(p + 1);
+	_REENT_INIT_PTR(p->reent);
+	return p;
+}
+
+static void free_task_struct(struct task_struct *p)
+{
+	free_pages((unsigned long)p,
+		   get_order(sizeof(struct task_struct) + sizeof(struct _reent)));
+}
+
+static void sched_fork(struct task_struct *p)
+{
+	struct task_struct *parent = current;
+
+	p->__state = TASK_NEW;
+	p->policy = SCHED_NORMAL;
+	p->static_prio = NICE_TO_PRIO(0);
+	p->normal_prio = p->prio = p->static_prio;
+	p->sched_class = &fair_sched_class;
+	set_load_weight(p);
+	p->se.vruntime = 0;
+	INIT_LIST_HEAD(&p->rt.run_list);
+	p->rt.time_slice = sched_rr_timeslice();
+	cpumask_copy(&p->cpus_mask, cpu_online_mask);
+	p->cpus_ptr = &p->cpus_mask;
+	p->nr_cpus_allowed = cpumask_weight(&p->cpus_mask);
+	p->cpu = task_cpu(parent);
+	p->wake_cpu = p->cpu;
+	p->pi_waiters = RB_ROOT_CACHED;
+	raw_spin_lock_init(&p->pi_lock);
+	/* Starts with the count every switch carries (see core.c). */
+	p->thread_info.preempt_lazy_count = 0;
+}
+
+static struct task_struct *create_kthread(int (*fn)(void *), void *data, const char *name)
+{
+	struct task_struct *p = alloc_task_struct();
+	unsigned long flags;
+
+	if (!p)
+		return NULL;
+	p->stack = vmalloc(THREAD_SIZE);
+	if (!p->stack) {
+		free_task_struct(p);
+		return NULL;
+	}
+	p->stack_size = THREAD_SIZE;
+	atomic_set(&p->usage, 1);	/* the thread's own; kthread_stop() takes another */
+	p->flags = PF_KTHREAD;
+	p->threadfn = fn;
+	p->thread_data = data;
+	strncpy(p->comm, name, sizeof(p->comm) - 1);
+	sched_fork(p);
+	copy_thread(p, fn, data);
+	if (fair_sched_class.task_fork)
+		fair_sched_class.task_fork(p);
+	/* Asleep until wake_up_process(): nothing runs it before that. */
+	p->__state = TASK_UNINTERRUPTIBLE;
+	raw_spin_lock_irqsave(&tasklist_lock, flags);
+	p->pid = next_pid++;
+	list_add_tail(&p->tasks, &task_list);
+	raw_spin_unlock_irqrestore(&tasklist_lock, flags);
+	return p;
+}
+
+struct task_struct *kthread_create_on_cpu_node(int (*threadfn)(void *data), void *data,
+					       int node, const char *fmt, ...)
+{
+	char name[TASK_COMM_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsniprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	return create_kthread(threadfn, data, name);
+}
+
+void kthread_bind(struct task_struct *p, unsigned int cpu)
+{
+	unsigned long flags;
+
+	WARN_ON(READ_ONCE(p->__state) != TASK_UNINTERRUPTIBLE || p->on_rq);
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	cpumask_copy(&p->cpus_mask, cpumask_of(cpu));
+	p->cpus_ptr = &p->cpus_mask;
+	p->nr_cpus_allowed = 1;
+	p->cpu = p->wake_cpu = cpu;
+	p->flags |= PF_NO_SETAFFINITY;
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+}
+
+bool kthread_should_stop(void)
+{
+	return READ_ONCE(current->should_stop);
+}
+
+int kthread_stop(struct task_struct *k)
+{
+	int ret;
+
+	atomic_inc(&k->usage);		/* the caller guarantees k has not exited yet */
+	WRITE_ONCE(k->should_stop, true);
+	k->stop_waiter = current;
+	wake_up_process(k);
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (READ_ONCE(k->__state) == TASK_DEAD)
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	/* Dead, but maybe still switching away: its stack is in use until then. */
+	while (smp_load_acquire(&k->on_cpu))
+		cpu_relax();
+	ret = k->exit_code;
+	put_task_struct_dead(k);
+	return ret;
+}
+
+/* The checks Linux makes when a thread returns to its caller's caller. */
+static void exit_checks(struct task_struct *p)
+{
+	if (preempt_count() != 0)
+		sched_report_bug("BUG: thread %s/%d leaked preempt count 0x%08x at exit\n",
+				 p->comm, p->pid, preempt_count());
+	if (p->migration_disabled)
+		sched_report_bug("BUG: thread %s/%d exited migrate-disabled (%u)\n",
+				 p->comm, p->pid, p->migration_disabled);
+#ifdef CONFIG_PREEMPT_LAZY
+	/* migrate_disable() holds a lazy count too: one report covers both. */
+	else if (p->thread_info.preempt_lazy_count)
+		sched_report_bug("BUG: thread %s/%d exited with lazy count %d\n",
+				 p->comm, p->pid, p->thread_info.preempt_lazy_count);
+#endif
+}
+
+__noreturn void kthread_exit(int result)
+{
+	struct task_struct *p = current;
+	unsigned long flags;
+
+	exit_checks(p);
+	preempt_count_set(0);
+	p->exit_code = result;
+	p->flags |= PF_EXITING;
+	raw_spin_lock_irqsave(&tasklist_lock, flags);
+	list_del_init(&p->tasks);
+	raw_spin_unlock_irqrestore(&tasklist_lock, flags);
+	/*
+	 * TASK_DEAD before waking kthread_stop()'s caller, or it could check,
+	 * find us alive and sleep forever.  Preemption stays off from here.
+	 */
+	preempt_disable();
+	set_current_state(TASK_DEAD);
+	if (p->stop_waiter)
+		wake_up_process(p->stop_waiter);
+	preempt_enable_no_resched();
+	schedule();
+	BUG();		/* a dead task is never picked again */
+}
+
+/* Called once the dead task is off its CPU (finish_task_switch, kthread_stop). */
+void put_task_struct_dead(struct task_struct *p)
+{
+	if (!atomic_dec_and_test(&p->usage))
+		return;
+	vfree(p->stack);
+	free_task_struct(p);
+}
+
+/*
+ * The idle task of an AP.  APs start before the page allocator exists, so
+ * their idle tasks live in per-CPU storage; the stack is the entry-area
+ * stack the AP boots on.
+ */
+static DEFINE_PER_CPU(struct task_struct, idle_task_storage);
+static DEFINE_PER_CPU(struct _reent, idle_reent_storage);
+
+struct task_struct *fork_idle(int cpu, unsigned long stack_top)
+{
+	struct task_struct *p = per_cpu_ptr(&idle_task_storage, cpu);
+
+	memset(p, 0, sizeof(*p));
+	p->reent = per_cpu_ptr(&idle_reent_storage, cpu);
+	_REENT_INIT_PTR(p->reent);
+	atomic_set(&p->usage, 1);
+	sched_fork(p);
+	p->stack = (void *)(stack_top - THREAD_SIZE);
+	p->stack_size = THREAD_SIZE;
+	p->pid = 0;
+	INIT_LIST_HEAD(&p->tasks);
+	init_idle(p, cpu);
+	return p;
+}

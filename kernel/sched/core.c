@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scheduler core: run queues, wakeups, __schedule() and the context
+ * switch, the preemption entry points and the tick.  Semantics follow
+ * Linux 5.15 (+ the RT patch's lazy preemption): the rq lock is held across
+ * the switch and released by the next task in finish_task_switch(); every
+ * switch happens with preempt_count() == PREEMPT_DISABLE_OFFSET, so the
+ * per-CPU count needs no saving; a remote wakeup is queued on the target
+ * CPU's wake_list and completed there from the reschedule IPI.
+ */
+#include "sched.h"
+#include <linux/smp.h>
+#include <linux/hardirq.h>
+#include <linux/irqflags.h>
+#include <linux/ktime.h>
+#include <asm/apic.h>
+#include <asm/processor.h>
+
+DEFINE_PER_CPU(struct rq, runqueues);
+DEFINE_PER_CPU(struct task_struct *, current_task) = &init_task;
+unsigned long volatile jiffies;
+atomic_t sched_bug_count;
+
+#ifdef CONFIG_PREEMPT_COUNT
+#define PREEMPT_DISABLE_OFFSET	1
+#else
+#define PREEMPT_DISABLE_OFFSET	0
+#endif
+
+struct task_struct *__switch_to_asm(struct task_struct *prev, struct task_struct *next,
+				    unsigned long *prev_sp, unsigned long next_sp);
+
+void update_rq_clock(struct rq *rq)
+{
+	u64 now = local_clock();
+
+	if ((s64)(now - rq->clock) > 0)
+		rq->clock = now;
+	rq->clock_task = rq->clock;
+}
+
+void double_rq_lock(struct rq *rq1, struct rq *rq2)
+{
+	if (rq1 == rq2) {
+		raw_spin_rq_lock(rq1);
+	} else if (rq1 < rq2) {
+		raw_spin_rq_lock(rq1);
+		raw_spin_rq_lock(rq2);
+	} else {
+		raw_spin_rq_lock(rq2);
+		raw_spin_rq_lock(rq1);
+	}
+}
+
+void double_rq_unlock(struct rq *rq1, struct rq *rq2)
+{
+	raw_spin_rq_unlock(rq1);
+	if (rq1 != rq2)
+		raw_spin_rq_unlock(rq2);
+}
+
+bool double_lock_balance(struct rq *this_rq, struct rq *busiest)
+{
+	if (raw_spin_trylock(&busiest->__lock))
+		return false;
+	if (busiest < this_rq) {
+		raw_spin_rq_unlock(this_rq);
+		raw_spin_rq_lock(busiest);
+		raw_spin_rq_lock(this_rq);
+		return true;
+	}
+	raw_spin_rq_lock(busiest);
+	return false;
+}
+
+void double_unlock_balance(struct rq *this_rq, struct rq *busiest)
+{
+	raw_spin_rq_unlock(busiest);
+}
+
+void sched_report_bug(const char *fmt, ...)
+{
+	char buf[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsniprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	atomic_inc(&sched_bug_count);
+	printk(KERN_ERR "%s", buf);
+	dump_stack();
+}
+
+void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (!(flags & ENQUEUE_NOCLOCK))
+		update_rq_clock(rq);
+	p->sched_class->enqueue_task(rq, p, flags);
+}
+
+void dequeue_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (!(flags & DEQUEUE_NOCLOCK))
+		update_rq_clock(rq);
+	p->sched_class->dequeue_task(rq, p, flags);
+}
+
+void activate_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	enqueue_task(rq, p, flags);
+	p->on_rq = TASK_ON_RQ_QUEUED;
+}
+
+void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	p->on_rq = (flags & DEQUEUE_SLEEP) ? 0 : TASK_ON_RQ_MIGRATING;
+	dequeue_task(rq, p, flags);
+}
+
+/*
+ * Ask rq's CPU to reschedule: set need_resched on its current task and,
+ * if that CPU is not us, kick it with the reschedule IPI.
+ */
+void resched_curr(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+
+	lockdep_assert_rq_held(rq);
+	if (test_tsk_need_resched(curr))
+		return;
+	set_tsk_need_resched(curr);
+	if (rq->cpu != smp_processor_id())
+		smp_send_reschedule(rq->cpu);
+}
+
+/*
+ * PREEMPT_LAZY: a normal task preempting a normal task only sets the lazy
+ * flag; it takes effect where the lazy count of the running task is zero
+ * (interrupt return, preempt_enable, preempt_lazy_enable, the tick).
+ */
+void resched_curr_lazy(struct rq *rq)
+{
+#ifdef CONFIG_PREEMPT_LAZY
+	struct task_struct *curr = rq->curr;
+
+	lockdep_assert_rq_held(rq);
+	if (test_tsk_need_resched(curr) ||
+	    test_bit(TIF_NEED_RESCHED_LAZY, &curr->thread_info.flags))
+		return;
+	set_bit(TIF_NEED_RESCHED_LAZY, &curr->thread_info.flags);
+	if (rq->cpu != smp_processor_id())
+		smp_send_reschedule(rq->cpu);
+#else
+	resched_curr(rq);
+#endif
+}
+
+static bool class_above(const struct sched_class *a, const struct sched_class *b)
+{
+	for (const struct sched_class *c = a->next; c; c = c->next)
+		if (c == b)
+			return true;
+	return false;
+}
+
+void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (p->sched_class == rq->curr->sched_class)
+		rq->curr->sched_class->check_preempt_curr(rq, p, flags);
+	else if (class_above(p->sched_class, rq->curr->sched_class))
+		resched_curr(rq);
+}
+
+void migrate_task_rq_fair(struct task_struct *p, int new_cpu);
+
+void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
+{
+	if (task_cpu(p) != new_cpu) {
+		if (p->sched_class == &fair_sched_class)
+			migrate_task_rq_fair(p, new_cpu);
+		p->se.nr_migrations++;
+		WARN_ON_ONCE(is_migration_disabled(p) && p->__state != TASK_NEW);
+	}
+	WRITE_ONCE(p->cpu, new_cpu);
+	p->wake_cpu = new_cpu;
+}
+
+/* Move a queued, not running task from @src to @dst; both locks held. */
+void move_queued_task_locked(struct rq *src, struct rq *dst, struct task_struct *p)
+{
+	deactivate_task(src, p, DEQUEUE_NOCLOCK);
+	set_task_cpu(p, dst->cpu);
+	activate_task(dst, p, ENQUEUE_NOCLOCK | ENQUEUE_MIGRATED);
+	check_preempt_curr(dst, p, 0);
+}
+
+bool is_cpu_allowed(struct task_struct *p, int cpu)
+{
+	if (!cpumask_test_cpu(cpu, p->cpus_ptr))
+		return false;
+	return cpu_online(cpu) || (is_per_cpu_kthread(p) && cpu_rq(cpu)->online);
+}
+
+/* ------------------------------------------------------------ wakeups */
+
+static int select_task_rq(struct task_struct *p, int cpu, int wake_flags)
+{
+	if (p->nr_cpus_allowed > 1 && !is_migration_disabled(p))
+		cpu = p->sched_class->select_task_rq(p, cpu, wake_flags);
+	if (!is_cpu_allowed(p, cpu))
+		cpu = cpumask_first(p->cpus_ptr);
+	return cpu;
+}
+
+static void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags)
+{
+	activate_task(rq, p, ENQUEUE_WAKEUP | ENQUEUE_NOCLOCK |
+		      ((wake_flags & WF_MIGRATED) ? ENQUEUE_MIGRATED : 0));
+	check_preempt_curr(rq, p, wake_flags);
+	WRITE_ONCE(p->__state, TASK_RUNNING);
+	if (p->sched_class->task_woken)
+		p->sched_class->task_woken(rq, p);
+}
+
+/* Complete the wakeups other CPUs queued for us (from the reschedule IPI). */
+static void sched_ttwu_pending(void)
+{
+	struct rq *rq = this_rq();
+	struct llist_node *list = llist_del_all(&rq->wake_list);
+	unsigned long flags;
+
+	if (!list)
+		return;
+	list = llist_reverse_order(list);
+	raw_spin_lock_irqsave(&rq->__lock, flags);
+	update_rq_clock(rq);
+	while (list) {
+		struct task_struct *p = llist_entry(list, struct task_struct, wake_entry);
+
+		list = list->next;
+		ttwu_do_activate(rq, p, 0);
+	}
+	raw_spin_unlock_irqrestore(&rq->__lock, flags);
+	rt_balance_after_unlock(rq);
+}
+
+void scheduler_ipi(void)
+{
+	sched_ttwu_pending();
+}
+
+static void ttwu_queue(struct task_struct *p, int cpu, int wake_flags)
+{
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags;
+
+	if (cpu != smp_processor_id() && cpu_online(cpu)) {
+		/* The target activates it: fewer cross-CPU rq lock bounces. */
+		WRITE_ONCE(p->__state, TASK_WAKING);
+		if (llist_add(&p->wake_entry, &rq->wake_list))
+			smp_send_reschedule(cpu);
+		return;
+	}
+	raw_spin_lock_irqsave(&rq->__lock, flags);
+	update_rq_clock(rq);
+	ttwu_do_activate(rq, p, wake_flags);
+	raw_spin_unlock_irqrestore(&rq->__lock, flags);
+	rt_balance_after_unlock(rq);
+}
+
+/* Still queued (woken before it got to sleep): just make it runnable. */
+static bool ttwu_runnable(struct task_struct *p, int wake_flags)
+{
+	struct rq *rq = task_rq(p);
+	bool ret = false;
+
+	raw_spin_rq_lock(rq);
+	if (task_on_rq_queued(p) && task_rq(p) == rq) {
+		update_rq_clock(rq);
+		if (!task_current(rq, p))
+			check_preempt_curr(rq, p, wake_flags);
+		WRITE_ONCE(p->__state, TASK_RUNNING);
+		ret = true;
+	}
+	raw_spin_rq_unlock(rq);
+	return ret;
+}
+
+int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags)
+{
+	unsigned long flags;
+	int cpu, success = 0;
+
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	smp_mb();
+	if (!(READ_ONCE(p->__state) & state))
+		goto out;
+	success = 1;
+	smp_rmb();
+	if (READ_ONCE(p->on_rq) && ttwu_runnable(p, wake_flags))
+		goto out;
+	/* Wait for a CPU still switching away from @p to finish doing so. */
+	while (smp_load_acquire(&p->on_cpu))
+		cpu_relax();
+	cpu = select_task_rq(p, p->wake_cpu, wake_flags);
+	if (task_cpu(p) != cpu) {
+		wake_flags |= WF_MIGRATED;
+		set_task_cpu(p, cpu);
+	}
+	ttwu_queue(p, cpu, wake_flags);
+out:
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	return success;
+}
+
+int wake_up_process(struct task_struct *p)
+{
+	return try_to_wake_up(p, TASK_NORMAL, 0);
+}
+
+int wake_up_state(struct task_struct *p, unsigned int state)
+{
+	return try_to_wake_up(p, state, 0);
+}
+
+void wake_up_new_task(struct task_struct *p)
+{
+	unsigned long flags;
+	struct rq *rq;
+	int cpu;
+
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	WRITE_ONCE(p->__state, TASK_RUNNING);
+	cpu = select_task_rq(p, task_cpu(p), WF_FORK);
+	set_task_cpu(p, cpu);
+	rq = cpu_rq(cpu);
+	raw_spin_rq_lock(rq);
+	update_rq_clock(rq);
+	if (p->sched_class->task_fork)
+		p->sched_class->task_fork(p);
+	activate_task(rq, p, ENQUEUE_NOCLOCK);
+	check_preempt_curr(rq, p, WF_FORK);
+	raw_spin_rq_unlock(rq);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	rt_balance_after_unlock(rq);
+}
+
+/* ------------------------------------------------------------ switching */
+
+static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev)
+{
+	const struct sched_class *class;
+	struct task_struct *p;
+
+	/* Pull work before picking (RT pull, fair newidle balance). */
+	for_each_class(class)
+		if (class->balance && class->balance(rq, prev))
+			break;
+	prev->sched_class->put_prev_task(rq, prev);
+	for_each_class(class) {
+		p = class->pick_next_task(rq);
+		if (p)
+			return p;
+	}
+	BUG();	/* the idle class always has a task */
+}
+
+/*
+ * 5.11+: a migrate-disabled task being switched out is pinned to this CPU
+ * by narrowing cpus_ptr, so nothing (load balancing, affinity changes)
+ * moves it while it is off the CPU.
+ */
+void __do_set_cpus_allowed(struct task_struct *p, const struct cpumask *mask, bool pin);
+
+static void migrate_disable_switch(struct rq *rq, struct task_struct *p)
+{
+	if (likely(!p->migration_disabled))
+		return;
+	if (p->cpus_ptr != &p->cpus_mask)
+		return;
+	__do_set_cpus_allowed(p, cpumask_of(rq->cpu), true);
+}
+
+static void finish_task_switch(struct task_struct *prev)
+{
+	struct rq *rq = this_rq();
+
+	/* After this store @prev may run elsewhere (ttwu waits for it). */
+	smp_store_release(&prev->on_cpu, 0);
+	raw_spin_rq_unlock(rq);
+	local_irq_enable();
+	rt_balance_after_unlock(rq);
+	if (READ_ONCE(prev->__state) == TASK_DEAD)
+		put_task_struct_dead(prev);
+}
+
+/* The first thing a new task runs (from ret_from_fork). */
+void schedule_tail(struct task_struct *prev)
+{
+	finish_task_switch(prev);
+	preempt_enable();
+}
+
+struct task_struct *__switch_to(struct task_struct *prev, struct task_struct *next)
+{
+	this_cpu_write(current_task, next);
+	return prev;
+}
+
+static void context_switch(struct rq *rq, struct task_struct *prev,
+			   struct task_struct *next)
+{
+	next->on_cpu = 1;
+	prev = __switch_to_asm(prev, next, &prev->thread.sp, next->thread.sp);
+	finish_task_switch(prev);
+}
+
+static void schedule_debug(struct task_struct *prev, bool preempt)
+{
+	if (unlikely(preempt_count() != PREEMPT_DISABLE_OFFSET))
+		sched_report_bug("BUG: scheduling while atomic: %s/%d/0x%08x\n",
+				 prev->comm, prev->pid, preempt_count());
+	if (unlikely(irqs_disabled()))
+		sched_report_bug("BUG: scheduling with interrupts disabled: %s/%d\n",
+				 prev->comm, prev->pid);
+}
+
+static void __schedule(bool preempt)
+{
+	struct task_struct *prev, *next;
+	unsigned int prev_state;
+	struct rq *rq;
+
+	rq = this_rq();
+	prev = rq->curr;
+	schedule_debug(prev, preempt);
+	local_irq_disable();
+	raw_spin_rq_lock(rq);
+	update_rq_clock(rq);
+
+	prev_state = READ_ONCE(prev->__state);
+	if (!preempt && prev_state) {
+		deactivate_task(rq, prev, DEQUEUE_SLEEP | DEQUEUE_NOCLOCK);
+		prev->nvcsw++;
+	} else if (prev != rq->idle) {
+		prev->nivcsw++;
+	}
+	next = pick_next_task(rq, prev);
+	clear_tsk_need_resched(prev);
+	if (likely(prev != next)) {
+		rq->nr_switches++;
+		rq->curr = next;
+		migrate_disable_switch(rq, prev);
+		context_switch(rq, prev, next);
+	} else {
+		raw_spin_rq_unlock(rq);
+		local_irq_enable();
+	}
+}
+
+void schedule(void)
+{
+	do {
+		preempt_disable();
+		__schedule(false);
+		preempt_enable_no_resched();
+	} while (need_resched());
+}
+
+void schedule_preempt_disabled(void)
+{
+	preempt_enable_no_resched();
+	schedule();
+	preempt_disable();
+}
+
+/* The idle task's way out: it never sleeps, it only yields the CPU. */
+void schedule_idle(void)
+{
+	do {
+		__schedule(true);
+	} while (need_resched());
+}
+
+static void preempt_schedule_common(void)
+{
+	do {
+		preempt_disable();
+		__schedule(true);
+		preempt_enable_no_resched();
+	} while (tif_need_resched_now());
+}
+
+void preempt_schedule(void)
+{
+	if (likely(preempt_count() || irqs_disabled()))
+		return;
+	if (!tif_need_resched_now())
+		return;
+	preempt_schedule_common();
+}
+
+/* From interrupt return, with interrupts disabled, on the task's stack. */
+void preempt_schedule_irq(void)
+{
+	do {
+		preempt_disable();
+		local_irq_enable();
+		__schedule(true);
+		local_irq_disable();
+		preempt_enable_no_resched();
+	} while (tif_need_resched_now());
+}
+
+#ifdef CONFIG_PREEMPTION
+int _cond_resched(void)
+{
+	return 0;	/* full preemption: every preempt_enable() is a point */
+}
+#else
+int _cond_resched(void)
+{
+	if (!tif_need_resched_now() || preempt_count())
+		return 0;
+	preempt_schedule_common();
+	return 1;
+}
+#endif
+
+void yield(void)
+{
+	struct rq *rq;
+
+	local_irq_disable();
+	rq = this_rq();
+	raw_spin_rq_lock(rq);
+	if (current->sched_class->yield_task)
+		current->sched_class->yield_task(rq);
+	raw_spin_rq_unlock(rq);
+	local_irq_enable();
+	schedule();
+}
+
+/* ------------------------------------------------------------ tick */
+
+void scheduler_tick(void)
+{
+	int cpu = smp_processor_id();
+	struct rq *rq = cpu_rq(cpu);
+	struct task_struct *curr;
+
+	raw_spin_rq_lock(rq);
+	update_rq_clock(rq);
+	curr = rq->curr;
+	curr->sched_class->task_tick(rq, curr, 0);
+	raw_spin_rq_unlock(rq);
+	/* Periodic load balance for fair tasks, every few ticks. */
+	if ((long)(jiffies - rq->next_balance) >= 0) {
+		rq->next_balance = jiffies + max(1, CONFIG_HZ / 100) * 4;	/* ~16 ms at 250 HZ */
+		fair_load_balance(rq, false);
+	}
+}
+
+unsigned long nr_running(void)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		n += READ_ONCE(cpu_rq(cpu)->nr_running);
+	return n;
+}
+
+/* ------------------------------------------------------------ boot */
+
+struct task_struct *cpu_rq_idle(int cpu)
+{
+	return cpu_rq(cpu)->idle;
+}
+
+void cpu_rq_set_online(int cpu)
+{
+	cpu_rq(cpu)->online = 1;
+}
+
+void init_cpumask_of(void);
+void sched_init_granularity(unsigned int ncpus);
+
+/* After SMP bring-up: tune CFS for the CPU count, start the stoppers. */
+void sched_init_smp(void)
+{
+	sched_init_granularity(num_online_cpus());
+	cpu_stop_init();
+}
+
+void sched_init(void)
+{
+	int cpu;
+
+	init_cpumask_of();
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		raw_spin_lock_init(&rq->__lock);
+		rq->cpu = cpu;
+		init_cfs_rq(&rq->cfs);
+		init_rt_rq(&rq->rt);
+	}
+	init_idle(&init_task, 0);
+	cpu_rq(0)->online = 1;
+}

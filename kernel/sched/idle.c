@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The idle class and the idle loop.  Each CPU's idle task is always
+ * "queued" and is what the run queue falls back to; it must never block
+ * and never be dequeued — a dequeue is the kernel reporting
+ * "bad: scheduling from the idle thread!", the message of the series'
+ * v2r1 bug.
+ */
+#include "sched.h"
+#include <linux/irqflags.h>
+#include <linux/smp.h>
+
+void schedule_idle(void);
+void flush_smp_call_function_queue(void);
+
+static void check_preempt_curr_idle(struct rq *rq, struct task_struct *p, int flags)
+{
+	resched_curr(rq);	/* anything beats idle */
+}
+
+static void put_prev_task_idle(struct rq *rq, struct task_struct *prev)
+{
+	rq->idle_time += rq->clock - rq->last_idle_enter;
+}
+
+static void set_next_task_idle(struct rq *rq, struct task_struct *next, bool first)
+{
+	rq->last_idle_enter = rq->clock;
+}
+
+static struct task_struct *pick_next_task_idle(struct rq *rq)
+{
+	set_next_task_idle(rq, rq->idle, true);
+	return rq->idle;
+}
+
+static void enqueue_task_idle(struct rq *rq, struct task_struct *p, int flags)
+{
+	/* Linux has no enqueue for idle; requeueing after the bug is harmless here. */
+}
+
+static void dequeue_task_idle(struct rq *rq, struct task_struct *p, int flags)
+{
+	raw_spin_rq_unlock(rq);
+	sched_report_bug("bad: scheduling from the idle thread!\n");
+	raw_spin_rq_lock(rq);
+}
+
+static void task_tick_idle(struct rq *rq, struct task_struct *curr, int queued)
+{
+}
+
+static int select_task_rq_idle(struct task_struct *p, int cpu, int flags)
+{
+	return task_cpu(p);
+}
+
+static void prio_changed_idle(struct rq *rq, struct task_struct *p, int oldprio)
+{
+	BUG();
+}
+
+static void update_curr_idle(struct rq *rq)
+{
+}
+
+const struct sched_class idle_sched_class = {
+	.enqueue_task = enqueue_task_idle,
+	.dequeue_task = dequeue_task_idle,
+	.check_preempt_curr = check_preempt_curr_idle,
+	.pick_next_task = pick_next_task_idle,
+	.put_prev_task = put_prev_task_idle,
+	.set_next_task = set_next_task_idle,
+	.select_task_rq = select_task_rq_idle,
+	.task_tick = task_tick_idle,
+	.prio_changed = prio_changed_idle,
+	.update_curr = update_curr_idle,
+	.next = NULL,
+};
+
+void init_idle(struct task_struct *idle, int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&idle->pi_lock, flags);
+	raw_spin_rq_lock(rq);
+	idle->__state = TASK_RUNNING;
+	idle->flags |= PF_IDLE | PF_KTHREAD | PF_NO_SETAFFINITY;
+	idle->cpu = cpu;
+	idle->wake_cpu = cpu;
+	cpumask_copy(&idle->cpus_mask, cpumask_of(cpu));
+	idle->cpus_ptr = &idle->cpus_mask;
+	idle->nr_cpus_allowed = 1;
+	idle->policy = SCHED_NORMAL;
+	idle->static_prio = idle->normal_prio = idle->prio = MAX_PRIO;
+	idle->sched_class = &idle_sched_class;
+	rq->idle = idle;
+	rq->curr = idle;
+	idle->on_rq = TASK_ON_RQ_QUEUED;
+	idle->on_cpu = 1;
+	snprintf(idle->comm, sizeof(idle->comm), "swapper/%d", cpu);
+	raw_spin_rq_unlock(rq);
+	raw_spin_unlock_irqrestore(&idle->pi_lock, flags);
+}
+
+/* Halt until an interrupt brings work; never sleeps, only yields. */
+static void do_idle(void)
+{
+	while (!need_resched()) {
+		local_irq_disable();
+		if (need_resched()) {
+			local_irq_enable();
+			break;
+		}
+		safe_halt();	/* sti; hlt: no wakeup can slip in between */
+	}
+	flush_smp_call_function_queue();
+	schedule_idle();
+}
+
+/* Entered with preemption disabled (rest_init, start_secondary), as in Linux. */
+__noreturn void cpu_startup_entry(void)
+{
+	for (;;)
+		do_idle();
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Changing a task's policy and priority: sched_setscheduler(),
+ * set_user_nice(), and rt_mutex_setprio(), the hook priority inheritance
+ * uses to boost and de-boost (the effective prio is the better of the
+ * task's own normal_prio and its top PI waiter's).  The task is dequeued,
+ * changed and requeued under its locks, and the run queue rescheduled if
+ * the change means someone else should run now.
+ */
+#include "sched.h"
+#include <linux/errno.h>
+#include <linux/irqflags.h>
+
+static int __normal_prio(int policy, int rt_prio, int nice_prio)
+{
+	if (policy == SCHED_FIFO || policy == SCHED_RR)
+		return MAX_RT_PRIO - 1 - rt_prio;
+	return nice_prio;
+}
+
+static const struct sched_class *class_for_prio(int prio)
+{
+	return rt_prio(prio) ? &rt_sched_class : &fair_sched_class;
+}
+
+/* Requeue @p with @prio and @class; both locks held. */
+static void change_prio_locked(struct rq *rq, struct task_struct *p, int prio)
+{
+	const struct sched_class *prev_class = p->sched_class;
+	int oldprio = p->prio;
+	bool queued = task_on_rq_queued(p), running = task_current(rq, p);
+
+	if (prio == oldprio && class_for_prio(prio) == prev_class)
+		return;
+	if (queued)
+		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+	if (running)
+		prev_class->put_prev_task(rq, p);
+	p->prio = prio;
+	p->sched_class = class_for_prio(prio);
+	if (p->sched_class == &rt_sched_class && prev_class != &rt_sched_class)
+		p->rt.time_slice = sched_rr_timeslice();
+	if (queued)
+		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK |
+			     (oldprio < prio ? ENQUEUE_HEAD : 0));
+	if (running)
+		p->sched_class->set_next_task(rq, p, false);
+	if (prev_class != p->sched_class) {
+		if (p->sched_class->switched_to)
+			p->sched_class->switched_to(rq, p);
+	} else if (p->sched_class->prio_changed) {
+		p->sched_class->prio_changed(rq, p, oldprio);
+	}
+}
+
+static int effective_prio(struct task_struct *p)
+{
+	struct task_struct *top = p->pi_top_task;
+
+	if (top && top->prio < p->normal_prio)
+		return top->prio;
+	return p->normal_prio;
+}
+
+int __sched_setscheduler(struct task_struct *p, int policy,
+			 const struct sched_param *param)
+{
+	unsigned long flags;
+	struct rq *rq;
+
+	if (policy != SCHED_NORMAL && policy != SCHED_BATCH && policy != SCHED_IDLE &&
+	    policy != SCHED_FIFO && policy != SCHED_RR)
+		return -EINVAL;
+	if ((policy == SCHED_FIFO || policy == SCHED_RR) !=
+	    (param->sched_priority != 0))
+		return -EINVAL;
+	if (param->sched_priority < 0 || param->sched_priority > MAX_RT_PRIO - 1)
+		return -EINVAL;
+	if (p->flags & PF_IDLE || p->sched_class == &stop_sched_class)
+		return -EPERM;
+
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	rq = task_rq(p);
+	raw_spin_rq_lock(rq);
+	update_rq_clock(rq);
+	if (rq->curr == p && p->sched_class->update_curr)
+		p->sched_class->update_curr(rq);
+	p->policy = policy;
+	p->rt_priority = param->sched_priority;
+	p->normal_prio = __normal_prio(policy, p->rt_priority, p->static_prio);
+	if (!rt_prio(p->normal_prio))
+		set_load_weight(p);
+	change_prio_locked(rq, p, effective_prio(p));
+	raw_spin_rq_unlock(rq);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	rt_balance_after_unlock(rq);
+	return 0;
+}
+
+int sched_setscheduler(struct task_struct *p, int policy, const struct sched_param *param)
+{
+	return __sched_setscheduler(p, policy, param);
+}
+
+int sched_setscheduler_nocheck(struct task_struct *p, int policy,
+			       const struct sched_param *param)
+{
+	return __sched_setscheduler(p, policy, param);
+}
+
+void set_user_nice(struct task_struct *p, long nice)
+{
+	bool queued, running;
+	unsigned long flags;
+	struct rq *rq;
+
+	if (nice < MIN_NICE || nice > MAX_NICE)
+		return;
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	rq = task_rq(p);
+	raw_spin_rq_lock(rq);
+	update_rq_clock(rq);
+	p->static_prio = NICE_TO_PRIO(nice);
+	if (!rt_prio(p->normal_prio)) {
+		queued = task_on_rq_queued(p);
+		running = task_current(rq, p);
+		if (queued)
+			dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+		if (running)
+			p->sched_class->put_prev_task(rq, p);
+		p->normal_prio = p->static_prio;
+		set_load_weight(p);
+		p->prio = effective_prio(p);
+		if (queued)
+			enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
+		if (running)
+			p->sched_class->set_next_task(rq, p, false);
+		if (queued || running)
+			resched_curr(rq);
+	}
+	raw_spin_rq_unlock(rq);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+}
+
+int task_nice(const struct task_struct *p)
+{
+	return PRIO_TO_NICE(p->static_prio);
+}
+
+/*
+ * Priority inheritance hook: @pi_task is the top waiter on the locks @p
+ * holds (NULL: none).  Called with p->pi_lock held (rt_mutex code).
+ */
+void rt_mutex_setprio(struct task_struct *p, struct task_struct *pi_task)
+{
+	struct rq *rq = task_rq(p);
+
+	p->pi_top_task = pi_task;
+	raw_spin_rq_lock(rq);
+	update_rq_clock(rq);
+	if (rq->curr == p && p->sched_class->update_curr)
+		p->sched_class->update_curr(rq);
+	change_prio_locked(rq, p, effective_prio(p));
+	raw_spin_rq_unlock(rq);
+}

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCHED_FIFO / SCHED_RR: a bitmap of 100 priorities over per-priority
+ * FIFO lists, RR time slices at the tick, and push/pull between CPUs so
+ * that the N highest-priority runnable RT tasks run on N CPUs: a CPU with
+ * a waiting RT task pushes it to a CPU running something less important;
+ * a CPU dropping to lower priority pulls waiting RT tasks from overloaded
+ * CPUs.  Push runs after the rq lock is dropped (a balance callback),
+ * pull from pick_next_task()'s balance step.
+ */
+#include "sched.h"
+#include <linux/smp.h>
+#include <linux/moduleparam.h>
+
+static struct cpumask rto_mask;		/* CPUs with waiting, movable RT tasks */
+
+/* SCHED_RR quantum, Linux's sched_rr_timeslice_ms (default 100 ms). */
+static unsigned int sched_rr_timeslice_ms = 100;
+core_param_range("sched.rr_timeslice_ms", sched_rr_timeslice_ms, uint, 1, 10000,
+		 "SCHED_RR time slice in milliseconds");
+
+unsigned int sched_rr_timeslice(void)
+{
+	return max(1U, sched_rr_timeslice_ms * CONFIG_HZ / 1000);
+}
+
+static inline struct task_struct *rt_task_of(struct sched_rt_entity *rt_se)
+{
+	return container_of(rt_se, struct task_struct, rt);
+}
+
+void init_rt_rq(struct rt_rq *rt_rq)
+{
+	for (int i = 0; i < MAX_RT_PRIO; i++)
+		INIT_LIST_HEAD(&rt_rq->active.queue[i]);
+	__set_bit(MAX_RT_PRIO, rt_rq->active.bitmap);	/* search delimiter */
+	rt_rq->highest_prio_curr = MAX_RT_PRIO;
+}
+
+static bool rt_migratory(struct task_struct *p)
+{
+	return p->nr_cpus_allowed > 1 && !is_migration_disabled(p);
+}
+
+static void update_rt_overload(struct rq *rq)
+{
+	struct rt_rq *rt_rq = &rq->rt;
+	bool over = rt_rq->rt_nr_running > 1 && rt_rq->rt_nr_migratory;
+
+	if (over != rt_rq->overloaded) {
+		rt_rq->overloaded = over;
+		if (over)
+			cpumask_set_cpu(rq->cpu, &rto_mask);
+		else
+			cpumask_clear_cpu(rq->cpu, &rto_mask);
+	}
+	rt_rq->highest_prio_curr = find_first_bit(rt_rq->active.bitmap, MAX_RT_PRIO);
+}
+
+static void update_curr_rt(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+	s64 delta;
+
+	if (curr->sched_class != &rt_sched_class)
+		return;
+	delta = rq->clock_task - curr->se.exec_start;
+	if (delta <= 0)
+		return;
+	curr->se.sum_exec_runtime += delta;
+	curr->se.exec_start = rq->clock_task;
+}
+
+static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct rt_prio_array *array = &rq->rt.active;
+	struct list_head *queue = &array->queue[p->prio];
+
+	if (flags & ENQUEUE_HEAD)
+		list_add(&p->rt.run_list, queue);
+	else
+		list_add_tail(&p->rt.run_list, queue);
+	__set_bit(p->prio, array->bitmap);
+	p->rt.on_rq = 1;
+	rq->rt.rt_nr_running++;
+	if (rt_migratory(p))
+		rq->rt.rt_nr_migratory++;
+	rq->nr_running++;
+	update_rt_overload(rq);
+}
+
+static void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct rt_prio_array *array = &rq->rt.active;
+
+	update_curr_rt(rq);
+	list_del_init(&p->rt.run_list);
+	if (list_empty(&array->queue[p->prio]))
+		__clear_bit(p->prio, array->bitmap);
+	p->rt.on_rq = 0;
+	rq->rt.rt_nr_running--;
+	if (rt_migratory(p))
+		rq->rt.rt_nr_migratory--;
+	rq->nr_running--;
+	update_rt_overload(rq);
+}
+
+static void requeue_task_rt(struct rq *rq, struct task_struct *p)
+{
+	list_move_tail(&p->rt.run_list, &rq->rt.active.queue[p->prio]);
+}
+
+static void yield_task_rt(struct rq *rq)
+{
+	requeue_task_rt(rq, rq->curr);
+}
+
+static void check_preempt_curr_rt(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (p->prio < rq->curr->prio)
+		resched_curr(rq);	/* RT never waits for a lazy point */
+}
+
+static void set_next_task_rt(struct rq *rq, struct task_struct *p, bool first)
+{
+	p->se.exec_start = rq->clock_task;
+	/* Others are waiting here behind @p: offer them to other CPUs. */
+	if (first && rq->rt.overloaded)
+		rq->rt_push_pending = true;
+}
+
+static struct task_struct *pick_next_task_rt(struct rq *rq)
+{
+	struct task_struct *p;
+	int idx;
+
+	if (!rq->rt.rt_nr_running)
+		return NULL;
+	idx = find_first_bit(rq->rt.active.bitmap, MAX_RT_PRIO);
+	p = rt_task_of(list_first_entry(&rq->rt.active.queue[idx],
+					struct sched_rt_entity, run_list));
+	set_next_task_rt(rq, p, true);
+	return p;
+}
+
+static void put_prev_task_rt(struct rq *rq, struct task_struct *p)
+{
+	update_curr_rt(rq);
+	/* Still runnable but losing the CPU: maybe another CPU can take it. */
+	if (p->rt.on_rq && rt_migratory(p))
+		rq->rt_push_pending = true;
+}
+
+static void task_tick_rt(struct rq *rq, struct task_struct *p, int queued)
+{
+	update_curr_rt(rq);
+	if (p->policy != SCHED_RR || --p->rt.time_slice)
+		return;
+	p->rt.time_slice = sched_rr_timeslice();
+	/* Round-robin only among equals: requeue if not alone at this level. */
+	if (p->rt.run_list.prev != p->rt.run_list.next) {
+		requeue_task_rt(rq, p);
+		resched_curr(rq);
+	}
+}
+
+/* The priority a CPU is running at, as far as placing an RT task goes. */
+static int cpu_rt_prio(int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	struct task_struct *curr = READ_ONCE(rq->curr);
+	int prio = READ_ONCE(rq->rt.highest_prio_curr);
+
+	if (curr && curr->prio < prio)
+		prio = curr->prio;
+	if (curr == rq->stop)
+		prio = -1;
+	return prio;	/* MAX_RT_PRIO and up: no RT work there */
+}
+
+/* The online CPU allowed for @p that runs the least important work. */
+static int find_lowest_rq(struct task_struct *p)
+{
+	int best = -1, best_prio = p->prio, cpu;
+
+	for_each_cpu(cpu, p->cpus_ptr) {
+		int prio;
+
+		if (!cpu_online(cpu))
+			continue;
+		prio = cpu_rt_prio(cpu);
+		/* Strictly lower priority (higher number) than @p; prefer its own CPU. */
+		if (prio > best_prio || (prio == best_prio && best >= 0 &&
+					 cpu == task_cpu(p))) {
+			best = cpu;
+			best_prio = prio;
+		}
+	}
+	return best;
+}
+
+static int select_task_rq_rt(struct task_struct *p, int cpu, int flags)
+{
+	struct task_struct *curr = READ_ONCE(cpu_rq(cpu)->curr);
+	int target;
+
+	/* Stay unless @p could not preempt what runs there. */
+	if (!curr || !rt_task(curr) || curr->prio > p->prio)
+		return cpu;
+	target = find_lowest_rq(p);
+	return target >= 0 ? target : cpu;
+}
+
+/* Highest-priority RT task queued on @rq that is not running and may move. */
+static struct task_struct *pick_pushable_task(struct rq *rq, int below_prio)
+{
+	for (int idx = find_first_bit(rq->rt.active.bitmap, MAX_RT_PRIO);
+	     idx < below_prio && idx < MAX_RT_PRIO;
+	     idx = find_next_bit(rq->rt.active.bitmap, MAX_RT_PRIO, idx + 1)) {
+		struct sched_rt_entity *rt_se;
+
+		list_for_each_entry(rt_se, &rq->rt.active.queue[idx], run_list) {
+			struct task_struct *p = rt_task_of(rt_se);
+
+			if (!task_running(rq, p) && rt_migratory(p))
+				return p;
+		}
+	}
+	return NULL;
+}
+
+/* Called with rq locked; may drop and retake it. */
+static bool push_rt_task(struct rq *rq)
+{
+	struct task_struct *p = pick_pushable_task(rq, MAX_RT_PRIO);
+	struct rq *lowest;
+	int cpu;
+
+	if (!p)
+		return false;
+	/* It will run here as soon as curr yields: nothing to gain. */
+	if (p->prio < rq->curr->prio) {
+		resched_curr(rq);
+		return false;
+	}
+	cpu = find_lowest_rq(p);
+	if (cpu < 0 || cpu == rq->cpu)
+		return false;
+	lowest = cpu_rq(cpu);
+	double_lock_balance(rq, lowest);
+	/* Recheck everything after the locks were juggled. */
+	if (task_rq(p) == rq && task_on_rq_queued(p) && !task_running(rq, p) &&
+	    rt_migratory(p) && cpumask_test_cpu(cpu, p->cpus_ptr) &&
+	    cpu_rt_prio(cpu) > p->prio) {
+		update_rq_clock(lowest);
+		move_queued_task_locked(rq, lowest, p);
+		double_unlock_balance(rq, lowest);
+		return true;
+	}
+	double_unlock_balance(rq, lowest);
+	return false;
+}
+
+/* Pull waiting RT tasks that outrank what @this_rq would run next. */
+static void pull_rt_task(struct rq *this_rq)
+{
+	int cpu, this_cpu = this_rq->cpu;
+
+	if (!cpumask_weight(&rto_mask))
+		return;
+	for_each_cpu(cpu, &rto_mask) {
+		struct rq *src = cpu_rq(cpu);
+		struct task_struct *p;
+
+		if (cpu == this_cpu)
+			continue;
+		double_lock_balance(this_rq, src);
+		p = pick_pushable_task(src, min(this_rq->rt.highest_prio_curr,
+						this_rq->curr->sched_class == &rt_sched_class &&
+						this_rq->curr->rt.on_rq ?
+						this_rq->curr->prio : MAX_RT_PRIO));
+		/*
+		 * Take it only if it is waiting behind its CPU's current task:
+		 * one that is about to preempt there gains nothing from moving.
+		 */
+		if (p && cpumask_test_cpu(this_cpu, p->cpus_ptr) &&
+		    p->prio >= src->curr->prio) {
+			update_rq_clock(src);
+			update_rq_clock(this_rq);
+			move_queued_task_locked(src, this_rq, p);
+		}
+		double_unlock_balance(this_rq, src);
+	}
+}
+
+static int balance_rt(struct rq *rq, struct task_struct *prev)
+{
+	bool prev_queued_rt = prev->sched_class == &rt_sched_class && prev->rt.on_rq;
+
+	/*
+	 * About to run something less important than prev (or prev's RT
+	 * level is gone from this CPU): look for waiting RT work elsewhere.
+	 */
+	if (!prev_queued_rt && (rq->rt.highest_prio_curr > prev->prio ||
+				!rq->rt.rt_nr_running))
+		pull_rt_task(rq);
+	return rq->rt.rt_nr_running > 0;
+}
+
+static void task_woken_rt(struct rq *rq, struct task_struct *p)
+{
+	if (!task_running(rq, p) && !test_tsk_need_resched(rq->curr) &&
+	    rt_migratory(p) && rt_task(rq->curr) && rq->curr->prio <= p->prio)
+		rq->rt_push_pending = true;
+}
+
+/* The balance callback: push after the caller dropped the rq lock. */
+void rt_balance_after_unlock(struct rq *rq)
+{
+	unsigned long flags;
+
+	if (!READ_ONCE(rq->rt_push_pending))
+		return;
+	raw_spin_lock_irqsave(&rq->__lock, flags);
+	rq->rt_push_pending = false;
+	for (int i = 0; i < 4 && rq->rt.overloaded && push_rt_task(rq); i++)
+		;
+	raw_spin_unlock_irqrestore(&rq->__lock, flags);
+}
+
+static void switched_to_rt(struct rq *rq, struct task_struct *p)
+{
+	if (task_on_rq_queued(p) && !task_current(rq, p) && p->prio < rq->curr->prio)
+		resched_curr(rq);
+}
+
+static void prio_changed_rt(struct rq *rq, struct task_struct *p, int oldprio)
+{
+	if (!task_on_rq_queued(p))
+		return;
+	if (task_current(rq, p)) {
+		/* Lowered: someone queued may now outrank us. */
+		if (oldprio < p->prio && rq->rt.highest_prio_curr < p->prio)
+			resched_curr(rq);
+	} else if (p->prio < rq->curr->prio) {
+		resched_curr(rq);
+	}
+}
+
+const struct sched_class rt_sched_class = {
+	.enqueue_task = enqueue_task_rt,
+	.dequeue_task = dequeue_task_rt,
+	.yield_task = yield_task_rt,
+	.check_preempt_curr = check_preempt_curr_rt,
+	.pick_next_task = pick_next_task_rt,
+	.put_prev_task = put_prev_task_rt,
+	.set_next_task = set_next_task_rt,
+	.balance = balance_rt,
+	.select_task_rq = select_task_rq_rt,
+	.task_woken = task_woken_rt,
+	.task_tick = task_tick_rt,
+	.switched_to = switched_to_rt,
+	.prio_changed = prio_changed_rt,
+	.update_curr = update_curr_rt,
+	.next = &fair_sched_class,
+};

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Scheduler internals, laid out like Linux's kernel/sched/sched.h: per-CPU
+ * run queues with a raw lock, one sub-queue per class, and the class
+ * operations.  Classes in priority order: stop, rt, fair, idle.
+ */
+#ifndef _KERNEL_SCHED_SCHED_H
+#define _KERNEL_SCHED_SCHED_H
+
+#include <linux/sched.h>
+#include <linux/bitmap.h>
+#include <linux/sched/clock.h>
+#include <linux/kthread.h>
+#include <asm/stacktrace.h>
+#include <linux/errno.h>
+
+#define TASK_ON_RQ_QUEUED	1
+#define TASK_ON_RQ_MIGRATING	2
+
+/* enqueue/dequeue flags */
+#define DEQUEUE_SLEEP		0x01
+#define DEQUEUE_SAVE		0x02
+#define DEQUEUE_MOVE		0x04
+#define DEQUEUE_NOCLOCK		0x08
+#define ENQUEUE_WAKEUP		0x01
+#define ENQUEUE_RESTORE		0x02
+#define ENQUEUE_MOVE		0x04
+#define ENQUEUE_NOCLOCK		0x08
+#define ENQUEUE_HEAD		0x10
+#define ENQUEUE_MIGRATED	0x40
+
+#define WF_FORK			0x02
+#define WF_MIGRATED		0x04
+
+#define NICE_0_LOAD_SHIFT	10
+#define NICE_0_LOAD		(1UL << NICE_0_LOAD_SHIFT)
+#define TICK_NSEC		(1000000000UL / CONFIG_HZ)
+
+struct cfs_rq {
+	struct load_weight load;
+	unsigned int nr_running;
+	u64 min_vruntime;
+	struct rb_root_cached tasks_timeline;
+	struct sched_entity *curr;
+};
+
+struct rt_prio_array {
+	DECLARE_BITMAP(bitmap, MAX_RT_PRIO + 1);	/* +1: delimiter */
+	struct list_head queue[MAX_RT_PRIO];
+};
+
+struct rt_rq {
+	struct rt_prio_array active;
+	unsigned int rt_nr_running;
+	unsigned int rt_nr_migratory;	/* queued RT tasks that may move */
+	int highest_prio_curr;		/* of everything queued here */
+	bool overloaded;
+};
+
+struct rq {
+	raw_spinlock_t __lock;
+	unsigned int nr_running;
+	unsigned long nr_switches;
+	unsigned long nr_pinned;	/* migrate-disabled tasks on this CPU */
+	u64 clock;			/* ns, updated under the lock */
+	u64 clock_task;
+	struct cfs_rq cfs;
+	struct rt_rq rt;
+	struct task_struct *curr;
+	struct task_struct *idle;
+	struct task_struct *stop;
+	int cpu;
+	int online;
+	struct llist_head wake_list;	/* remote wakeups, queued by other CPUs */
+	unsigned long next_balance;	/* jiffies */
+	u64 idle_time;
+	u64 last_idle_enter;
+	/* balance callbacks run after the lock is dropped (RT push/pull) */
+	bool rt_push_pending;
+	bool rt_pull_pending;
+};
+
+struct sched_class {
+	void (*enqueue_task)(struct rq *rq, struct task_struct *p, int flags);
+	void (*dequeue_task)(struct rq *rq, struct task_struct *p, int flags);
+	void (*yield_task)(struct rq *rq);
+	void (*check_preempt_curr)(struct rq *rq, struct task_struct *p, int flags);
+	struct task_struct *(*pick_next_task)(struct rq *rq);
+	void (*put_prev_task)(struct rq *rq, struct task_struct *p);
+	void (*set_next_task)(struct rq *rq, struct task_struct *p, bool first);
+	int (*balance)(struct rq *rq, struct task_struct *prev);
+	int (*select_task_rq)(struct task_struct *p, int cpu, int flags);
+	void (*task_woken)(struct rq *rq, struct task_struct *p);
+	void (*task_tick)(struct rq *rq, struct task_struct *p, int queued);
+	void (*task_fork)(struct task_struct *p);
+	void (*switched_to)(struct rq *rq, struct task_struct *p);
+	void (*prio_changed)(struct rq *rq, struct task_struct *p, int oldprio);
+	void (*update_curr)(struct rq *rq);
+	const struct sched_class *next;	/* the next lower class */
+};
+
+extern const struct sched_class stop_sched_class;
+extern const struct sched_class rt_sched_class;
+extern const struct sched_class fair_sched_class;
+extern const struct sched_class idle_sched_class;
+#define sched_class_highest	(&stop_sched_class)
+#define for_each_class(class)	\
+	for (class = sched_class_highest; class; class = class->next)
+
+DECLARE_PER_CPU(struct rq, runqueues);
+#define cpu_rq(cpu)	(&per_cpu(runqueues, (cpu)))
+#define this_rq()	this_cpu_ptr(&runqueues)
+#define task_rq(p)	cpu_rq(task_cpu(p))
+
+extern unsigned long volatile jiffies;
+extern const int sched_prio_to_weight[40];
+extern const u32 sched_prio_to_wmult[40];
+
+static inline void raw_spin_rq_lock(struct rq *rq)
+{
+	raw_spin_lock(&rq->__lock);
+}
+
+static inline void raw_spin_rq_unlock(struct rq *rq)
+{
+	raw_spin_unlock(&rq->__lock);
+}
+
+static inline void lockdep_assert_rq_held(struct rq *rq)
+{
+	WARN_ON_ONCE(!raw_spin_is_locked(&rq->__lock));
+}
+
+/* Lock two run queues in address order (no ABBA between CPUs). */
+void double_rq_lock(struct rq *rq1, struct rq *rq2);
+void double_rq_unlock(struct rq *rq1, struct rq *rq2);
+/* Drop @this_rq's lock and take both, in order; returns true if it was dropped. */
+bool double_lock_balance(struct rq *this_rq, struct rq *busiest);
+void double_unlock_balance(struct rq *this_rq, struct rq *busiest);
+
+static inline int task_on_rq_queued(struct task_struct *p)
+{
+	return p->on_rq == TASK_ON_RQ_QUEUED;
+}
+
+static inline int task_current(struct rq *rq, struct task_struct *p)
+{
+	return rq->curr == p;
+}
+
+static inline int task_running(struct rq *rq, struct task_struct *p)
+{
+	return p->on_cpu;
+}
+
+static inline bool is_per_cpu_kthread(struct task_struct *p)
+{
+	return (p->flags & PF_KTHREAD) && p->nr_cpus_allowed == 1;
+}
+
+void update_rq_clock(struct rq *rq);
+void activate_task(struct rq *rq, struct task_struct *p, int flags);
+void deactivate_task(struct rq *rq, struct task_struct *p, int flags);
+void enqueue_task(struct rq *rq, struct task_struct *p, int flags);
+void dequeue_task(struct rq *rq, struct task_struct *p, int flags);
+void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags);
+void resched_curr(struct rq *rq);
+void resched_curr_lazy(struct rq *rq);
+void set_task_cpu(struct task_struct *p, unsigned int new_cpu);
+void move_queued_task_locked(struct rq *src, struct rq *dst, struct task_struct *p);
+bool is_cpu_allowed(struct task_struct *p, int cpu);
+void set_load_weight(struct task_struct *p);
+void sched_report_bug(const char *fmt, ...) __printf(1, 2);
+unsigned int sched_rr_timeslice(void);
+
+/* class internals shared with core.c */
+void init_cfs_rq(struct cfs_rq *cfs_rq);
+void init_rt_rq(struct rt_rq *rt_rq);
+void rt_balance_after_unlock(struct rq *rq);
+int fair_load_balance(struct rq *this_rq, bool newidle);
+void update_curr_fair(struct rq *rq);
+
+/* stop class: run @fn on @cpu in its stopper thread, waiting for it. */
+typedef int (*cpu_stop_fn_t)(void *arg);
+int stop_one_cpu(unsigned int cpu, cpu_stop_fn_t fn, void *arg);
+void cpu_stop_init(void);
+
+#endif
