@@ -19,6 +19,10 @@ Parameters (DESIGN.md section 9; the same names as the Makefile variables):
   CPU      a QEMU -cpu model (with optional ,+feat/-feat); default `max` under TCG (every
            feature TCG emulates) and `host` under KVM; `host` needs KVM
   CMDLINE  kernel command line; only for BOOT=pvh (an ISO has it baked into grub.cfg)
+  NUMA     0 (no NUMA: no SRAT) or the number of nodes, 1..16: memory and vCPUs are
+           split evenly, node i gets the i-th slice of RAM (a memory-backend-ram
+           object each) and the i-th group of vCPUs; SMP and MEM must divide evenly,
+           into node sizes that are multiples of 8M
 Always: -no-reboot -display none -monitor none -device isa-debug-exit,iobase=0xf4,iosize=4.
 Empty strings mean "default" (so the Makefile can pass `--cpu "$(CPU)"` unconditionally).
 
@@ -56,6 +60,8 @@ BOOTS = ("pvh", "bios", "uefi", "efi")
 MACHINES = ("pc", "q35")
 ACCELS = ("auto", "tcg", "kvm")
 MAX_SMP = 255
+MAX_NUMA = 16            # the kernel's MAX_NUMNODES
+NUMA_NODE_ALIGN_MB = 8
 DEFAULT_MEM = "256M"
 
 EXIT_DEVICE = "isa-debug-exit,iobase=0xf4,iosize=4"
@@ -91,6 +97,7 @@ class Params:
     cpu: str = None
     cmdline: str = ""
     debug: bool = False
+    numa: object = 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,6 +114,7 @@ class Resolved:
     cpu: str
     cmdline: str
     debug: bool
+    numa: int = 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -165,6 +173,48 @@ def parse_mem(value):
     return f"{number}{suffix or 'M'}"
 
 
+def mem_megabytes(mem):
+    """Normalized MEM (e.g. '512M', '2G', '2048K') -> size in MiB (a float)."""
+    m = _MEM_RE.fullmatch(mem)
+    return (int(m.group(1)) << _MEM_SHIFT[m.group(2).upper()]) / (1 << 20)
+
+
+def parse_numa(value, smp, mem):
+    """NUMA node count (0 = off); SMP and MEM (already validated) must split evenly."""
+    if _blank(value):
+        return 0
+    text = str(value).strip()
+    if not re.fullmatch(r"[0-9]+", text) or int(text) > MAX_NUMA:
+        raise ParamError(f"invalid NUMA={value!r}: must be 0 (off) or a node count "
+                         f"from 1 to {MAX_NUMA}")
+    nodes = int(text)
+    if nodes == 0:
+        return 0
+    if smp % nodes:
+        raise ParamError(f"NUMA={nodes} with SMP={smp}: the vCPUs are split evenly "
+                         f"across nodes, so SMP must be a multiple of {nodes}")
+    node_mb = mem_megabytes(mem) / nodes
+    if node_mb != int(node_mb) or int(node_mb) % NUMA_NODE_ALIGN_MB:
+        raise ParamError(f"NUMA={nodes} with MEM={mem}: each node would get "
+                         f"{node_mb:g}M; MEM must split into nodes that are multiples of "
+                         f"{NUMA_NODE_ALIGN_MB}M (e.g. MEM={nodes * 256}M)")
+    return nodes
+
+
+def numa_argv(nodes, smp, mem):
+    """-object/-numa options for `nodes` equal nodes (memory slices and vCPU groups)."""
+    if not nodes:
+        return []
+    node_mb = int(mem_megabytes(mem)) // nodes
+    per = smp // nodes
+    argv = []
+    for i in range(nodes):
+        cpus = f"{i * per}" if per == 1 else f"{i * per}-{(i + 1) * per - 1}"
+        argv += ["-object", f"memory-backend-ram,id=ram-node{i},size={node_mb}M",
+                 "-numa", f"node,nodeid={i},cpus={cpus},memdev=ram-node{i}"]
+    return argv
+
+
 def parse_flag(name, value):
     if _blank(value):
         return False
@@ -211,6 +261,7 @@ def resolve(params, kvm_available=None, check_files=True):
     smp = parse_smp(p.smp)
     mem = parse_mem(p.mem)
     icount = parse_flag("ICOUNT", p.icount)
+    numa = parse_numa(p.numa, smp, mem)
     accel = _choice("ACCEL", p.accel, ACCELS, "auto")
     machine = _choice("MACHINE", p.machine, MACHINES, "q35" if boot == "uefi" else "pc")
 
@@ -263,7 +314,7 @@ def resolve(params, kvm_available=None, check_files=True):
         raise ParamError(f"{image}: no such file (build it first: make build / make iso)")
     return Resolved(kernel=kernel, iso=iso, smp=smp, mem=mem, accel=accel, icount=icount,
                     boot=boot, machine=machine, cpu=cpu, cmdline=cmdline,
-                    debug=bool(p.debug))
+                    debug=bool(p.debug), numa=numa)
 
 
 def find_ovmf(environ=None):
@@ -307,6 +358,7 @@ def build_argv(r, serial="stdio", ovmf=None, qemu=None):
             "-display", "none",
             "-monitor", "none",
             "-device", EXIT_DEVICE]
+    argv += numa_argv(r.numa, r.smp, r.mem)
     if r.icount:
         argv += ["-icount", "shift=0,sleep=off", "-rtc", "clock=vm"]
     if serial == "stdio":
@@ -553,7 +605,7 @@ class _Parser(argparse.ArgumentParser):
 def _params_from_args(a):
     return Params(kernel=a.kernel, iso=a.iso, smp=a.smp, mem=a.mem, accel=a.accel,
                   icount=a.icount, boot=a.boot, machine=a.machine, cpu=a.cpu,
-                  cmdline=a.cmdline, debug=a.debug)
+                  cmdline=a.cmdline, debug=a.debug, numa=a.numa)
 
 
 def main(argv=None):
@@ -573,6 +625,8 @@ def main(argv=None):
     rp.add_argument("--machine", default="", help="pc or q35 (default: q35 for uefi, else pc)")
     rp.add_argument("--cpu", default="", help="QEMU CPU model (default: max on TCG, host on KVM)")
     rp.add_argument("--cmdline", default="", help="kernel command line (BOOT=pvh)")
+    rp.add_argument("--numa", default="0", help="NUMA nodes, 0 (default: none) or 1..%d; "
+                    "memory and vCPUs split evenly" % MAX_NUMA)
     rp.add_argument("--serial-file", help="write the serial console to this file "
                     "instead of stdout")
     rp.add_argument("--tee", help="when streaming, also copy the serial console to this file")

@@ -10,6 +10,10 @@
 #include <linux/clockchips.h>
 #include <linux/ktime.h>
 #include <linux/irqflags.h>
+#include <linux/sched.h>
+
+void tick_suspend_local(void);
+void tick_resume_local(void);
 
 static DEFINE_PER_CPU(unsigned long, pcpu_test_var);
 
@@ -104,6 +108,8 @@ static void cmpxchg_double_vs_interrupts(struct ktest *t)
 	unsigned long succ = 0, fail = 0, flags;
 	u64 end;
 
+	migrate_disable();	/* per-CPU data and this CPU's timer throughout */
+	tick_suspend_local();
 	local_irq_save(flags);
 	evt = this_cpu_clockevent();
 	this_cpu_write(pcpu_pair.a, 0);
@@ -113,8 +119,9 @@ static void cmpxchg_double_vs_interrupts(struct ktest *t)
 	clockevents_program_event(evt, ktime_get_ns() + PAIR_PERIOD_NS, true);
 	local_irq_restore(flags);
 
-	end = ktime_get_ns() + 50 * NSEC_PER_MSEC;
-	while (ktime_get_ns() < end) {
+	/* Until interrupts have hit the window a few times (bounded: 2 s). */
+	end = ktime_get_ns() + 2000 * NSEC_PER_MSEC;
+	while (ktime_get_ns() < end && (fail < 20 || irq_succ < 100)) {
 		unsigned long a = this_cpu_read(pcpu_pair.a);
 		unsigned long b = this_cpu_read(pcpu_pair.b);
 
@@ -133,6 +140,8 @@ static void cmpxchg_double_vs_interrupts(struct ktest *t)
 	clockevents_shutdown(evt);
 	evt->event_handler = NULL;
 	local_irq_restore(flags);
+	tick_resume_local();
+	migrate_enable();
 
 	ktest_info(t, "task: %lu ok, %lu failed; interrupt: %lu ok", succ, fail, irq_succ);
 	KTEST_EXPECT_EQ(t, irq_fail, 0);

@@ -41,10 +41,14 @@ static void levels_and_records(struct ktest *t)
 
 static void start_banner_first(struct ktest *t)
 {
+	extern u64 irqlab_banner_seq;
 	char buf[128];
 
 	/* The banner is the first record: nothing printed before it. */
-	KTEST_ASSERT_GE(t, printk_read_record(0, buf, sizeof(buf), NULL, NULL), 0);
+	KTEST_EXPECT_EQ(t, irqlab_banner_seq, 0);
+	/* Its text, if the ring has not wrapped over it since. */
+	if (printk_read_record(0, buf, sizeof(buf), NULL, NULL) < 0)
+		ktest_skip(t, "record 0 was overwritten (the ring wrapped)");
 	KTEST_EXPECT_TRUE(t, strncmp(buf, "irqlab: start ", 14) == 0);
 }
 

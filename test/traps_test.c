@@ -7,6 +7,7 @@
 #include <asm/pgtable.h>
 #include <asm/processor.h>
 #include <asm/sections.h>
+#include <linux/sched.h>
 
 /* Written by the faulting asm just before the faulting instruction. */
 static volatile unsigned long fault_ip;
@@ -122,10 +123,14 @@ static void page_permissions(struct ktest *t)
 static void stack_guard_unmapped(struct ktest *t)
 {
 	extern char boot_stack_guard[];
+	unsigned long task_stack = (unsigned long)current->stack;
 	enum pg_level lvl;
 
 	KTEST_EXPECT_TRUE(t, lookup_address((unsigned long)boot_stack_guard, &lvl) == NULL);
 	KTEST_EXPECT_TRUE(t, lookup_address((unsigned long)boot_stack_guard + PAGE_SIZE, &lvl) != NULL);
+	/* This test runs in a thread: its vmalloc'd stack has a guard below. */
+	KTEST_EXPECT_TRUE(t, lookup_address(task_stack - PAGE_SIZE, &lvl) == NULL);
+	KTEST_EXPECT_TRUE(t, lookup_address(task_stack, &lvl) != NULL);
 }
 
 /* Not a tail call: the add after the call keeps every frame alive. */
@@ -150,7 +155,12 @@ static void stack_overflow_reported(struct ktest *t)
 	 */
 	if (KTEST_EXPECT_FAULT(t, X86_TRAP_DF, &r, recurse_forever(0))) {
 		KTEST_EXPECT_EQ(t, r.vector, X86_TRAP_DF);
-		KTEST_EXPECT_LOG(t, mark, "BUG: kernel stack overflow (double-fault): boot stack");
+		char name[48];
+
+		snprintf(name, sizeof(name), "(double-fault): task %s/%d stack",
+			 current->comm, current->pid);
+		KTEST_EXPECT_LOG(t, mark, "BUG: kernel stack overflow");
+		KTEST_EXPECT_LOG(t, mark, name);
 	}
 }
 

@@ -1,0 +1,883 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scheduler's semantics, per preemption model: when a wakeup preempts
+ * (full: at once, from the interrupt or by IPI; voluntary: at the next
+ * cond_resched(); none: when the running task blocks), FIFO order, RR
+ * slices, nice weights, fair wakeup preemption, migrate_disable pinning
+ * and deferred affinity changes, the RT push/pull invariant, lazy
+ * preemption, and the checks a kernel makes.  Timing bounds are asserted
+ * only with ktest.exact_time=1 (icount); elsewhere only orderings.
+ */
+#include <linux/ktest.h>
+#include <linux/sched.h>
+#include <linux/kthread.h>
+#include <linux/clockchips.h>
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
+#include <linux/delay.h>
+#include <linux/smp.h>
+#include <asm/hardirq.h>
+#include <asm/processor.h>
+#include "../kernel/sched/sched.h"
+
+#ifdef CONFIG_PREEMPTION
+#define IS_ENABLED_PREEMPTION 1
+#else
+#define IS_ENABLED_PREEMPTION 0
+#endif
+
+void tick_suspend_local(void);
+void tick_resume_local(void);
+extern bool ktest_exact_time;
+
+struct probe {
+	struct task_struct *waiter;
+	u64 t_run;
+	int cpu;
+	int order_slot;
+	volatile bool done;
+};
+
+static int probe_fn(void *data)
+{
+	struct probe *pr = data;
+
+	pr->t_run = ktime_get_ns();
+	pr->cpu = smp_processor_id();
+	smp_store_release(&pr->done, true);
+	if (pr->waiter)
+		wake_up_process(pr->waiter);
+	return 0;
+}
+
+static struct task_struct *spawn(int (*fn)(void *), void *arg, const char *name,
+				 int cpu, int policy, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	struct task_struct *p = kthread_create(fn, arg, "%s", name);
+
+	if (!p)
+		return NULL;
+	if (cpu >= 0)
+		kthread_bind(p, cpu);
+	if (policy != SCHED_NORMAL)
+		sched_setscheduler_nocheck(p, policy, &sp);
+	return p;
+}
+
+/* Block until *flag (the flag's setter wakes us). */
+static void wait_flag(volatile bool *flag)
+{
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (smp_load_acquire(flag))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+static int other_cpu(void)
+{
+	return num_online_cpus() > 1 ? 1 : -1;
+}
+
+/* ---------------------------------------------------------------- preemption */
+
+static struct task_struct *irq_wake_target;
+static volatile u64 t_irq;
+static volatile unsigned long loop_iter, iter_at_irq, iter_at_run;
+
+static void wake_from_irq(struct clock_event_device *evt)
+{
+	t_irq = ktime_get_ns();
+	iter_at_irq = loop_iter;
+	wake_up_process(irq_wake_target);
+}
+
+static int fifo_probe_fn(void *data)
+{
+	iter_at_run = loop_iter;
+	return probe_fn(data);
+}
+
+/*
+ * A SCHED_FIFO task woken from a timer interrupt while this (normal) task
+ * busy-loops on the same CPU, passing a might_sleep() half-way (a
+ * preemption point only under PREEMPT_VOLUNTARY, via might_resched()) and
+ * blocking at the end.  The loop counts iterations, so where the FIFO task
+ * ran is an ordering, not a timing: with full preemption it runs before
+ * the interrupted iteration continues.
+ */
+#define LOOP_ITERS	20000
+
+static void fifo_wakeup_from_irq_preempts(struct ktest *t)
+{
+	struct probe pr = { .waiter = current };
+	struct clock_event_device *evt;
+	unsigned long flags, iter_point = LOOP_ITERS / 2;
+	u64 start, lat;
+
+	irq_wake_target = spawn(fifo_probe_fn, &pr, "fifo-probe", smp_processor_id(),
+				SCHED_FIFO, 50);
+	KTEST_ASSERT_TRUE(t, irq_wake_target);
+	loop_iter = 0;
+	iter_at_irq = iter_at_run = ~0UL;
+	migrate_disable();
+	tick_suspend_local();
+	local_irq_save(flags);
+	evt = this_cpu_clockevent();
+	evt->event_handler = wake_from_irq;
+	start = ktime_get_ns();
+	clockevents_program_event(evt, start + 100 * NSEC_PER_USEC, true);
+	local_irq_restore(flags);
+	/* Wait (without a preemption point) until the interrupt has come. */
+	while (iter_at_irq == ~0UL)
+		cpu_relax();
+	for (loop_iter = 1; loop_iter < LOOP_ITERS; loop_iter++) {
+		ndelay(200);
+		if (loop_iter == iter_point)
+			might_sleep();
+	}
+	wait_flag(&pr.done);
+	tick_resume_local();
+	migrate_enable();
+
+	lat = pr.t_run - t_irq;
+	ktest_info(t, "woken from the interrupt; ran %llu ns later, at loop iteration %lu",
+		   (unsigned long long)lat, iter_at_run);
+#if defined(CONFIG_PREEMPTION)
+	KTEST_EXPECT_EQ(t, iter_at_run, 0);		/* before the loop went on */
+	if (ktest_exact_time)
+		KTEST_EXPECT_LT(t, lat, TICK_NSEC / 10);
+#elif defined(CONFIG_PREEMPT_VOLUNTARY)
+	KTEST_EXPECT_EQ(t, iter_at_run, iter_point);	/* at the preemption point */
+#else
+	KTEST_EXPECT_EQ(t, iter_at_run, LOOP_ITERS);	/* only when we blocked */
+#endif
+}
+
+/*
+ * A busy normal task that passes a might_sleep() (PREEMPT_VOLUNTARY's
+ * preemption point) half-way through @until_ns, and stops early once
+ * *stop_when is set: "the woken task ran while I was still busy" is then
+ * an ordering (preempted_early), not a race against a clock.
+ */
+struct busy {
+	u64 until_ns;
+	u64 t_cond, t_end;
+	volatile bool *stop_when;
+	bool preempted_early;		/* *stop_when seen before the point */
+	volatile bool started, done;
+	struct task_struct *waiter;
+};
+
+static int busy_fn(void *data)
+{
+	struct busy *b = data;
+	u64 start = ktime_get_ns();
+	bool cond_done = false;
+
+	smp_store_release(&b->started, true);
+	while (ktime_get_ns() - start < b->until_ns) {
+		if (b->stop_when && *b->stop_when) {
+			b->preempted_early = !cond_done;
+			break;
+		}
+		if (!cond_done && ktime_get_ns() - start >= b->until_ns / 2) {
+			b->t_cond = ktime_get_ns();
+			might_sleep();	/* PREEMPT_VOLUNTARY's preemption point */
+			cond_done = true;
+		}
+	}
+	b->t_end = ktime_get_ns();
+	smp_store_release(&b->done, true);
+	if (b->waiter)
+		wake_up_process(b->waiter);
+	return 0;
+}
+
+/* The same across CPUs: the wakeup reaches the busy CPU by reschedule IPI. */
+static void remote_wakeup_preempts(struct ktest *t)
+{
+	int cpu = other_cpu();
+	struct probe pr = { };
+	struct busy b = { .until_ns = 400 * NSEC_PER_MSEC, .waiter = current,
+			  .stop_when = &pr.done };
+	struct task_struct *bt, *ft;
+	unsigned long ipis;
+	u64 t_wake;
+
+	if (cpu < 0)
+		ktest_skip(t, "needs 2 CPUs");
+	bt = spawn(busy_fn, &b, "busy", cpu, SCHED_NORMAL, 0);
+	ft = spawn(probe_fn, &pr, "fifo-remote", cpu, SCHED_FIFO, 50);
+	KTEST_ASSERT_TRUE(t, bt && ft);
+	wake_up_process(bt);
+	while (!smp_load_acquire(&b.started))
+		cond_resched();	/* a kernel wait loop offers the CPU */
+	udelay(1000);
+	ipis = per_cpu(irq_stat, cpu).irq_resched_count;
+	t_wake = ktime_get_ns();
+	wake_up_process(ft);
+	wait_flag(&b.done);
+	while (!smp_load_acquire(&pr.done))
+		cond_resched();	/* a kernel wait loop offers the CPU */
+	KTEST_EXPECT_EQ(t, pr.cpu, cpu);
+	KTEST_EXPECT_GT(t, per_cpu(irq_stat, cpu).irq_resched_count, ipis);
+	ktest_info(t, "remote wakeup ran %llu ns after wake_up_process()",
+		   (unsigned long long)(pr.t_run - t_wake));
+#if defined(CONFIG_PREEMPTION)
+	KTEST_EXPECT_TRUE(t, b.preempted_early);	/* ran while it was busy */
+#elif defined(CONFIG_PREEMPT_VOLUNTARY)
+	KTEST_EXPECT_FALSE(t, b.preempted_early);
+	KTEST_EXPECT_GE(t, pr.t_run, b.t_cond);		/* at the preemption point */
+	KTEST_EXPECT_LT(t, pr.t_run, b.t_end);
+#else
+	KTEST_EXPECT_GE(t, pr.t_run, b.t_end);		/* only after it finished */
+#endif
+}
+
+/* ---------------------------------------------------------------- RT classes */
+
+static int order_log[8];
+static int order_len;
+
+static int order_fn(void *data)
+{
+	order_log[__atomic_fetch_add(&order_len, 1, __ATOMIC_RELAXED)] = (long)data;
+	return 0;
+}
+
+static void fifo_priority_order(struct ktest *t)
+{
+	int cpu = smp_processor_id();
+	struct task_struct *a, *b, *c;
+
+	order_len = 0;
+	a = spawn(order_fn, (void *)1L, "fifo-a", cpu, SCHED_FIFO, 10);
+	b = spawn(order_fn, (void *)2L, "fifo-b", cpu, SCHED_FIFO, 10);
+	c = spawn(order_fn, (void *)3L, "fifo-c", cpu, SCHED_FIFO, 20);
+	KTEST_ASSERT_TRUE(t, a && b && c);
+	preempt_disable();	/* queue all three before any runs */
+	wake_up_process(a);
+	wake_up_process(b);
+	wake_up_process(c);
+	preempt_enable();
+	for (int i = 0; i < 1000 && READ_ONCE(order_len) < 3; i++)
+		yield();
+	KTEST_ASSERT_EQ(t, order_len, 3);
+	KTEST_EXPECT_EQ(t, order_log[0], 3);	/* highest priority first */
+	KTEST_EXPECT_EQ(t, order_log[1], 1);	/* then FIFO among equals */
+	KTEST_EXPECT_EQ(t, order_log[2], 2);
+}
+
+struct slicer {
+	int id;
+	u64 until;
+	volatile int *last;
+	int switches;
+	volatile bool done;
+	struct task_struct *waiter;
+};
+
+static int slicer_fn(void *data)
+{
+	struct slicer *s = data;
+
+	while (ktime_get_ns() < s->until) {
+		if (*s->last != s->id) {
+			*s->last = s->id;
+			s->switches++;
+		}
+		cond_resched();	/* long kernel loops offer the CPU (non-preemptible models) */
+	}
+	smp_store_release(&s->done, true);
+	wake_up_process(s->waiter);
+	return 0;
+}
+
+static void run_pair(struct ktest *t, int policy, struct slicer *s, int cpu, u64 dur)
+{
+	static volatile int last;
+	struct task_struct *p[2];
+
+	last = 0;
+	for (int i = 0; i < 2; i++) {
+		s[i] = (struct slicer){ .id = i + 1, .last = &last, .waiter = current };
+		p[i] = spawn(slicer_fn, &s[i], "slicer", cpu, policy, 10);
+		KTEST_ASSERT_TRUE(t, p[i]);
+	}
+	s[0].until = s[1].until = ktime_get_ns() + dur;
+	preempt_disable();
+	wake_up_process(p[0]);
+	wake_up_process(p[1]);
+	preempt_enable();
+	wait_flag(&s[0].done);
+	wait_flag(&s[1].done);
+}
+
+static void rr_slices_fifo_does_not(struct ktest *t)
+{
+	int cpu = other_cpu() >= 0 ? other_cpu() : 0;
+	u64 slice = (u64)sched_rr_timeslice() * TICK_NSEC;
+	struct slicer s[2];
+
+	run_pair(t, SCHED_RR, s, cpu, 6 * slice);
+	ktest_info(t, "SCHED_RR: %d + %d turns in 6 slices of %llu ms", s[0].switches,
+		   s[1].switches, (unsigned long long)(slice / NSEC_PER_MSEC));
+	KTEST_EXPECT_GE(t, s[0].switches + s[1].switches, 4);
+	KTEST_EXPECT_LE(t, s[0].switches + s[1].switches, 12);
+	run_pair(t, SCHED_FIFO, s, cpu, 3 * slice);
+	KTEST_EXPECT_EQ(t, s[0].switches + s[1].switches, 1);	/* one ran to the end */
+}
+
+/* ---------------------------------------------------------------- fair class */
+
+struct hog {
+	u64 until;
+	u64 runtime;
+	volatile bool done;
+	struct task_struct *waiter;
+};
+
+static int hog_fn(void *data)
+{
+	struct hog *h = data;
+
+	while (ktime_get_ns() < h->until)
+		cond_resched();
+	h->runtime = current->se.sum_exec_runtime;
+	smp_store_release(&h->done, true);
+	wake_up_process(h->waiter);
+	return 0;
+}
+
+static void nice_weights_split_cpu(struct ktest *t)
+{
+	int cpu = other_cpu() >= 0 ? other_cpu() : 0;
+	struct hog h[2] = { { .waiter = current }, { .waiter = current } };
+	struct task_struct *p[2];
+	u64 ratio_x100;
+
+	for (int i = 0; i < 2; i++) {
+		p[i] = spawn(hog_fn, &h[i], "hog", cpu, SCHED_NORMAL, 0);
+		KTEST_ASSERT_TRUE(t, p[i]);
+	}
+	set_user_nice(p[1], 5);		/* weight 335 against 1024 */
+	h[0].until = h[1].until = ktime_get_ns() + 300 * NSEC_PER_MSEC;
+	wake_up_process(p[0]);
+	wake_up_process(p[1]);
+	wait_flag(&h[0].done);
+	wait_flag(&h[1].done);
+	ratio_x100 = h[1].runtime ? h[0].runtime * 100 / h[1].runtime : 0;
+	ktest_info(t, "nice 0 ran %llu us, nice 5 ran %llu us: ratio %llu.%02llu (weights: 3.06)",
+		   (unsigned long long)(h[0].runtime / 1000), (unsigned long long)(h[1].runtime / 1000),
+		   (unsigned long long)(ratio_x100 / 100), (unsigned long long)(ratio_x100 % 100));
+	KTEST_EXPECT_GE(t, ratio_x100, 200);
+	KTEST_EXPECT_LE(t, ratio_x100, 450);
+}
+
+static void fair_wakeup_preempts_hog(struct ktest *t)
+{
+	int cpu = other_cpu() >= 0 ? other_cpu() : 0;
+	struct probe pr = { };
+	struct busy b = { .until_ns = 400 * NSEC_PER_MSEC, .waiter = current,
+			  .stop_when = &pr.done };
+	struct task_struct *bt, *st;
+
+	bt = spawn(busy_fn, &b, "fair-hog", cpu, SCHED_NORMAL, 0);
+	st = spawn(probe_fn, &pr, "fair-sleeper", cpu, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, bt && st);
+	wake_up_process(bt);
+	while (!smp_load_acquire(&b.started))
+		cond_resched();	/* a kernel wait loop offers the CPU */
+	udelay(5000);		/* the hog's vruntime is now well ahead */
+	wake_up_process(st);
+	wait_flag(&b.done);
+	while (!smp_load_acquire(&pr.done))
+		cond_resched();	/* a kernel wait loop offers the CPU */
+#if defined(CONFIG_PREEMPTION)
+	/* The sleeper's credit beats the wakeup granularity: it ran while the hog ran. */
+	KTEST_EXPECT_TRUE(t, b.preempted_early);
+#elif defined(CONFIG_PREEMPT_VOLUNTARY)
+	KTEST_EXPECT_FALSE(t, b.preempted_early);
+	KTEST_EXPECT_GE(t, pr.t_run, b.t_cond);
+	KTEST_EXPECT_LT(t, pr.t_run, b.t_end);
+#else
+	KTEST_EXPECT_GE(t, pr.t_run, b.t_end);
+#endif
+}
+
+/* ---------------------------------------------------------------- migrate_disable */
+
+struct pinned {
+	int cpu_before, cpu_after;
+	bool moved_while_disabled;
+	unsigned long preemptions;
+	int enable_seq, aff_seq;
+	volatile bool started, release, done, aff_calling, aff_done;
+	struct task_struct *task, *waiter;
+};
+
+static int pin_seq;
+
+static int pinned_fn(void *data)
+{
+	struct pinned *m = data;
+	unsigned long nivcsw;
+
+	migrate_disable();
+	m->cpu_before = smp_processor_id();
+	nivcsw = current->nivcsw;
+	smp_store_release(&m->started, true);
+	while (!smp_load_acquire(&m->release)) {
+		if (smp_processor_id() != m->cpu_before)
+			m->moved_while_disabled = true;
+		cond_resched();
+	}
+	m->preemptions = current->nivcsw - nivcsw;
+	m->enable_seq = __atomic_add_fetch(&pin_seq, 1, __ATOMIC_SEQ_CST);
+	migrate_enable();
+	m->cpu_after = smp_processor_id();
+	smp_store_release(&m->done, true);
+	wake_up_process(m->waiter);
+	return 0;
+}
+
+static int affinity_fn(void *data)
+{
+	struct pinned *m = data;
+
+	smp_store_release(&m->aff_calling, true);
+	set_cpus_allowed_ptr(m->task, cpumask_of(0));	/* blocks until migrate_enable() */
+	m->aff_seq = __atomic_add_fetch(&pin_seq, 1, __ATOMIC_SEQ_CST);
+	smp_store_release(&m->aff_done, true);
+	wake_up_process(m->waiter);
+	return 0;
+}
+
+static void migrate_disable_pins_and_defers_affinity(struct ktest *t)
+{
+	struct pinned m = { .waiter = current };
+	struct probe pr[20];
+	struct task_struct *at;
+	int cpu = other_cpu();
+
+	if (cpu < 0)
+		ktest_skip(t, "needs 2 CPUs");
+	m.task = spawn(pinned_fn, &m, "pinned", -1, SCHED_NORMAL, 0);
+	at = spawn(affinity_fn, &m, "set-affinity", 0, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, m.task && at);
+	KTEST_ASSERT_EQ(t, set_cpus_allowed_ptr(m.task, cpumask_of(cpu)), 0);
+	wake_up_process(m.task);
+	while (!smp_load_acquire(&m.started))
+		cond_resched();	/* a kernel wait loop offers the CPU */
+	/* Preempt it many times with short RT tasks on its CPU. */
+	for (int i = 0; i < 20; i++) {
+		struct task_struct *p;
+
+		pr[i] = (struct probe){ };
+		p = spawn(probe_fn, &pr[i], "preemptor", cpu, SCHED_FIFO, 60);
+		KTEST_ASSERT_TRUE(t, p);
+		wake_up_process(p);
+		while (!smp_load_acquire(&pr[i].done))
+			cond_resched();	/* a kernel wait loop offers the CPU */
+	}
+	/* Allow it only elsewhere: the change must wait for migrate_enable(). */
+	wake_up_process(at);
+	while (!smp_load_acquire(&m.aff_calling))
+		cond_resched();	/* a kernel wait loop offers the CPU */
+	udelay(2000);
+	KTEST_EXPECT_FALSE(t, smp_load_acquire(&m.aff_done));
+	smp_store_release(&m.release, true);
+	wait_flag(&m.done);
+	wait_flag(&m.aff_done);
+	ktest_info(t, "preempted %lu times while migrate-disabled on CPU %d", m.preemptions,
+		   m.cpu_before);
+	KTEST_EXPECT_FALSE(t, m.moved_while_disabled);
+	KTEST_EXPECT_GE(t, m.preemptions, 20);
+	KTEST_EXPECT_EQ(t, m.cpu_before, cpu);
+	KTEST_EXPECT_GT(t, m.aff_seq, m.enable_seq);	/* the change waited */
+	KTEST_EXPECT_EQ(t, m.cpu_after, 0);		/* and then took effect */
+}
+
+/* ---------------------------------------------------------------- push/pull */
+
+struct rtmig {
+	u64 spin_ns;
+	u64 t_start, t_end;
+	int done_at_start;	/* how many of the set had finished when this one started */
+	int higher_waiting;	/* higher-priority ones runnable but given no CPU */
+	volatile bool done;
+	struct task_struct *waiter;
+};
+
+static volatile int rtmig_done;
+static struct task_struct *rtmig_tasks[CONFIG_NR_CPUS + 1];
+static struct rtmig *rtmig_data[CONFIG_NR_CPUS + 1];
+static int rtmig_n;
+
+static int rtmig_fn(void *data)
+{
+	struct rtmig *r = data;
+
+	r->done_at_start = rtmig_done;
+	/*
+	 * Scheduler state, not execution timing: a higher-priority task that
+	 * is not on a CPU must at least be what its CPU runs next (queued
+	 * there with a reschedule pending), not waiting behind an RT task at
+	 * least as important.
+	 */
+	for (int i = 0; i < rtmig_n; i++) {
+		struct task_struct *h = rtmig_tasks[i], *c;
+
+		if (h->prio >= current->prio || rtmig_data[i]->done || READ_ONCE(h->on_cpu))
+			continue;
+		c = READ_ONCE(cpu_rq(task_cpu(h))->curr);
+		if (c != h && c->prio <= h->prio)
+			r->higher_waiting++;
+	}
+	r->t_start = ktime_get_ns();
+	while (ktime_get_ns() - r->t_start < r->spin_ns)
+		cpu_relax();
+	r->t_end = ktime_get_ns();
+	__atomic_fetch_add(&rtmig_done, 1, __ATOMIC_SEQ_CST);
+	smp_store_release(&r->done, true);
+	wake_up_process(r->waiter);
+	return 0;
+}
+
+/*
+ * rt-migrate-test's invariant: with N CPUs and N+1 runnable RT tasks, the
+ * lowest-priority one starts only once a higher one has finished.
+ */
+static void rt_migrate_invariant(struct ktest *t)
+{
+	int n = num_online_cpus(), lowest = 0;
+	struct rtmig r[CONFIG_NR_CPUS + 1];
+	struct task_struct *p[CONFIG_NR_CPUS + 1];
+	u64 first_end = ~0ULL;
+
+	if (n < 2)
+		ktest_skip(t, "needs 2 CPUs");
+	rtmig_done = 0;
+	rtmig_n = n + 1;
+	for (int i = 0; i <= n; i++) {
+		r[i] = (struct rtmig){ .spin_ns = 30 * NSEC_PER_MSEC, .waiter = current };
+		p[i] = spawn(rtmig_fn, &r[i], "rt-mig", -1, SCHED_FIFO, 10 + i);
+		KTEST_ASSERT_TRUE(t, p[i]);
+		rtmig_tasks[i] = p[i];
+		rtmig_data[i] = &r[i];
+	}
+	preempt_disable();
+	for (int i = n; i >= 0; i--)
+		wake_up_process(p[i]);
+	preempt_enable();
+	for (int i = 0; i <= n; i++)
+		wait_flag(&r[i].done);
+	for (int i = 1; i <= n; i++)
+		first_end = min(first_end, r[i].t_end);
+	ktest_info(t, "%d CPUs: lowest started %lld us after the first higher one ended", n,
+		   (long long)((s64)(r[lowest].t_start - first_end) / 1000));
+	/*
+	 * The lowest runs only once a higher one has finished, and whenever
+	 * one of them starts, every higher-priority one still runnable holds a
+	 * CPU (push/pull did their job): orderings, checked on every run.
+	 */
+	KTEST_EXPECT_GE(t, r[lowest].done_at_start, 1);
+	for (int i = 0; i <= n; i++)
+		KTEST_EXPECT_EQ(t, r[i].higher_waiting, 0);
+	/*
+	 * And the freed CPU went to the lowest at once.  A timing: meaningful
+	 * only where each vCPU has a host core (DESIGN 7) or under icount.
+	 */
+	if (n <= 2 || ktest_exact_time)
+		KTEST_EXPECT_LT(t, r[lowest].t_start, first_end + 10 * NSEC_PER_MSEC);
+}
+
+/* ---------------------------------------------------------------- lazy preemption */
+
+/*
+ * A normal task inside migrate_disable() (with PREEMPT_LAZY: a lazy
+ * section) until the woken task has run or 300 ms have passed, then
+ * outside it for a while.  waker_ran_inside says which.
+ */
+struct lazy_victim {
+	u64 t_enable, t_end;
+	volatile bool *waker_ran;
+	bool waker_ran_inside;
+	volatile bool started, done;
+	struct task_struct *waiter;
+};
+
+static int lazy_victim_fn(void *data)
+{
+	struct lazy_victim *v = data;
+	u64 start;
+
+	migrate_disable();
+	smp_store_release(&v->started, true);
+	start = ktime_get_ns();
+	while (ktime_get_ns() - start < 300 * NSEC_PER_MSEC && !*v->waker_ran)
+		cpu_relax();
+	v->waker_ran_inside = *v->waker_ran;
+	v->t_enable = ktime_get_ns();
+	migrate_enable();
+	start = ktime_get_ns();
+	while (ktime_get_ns() - start < 10 * NSEC_PER_MSEC && !*v->waker_ran)
+		cpu_relax();
+	v->t_end = ktime_get_ns();
+	smp_store_release(&v->done, true);
+	wake_up_process(v->waiter);
+	return 0;
+}
+
+static void lazy_wakeup(struct ktest *t, int policy, struct probe *pr, struct lazy_victim *v)
+{
+	int cpu = other_cpu();
+	struct task_struct *vt, *wt;
+
+	*pr = (struct probe){ };
+	*v = (struct lazy_victim){ .waiter = current, .waker_ran = &pr->done };
+	vt = spawn(lazy_victim_fn, v, "lazy-victim", cpu, SCHED_NORMAL, 0);
+	wt = spawn(probe_fn, pr, "waker", cpu, policy, policy == SCHED_NORMAL ? 0 : 30);
+	KTEST_ASSERT_TRUE(t, vt && wt);
+	wake_up_process(vt);
+	while (!smp_load_acquire(&v->started))
+		cond_resched();	/* a kernel wait loop offers the CPU */
+	udelay(5000);
+	wake_up_process(wt);
+	wait_flag(&v->done);
+	while (!smp_load_acquire(&pr->done))
+		cond_resched();	/* a kernel wait loop offers the CPU */
+}
+
+static void lazy_preemption(struct ktest *t)
+{
+	struct lazy_victim v;
+	struct probe pr;
+
+	if (!IS_ENABLED_PREEMPTION)
+		ktest_skip(t, "wakeups preempt only with PREEMPT or PREEMPT_RT");
+	if (other_cpu() < 0)
+		ktest_skip(t, "needs 2 CPUs");
+	lazy_wakeup(t, SCHED_FIFO, &pr, &v);
+	KTEST_EXPECT_TRUE(t, v.waker_ran_inside);	/* RT: always at once */
+	lazy_wakeup(t, SCHED_NORMAL, &pr, &v);
+#if defined(CONFIG_PREEMPT_LAZY)
+	KTEST_EXPECT_FALSE(t, v.waker_ran_inside);	/* waited for the lazy count to drop */
+	KTEST_EXPECT_GE(t, pr.t_run, v.t_enable);
+	KTEST_EXPECT_LT(t, pr.t_run, v.t_end);		/* and then ran at once */
+#else
+	KTEST_EXPECT_TRUE(t, v.waker_ran_inside);	/* normal wakeup preempts at once */
+#endif
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static int leak_preempt_fn(void *data)
+{
+	preempt_count_set(preempt_count() + 1);	/* a preempt_disable() without enable */
+	return 0;
+}
+
+static int leak_migrate_fn(void *data)
+{
+	migrate_disable();
+	return 0;
+}
+
+/* Expect exactly one report containing @needle, then forget it (it was provoked). */
+#define EXPECT_SCHED_REPORT(t, mark, before, needle) do {		\
+	KTEST_EXPECT_EQ(t, atomic_read(&sched_bug_count), (before) + 1);\
+	KTEST_EXPECT_LOG(t, mark, needle);				\
+	atomic_set(&sched_bug_count, before);				\
+} while (0)
+
+static void kernel_checks_fire(struct ktest *t)
+{
+	int before = atomic_read(&sched_bug_count);
+	struct probe done = { .waiter = current };
+	struct task_struct *p;
+	u64 mark;
+
+	mark = ktest_log_mark();
+	local_irq_disable();
+	might_sleep();
+	local_irq_enable();
+	EXPECT_SCHED_REPORT(t, mark, before, "BUG: sleeping function called from invalid context");
+
+#ifdef CONFIG_PREEMPT_COUNT
+	mark = ktest_log_mark();
+	preempt_disable();
+	schedule();
+	preempt_enable();
+	EXPECT_SCHED_REPORT(t, mark, before, "BUG: scheduling while atomic");
+#endif
+	mark = ktest_log_mark();
+	p = spawn(leak_preempt_fn, NULL, "leaker", smp_processor_id(), SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, p);
+	wake_up_process(p);
+	for (int i = 0; i < 10000 && atomic_read(&sched_bug_count) == before; i++)
+		yield();
+	EXPECT_SCHED_REPORT(t, mark, before, "leaked preempt count");
+
+	mark = ktest_log_mark();
+	p = spawn(leak_migrate_fn, NULL, "leaker2", smp_processor_id(), SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, p);
+	wake_up_process(p);
+	for (int i = 0; i < 10000 && atomic_read(&sched_bug_count) == before; i++)
+		yield();
+	EXPECT_SCHED_REPORT(t, mark, before, "exited migrate-disabled");
+	(void)done;
+}
+
+static void kthread_stop_returns_code(struct ktest *t);
+
+struct spread {
+	u64 sample_at, until;
+	int sample_cpu;
+	volatile bool done;
+	struct task_struct *waiter;
+};
+
+static int spread_fn(void *data)
+{
+	struct spread *s = data;
+
+	while (ktime_get_ns() < s->sample_at)
+		cond_resched();
+	/* Mid-run: at the end, finishing hogs leave CPUs idle to pull the rest. */
+	s->sample_cpu = smp_processor_id();
+	while (ktime_get_ns() < s->until)
+		cond_resched();
+	smp_store_release(&s->done, true);
+	wake_up_process(s->waiter);
+	return 0;
+}
+
+/*
+ * 2N fair hogs started on one CPU and then allowed everywhere: only load
+ * balancing (periodic, from the tick, and when a CPU goes idle) can
+ * spread them, and it must end with no CPU holding more than its share.
+ */
+static void fair_load_balance_spreads(struct ktest *t)
+{
+	int n = num_online_cpus(), per_cpu_count[CONFIG_NR_CPUS] = { 0 }, maxc = 0;
+	struct spread s[2 * CONFIG_NR_CPUS];
+	struct task_struct *p[2 * CONFIG_NR_CPUS];
+	u64 until;
+
+	if (n < 2)
+		ktest_skip(t, "needs 2 CPUs");
+	until = ktime_get_ns() + 600 * NSEC_PER_MSEC;
+	for (int i = 0; i < 2 * n; i++) {
+		s[i] = (struct spread){ .sample_at = until - 150 * NSEC_PER_MSEC,
+					.until = until, .waiter = current };
+		p[i] = spawn(spread_fn, &s[i], "spread", -1, SCHED_NORMAL, 0);
+		KTEST_ASSERT_TRUE(t, p[i]);
+		KTEST_ASSERT_EQ(t, set_cpus_allowed_ptr(p[i], cpumask_of(0)), 0);
+		wake_up_process(p[i]);
+	}
+	for (int i = 0; i < 2 * n; i++)
+		KTEST_EXPECT_EQ(t, set_cpus_allowed_ptr(p[i], cpu_online_mask), 0);
+	for (int i = 0; i < 2 * n; i++) {
+		wait_flag(&s[i].done);
+		per_cpu_count[s[i].sample_cpu]++;
+	}
+	for (int c = 0; c < n; c++) {
+		ktest_info(t, "CPU %d: %d hogs 450 ms in", c, per_cpu_count[c]);
+		maxc = max(maxc, per_cpu_count[c]);
+	}
+	KTEST_EXPECT_LE(t, maxc, 3);
+}
+
+/* Two threads on one CPU handing the CPU back and forth. */
+struct pingpong {
+	struct task_struct *peer;
+	volatile int *turn;
+	int me, rounds;
+	volatile bool done;
+};
+
+static int pingpong_fn(void *data)
+{
+	struct pingpong *pp = data;
+
+	for (int i = 0; i < pp->rounds; i++) {
+		for (;;) {
+			set_current_state(TASK_UNINTERRUPTIBLE);
+			if (*pp->turn == pp->me)
+				break;
+			schedule();
+		}
+		__set_current_state(TASK_RUNNING);
+		*pp->turn = !pp->me;
+		wake_up_process(pp->peer);
+	}
+	smp_store_release(&pp->done, true);
+	return 0;
+}
+
+static void bench_context_switch(struct ktest *t)
+{
+	static volatile int turn;
+	struct pingpong a = { .me = 0, .rounds = 2000 }, b = { .me = 1, .rounds = 2000 };
+	int cpu = other_cpu() >= 0 ? other_cpu() : 0;
+	struct task_struct *pa, *pb;
+	u64 t0, dt;
+
+	turn = 0;
+	a.turn = b.turn = &turn;
+	pa = spawn(pingpong_fn, &a, "ping", cpu, SCHED_FIFO, 40);
+	pb = spawn(pingpong_fn, &b, "pong", cpu, SCHED_FIFO, 40);
+	KTEST_ASSERT_TRUE(t, pa && pb);
+	a.peer = pb;
+	b.peer = pa;
+	t0 = rdtsc_ordered();
+	wake_up_process(pa);
+	wake_up_process(pb);
+	while (!smp_load_acquire(&a.done) || !smp_load_acquire(&b.done))
+		yield();
+	dt = rdtsc_ordered() - t0;
+	ktest_info(t, "%llu cycles per wakeup + context switch (%d switches)",
+		   (unsigned long long)(dt / (2 * a.rounds)), 2 * a.rounds);
+	KTEST_EXPECT_EQ(t, turn, 0);
+}
+
+static struct ktest_case sched_cases[] = {
+	KTEST_CASE(fifo_wakeup_from_irq_preempts),
+	KTEST_CASE(remote_wakeup_preempts),
+	KTEST_CASE(fifo_priority_order),
+	KTEST_CASE(rr_slices_fifo_does_not),
+	KTEST_CASE(nice_weights_split_cpu),
+	KTEST_CASE(fair_wakeup_preempts_hog),
+	KTEST_CASE(migrate_disable_pins_and_defers_affinity),
+	KTEST_CASE(rt_migrate_invariant),
+	KTEST_CASE(lazy_preemption),
+	KTEST_CASE(kernel_checks_fire),
+	KTEST_CASE(kthread_stop_returns_code),
+	KTEST_CASE(fair_load_balance_spreads),
+	KTEST_CASE(bench_context_switch),
+	{}
+};
+
+static int stoppable_fn(void *data)
+{
+	while (!kthread_should_stop())
+		yield();
+	return 42;
+}
+
+static void kthread_stop_returns_code(struct ktest *t)
+{
+	struct task_struct *p = kthread_run(stoppable_fn, NULL, "stoppable");
+
+	KTEST_ASSERT_TRUE(t, p);
+	udelay(1000);
+	KTEST_EXPECT_EQ(t, kthread_stop(p), 42);
+}
+
+static struct ktest_suite sched_suite = { .name = "sched", .cases = sched_cases };
+ktest_register_suite(sched_suite);
