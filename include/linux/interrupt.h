@@ -23,6 +23,35 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
  * irq numbers: 0..15 are the ISA interrupts (routed through ACPI
  * interrupt source overrides), 16 and up are IOAPIC GSIs one to one.
  */
+/* Softirqs, in Linux's order (lower number, higher priority). */
+enum {
+	HI_SOFTIRQ = 0,
+	TIMER_SOFTIRQ,
+	NET_TX_SOFTIRQ,
+	NET_RX_SOFTIRQ,
+	BLOCK_SOFTIRQ,
+	IRQ_POLL_SOFTIRQ,
+	TASKLET_SOFTIRQ,
+	SCHED_SOFTIRQ,
+	HRTIMER_SOFTIRQ,
+	RCU_SOFTIRQ,
+	NR_SOFTIRQS
+};
+
+struct softirq_action {
+	void (*action)(struct softirq_action *);
+};
+
+extern const char *const softirq_to_name[NR_SOFTIRQS];
+void open_softirq(int nr, void (*action)(struct softirq_action *));
+void raise_softirq(unsigned int nr);
+void raise_softirq_irqoff(unsigned int nr);
+unsigned long local_softirq_pending(void);
+void do_softirq(void);
+void local_bh_disable(void);
+void local_bh_enable(void);
+void spawn_ksoftirqd(void);
+
 int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
 		const char *name, void *dev_id);
 void free_irq(unsigned int irq, void *dev_id);

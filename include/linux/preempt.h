@@ -43,8 +43,14 @@
 
 #define nmi_count()	(preempt_count() & NMI_MASK)
 #define hardirq_count()	(preempt_count() & HARDIRQ_MASK)
+#ifdef CONFIG_PREEMPT_RT
+/* RT: softirqs run in preemptible task context; the state is the task's. */
+#define softirq_count()	(current_thread_info()->softirq_disable_cnt & SOFTIRQ_MASK)
+#define irq_count()	(nmi_count() | hardirq_count() | softirq_count())
+#else
 #define softirq_count()	(preempt_count() & SOFTIRQ_MASK)
 #define irq_count()	(preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK))
+#endif
 
 #define in_nmi()		(nmi_count())
 #define in_hardirq()		(hardirq_count())

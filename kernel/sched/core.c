@@ -11,6 +11,7 @@
 #include "sched.h"
 #include <linux/smp.h>
 #include <linux/hardirq.h>
+#include <linux/interrupt.h>
 #include <linux/irqflags.h>
 #include <linux/ktime.h>
 #include <asm/apic.h>
@@ -591,6 +592,7 @@ void sched_init_smp(void)
 {
 	sched_init_granularity(num_online_cpus());
 	cpu_stop_init();
+	spawn_ksoftirqd();
 }
 
 void sched_init(void)

@@ -11,6 +11,7 @@
 struct thread_info {
 	unsigned long flags;
 	int preempt_lazy_count;	/* PREEMPT_LAZY: > 0 defers lazy preemption */
+	int softirq_disable_cnt; /* PREEMPT_RT: softirq state is per task */
 };
 #endif
 

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Softirqs raised in a hard interrupt run on the same CPU: at irq_exit()
+ * in interrupt context on !PREEMPT_RT, in the ksoftirqd thread on
+ * PREEMPT_RT, where a higher-priority RT task can preempt them.  A
+ * bottom-half-disabled section defers them to local_bh_enable().
+ */
+#include <linux/ktest.h>
+#include <linux/interrupt.h>
+#include <linux/clockchips.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/kthread.h>
+#include <linux/delay.h>
+#include <linux/smp.h>
+
+void tick_suspend_local(void);
+void tick_resume_local(void);
+DECLARE_PER_CPU(struct task_struct *, ksoftirqd);
+
+#define TEST_SOFTIRQ	IRQ_POLL_SOFTIRQ	/* unused by irqlab otherwise */
+
+struct sirq_seen {
+	int runs, cpu, raised_cpu;
+	bool serving, in_thread;
+	bool saw_rt_run;		/* an RT task ran while this action was running */
+	u64 spin_ns;
+	volatile bool *rt_ran;
+};
+
+static struct sirq_seen seen;
+
+static void test_action(struct softirq_action *h)
+{
+	u64 start = ktime_get_ns();
+
+	seen.runs++;
+	seen.cpu = smp_processor_id();
+	seen.serving = in_serving_softirq();
+	seen.in_thread = current == this_cpu_read(ksoftirqd);
+	while (seen.spin_ns && ktime_get_ns() - start < seen.spin_ns)
+		if (seen.rt_ran && *seen.rt_ran)
+			seen.saw_rt_run = true;
+}
+
+static void raise_from_irq(struct clock_event_device *evt)
+{
+	seen.raised_cpu = smp_processor_id();
+	raise_softirq_irqoff(TEST_SOFTIRQ);
+}
+
+/* Raise TEST_SOFTIRQ from this CPU's timer interrupt and wait for it to run. */
+static void raise_in_hardirq(void)
+{
+	struct clock_event_device *evt;
+	unsigned long flags;
+
+	tick_suspend_local();
+	local_irq_save(flags);
+	evt = this_cpu_clockevent();
+	evt->event_handler = raise_from_irq;
+	clockevents_program_event(evt, ktime_get_ns() + 50 * NSEC_PER_USEC, true);
+	local_irq_restore(flags);
+}
+
+static int softirq_init(struct ktest *t)
+{
+	memset(&seen, 0, sizeof(seen));
+	open_softirq(TEST_SOFTIRQ, test_action);
+	return 0;
+}
+
+static void softirq_exit(struct ktest *t)
+{
+	open_softirq(TEST_SOFTIRQ, NULL);
+}
+
+static void raised_in_irq_runs_on_same_cpu(struct ktest *t)
+{
+	migrate_disable();
+	raise_in_hardirq();
+	for (int i = 0; i < 100000 && !READ_ONCE(seen.runs); i++)
+		udelay(10);
+	tick_resume_local();
+	migrate_enable();
+	KTEST_ASSERT_EQ(t, seen.runs, 1);
+	KTEST_EXPECT_EQ(t, seen.cpu, seen.raised_cpu);
+	KTEST_EXPECT_TRUE(t, seen.serving);
+#ifdef CONFIG_PREEMPT_RT
+	KTEST_EXPECT_TRUE(t, seen.in_thread);		/* ksoftirqd, task context */
+#else
+	KTEST_EXPECT_FALSE(t, seen.in_thread);		/* at irq_exit(), on the interrupted task */
+#endif
+}
+
+static void bh_disabled_defers(struct ktest *t)
+{
+	local_bh_disable();
+	raise_softirq(TEST_SOFTIRQ);
+	udelay(500);
+	KTEST_EXPECT_EQ(t, READ_ONCE(seen.runs), 0);	/* not while bottom halves are off */
+	local_bh_enable();
+	for (int i = 0; i < 10000 && !READ_ONCE(seen.runs); i++)
+		udelay(10);
+	KTEST_EXPECT_EQ(t, seen.runs, 1);
+}
+
+struct rt_probe {
+	volatile bool ran;
+};
+
+static int rt_probe_fn(void *data)
+{
+	struct rt_probe *pr = data;
+
+	smp_store_release(&pr->ran, true);
+	return 0;
+}
+
+/* Runs in the IPI handler on the target CPU: a hard-interrupt raise. */
+static void raise_in_ipi(void *unused)
+{
+	seen.raised_cpu = smp_processor_id();
+	raise_softirq_irqoff(TEST_SOFTIRQ);
+}
+
+/*
+ * On RT a softirq is a thread: an RT task woken on its CPU runs while the
+ * action is still spinning.  On !RT the action runs with the CPU to itself.
+ */
+static void rt_task_preempts_softirq(struct ktest *t)
+{
+	int cpu = num_online_cpus() > 1 ? 1 : -1;
+	struct rt_probe pr = { };
+	struct sched_param sp = { .sched_priority = 50 };
+	struct task_struct *rt;
+
+	if (cpu < 0)
+		ktest_skip(t, "needs 2 CPUs");
+	seen.spin_ns = 20 * NSEC_PER_MSEC;
+	seen.rt_ran = &pr.ran;
+	rt = kthread_create(rt_probe_fn, &pr, "rt-probe");
+	KTEST_ASSERT_TRUE(t, rt);
+	kthread_bind(rt, cpu);
+	sched_setscheduler_nocheck(rt, SCHED_FIFO, &sp);
+	smp_call_function_single(cpu, raise_in_ipi, NULL, 0);
+	for (int i = 0; i < 100000 && !READ_ONCE(seen.runs); i++)
+		udelay(10);
+	udelay(2000);		/* the action is spinning now */
+	wake_up_process(rt);
+	for (int i = 0; i < 100000 && !smp_load_acquire(&pr.ran); i++)
+		udelay(10);
+	udelay(25000);		/* let the action finish its 20 ms */
+	KTEST_ASSERT_EQ(t, seen.runs, 1);
+	KTEST_EXPECT_EQ(t, seen.cpu, cpu);
+	KTEST_EXPECT_TRUE(t, pr.ran);
+#ifdef CONFIG_PREEMPT_RT
+	KTEST_EXPECT_TRUE(t, seen.saw_rt_run);
+#else
+	KTEST_EXPECT_FALSE(t, seen.saw_rt_run);
+#endif
+}
+
+static struct ktest_case softirq_cases[] = {
+	KTEST_CASE(raised_in_irq_runs_on_same_cpu),
+	KTEST_CASE(bh_disabled_defers),
+	KTEST_CASE(rt_task_preempts_softirq),
+	{}
+};
+
+static struct ktest_suite softirq_suite = {
+	.name = "softirq", .cases = softirq_cases,
+	.init = softirq_init, .exit = softirq_exit,
+};
+ktest_register_suite(softirq_suite);
