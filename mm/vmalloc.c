@@ -14,6 +14,7 @@
  */
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
+#include <linux/sched.h>
 #include <linux/llist.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
@@ -112,6 +113,9 @@ static struct vm_struct *__get_vm_area_node(unsigned long size, unsigned long al
 	unsigned long irqflags;
 	bool ok;
 
+	/* As Linux's alloc_vmap_area(): a sleeping context, and a voluntary preemption point. */
+	if (gfpflags_allow_blocking(gfp))
+		might_sleep();
 	align = max(align, PAGE_SIZE);
 	if (!size || size > VMALLOC_TOTAL || (align & (align - 1)))
 		goto fail;
