@@ -180,7 +180,7 @@ void local_bh_enable(void)
 	__preempt_count_sub(SOFTIRQ_DISABLE_OFFSET - 1);
 	if (!in_interrupt() && this_cpu_read(softirq_pending))
 		do_softirq();
-	preempt_count_dec();
+	__preempt_count_sub(1);	/* bottom-half counts exist with or without PREEMPT_COUNT */
 	preempt_check_resched();
 }
 #endif

@@ -51,13 +51,23 @@ static void wait_finished(int n)
 		udelay(10);
 }
 
+/* Start @n waiters and return once every one of them is asleep. */
 static void start_waiters(struct waiter *w, int n, int (*fn)(void *))
 {
+	struct task_struct *p[4];
+
 	go = false;
 	finished = 0;
 	for (int i = 0; i < n; i++)
-		kthread_run(fn, &w[i], "waiter");
-	udelay(5000);		/* let them all go to sleep */
+		p[i] = kthread_run(fn, &w[i], "waiter");
+	for (int i = 0; i < n; i++)
+		for (int tries = 0; tries < 100000; tries++) {
+			/* Asleep on the queue: the state is set after queueing. */
+			if (p[i] && READ_ONCE(p[i]->__state) == TASK_UNINTERRUPTIBLE &&
+			    !READ_ONCE(p[i]->on_rq))
+				break;
+			yield();	/* they may need this CPU to get there */
+		}
 }
 
 static void wait_event_sleeps_until_condition(struct ktest *t)

@@ -17,6 +17,7 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 #define IRQF_TRIGGER_FALLING	0x02
 #define IRQF_TRIGGER_HIGH	0x04
 #define IRQF_TRIGGER_LOW	0x08
+#define IRQF_ONESHOT		0x2000	/* keep the line masked until the thread ran */
 #define IRQF_NO_THREAD		0x10000	/* stays in hard IRQ on PREEMPT_RT */
 
 /*
@@ -52,8 +53,21 @@ void local_bh_disable(void);
 void local_bh_enable(void);
 void spawn_ksoftirqd(void);
 
-int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
-		const char *name, void *dev_id);
+/*
+ * @handler runs in hard-IRQ context and may return IRQ_WAKE_THREAD to run
+ * @thread_fn in the line's thread (irq/<irq>-<name>, SCHED_FIFO 50).  On
+ * PREEMPT_RT every handler without IRQF_NO_THREAD is forced into the
+ * thread (the primary handler only wakes it, the line stays masked until
+ * the thread has run), as 5.15-rt does.
+ */
+int request_threaded_irq(unsigned int irq, irq_handler_t handler, irq_handler_t thread_fn,
+			 unsigned long flags, const char *name, void *dev_id);
+
+static inline int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
+			      const char *name, void *dev_id)
+{
+	return request_threaded_irq(irq, handler, NULL, flags, name, dev_id);
+}
 void free_irq(unsigned int irq, void *dev_id);
 void disable_irq(unsigned int irq);
 void enable_irq(unsigned int irq);

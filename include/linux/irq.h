@@ -28,6 +28,10 @@ struct irq_desc {
 	bool active_low;
 	unsigned int depth;		/* disable_irq() nesting */
 	irq_handler_t handler;
+	irq_handler_t thread_fn;
+	struct task_struct *thread;	/* irq/<irq>-<name>, if threaded */
+	unsigned long thread_flags;	/* IRQTF_RUNTHREAD */
+	bool oneshot;			/* masked while the thread runs */
 	void *dev_id;
 	const char *name;
 	unsigned long flags;
@@ -36,6 +40,8 @@ struct irq_desc {
 	unsigned long count[CONFIG_NR_CPUS];
 	unsigned long unhandled;
 };
+
+#define IRQTF_RUNTHREAD	0
 
 struct irq_desc *irq_to_desc(unsigned int irq);
 void handle_irq_desc(struct irq_desc *desc);

@@ -6,6 +6,7 @@
 #include <linux/kernel.h>
 #include <linux/irq.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 
 static struct irq_desc irq_descs[NR_IRQS];
 
@@ -23,6 +24,15 @@ struct irq_desc *irq_to_desc(unsigned int irq)
 	return irq < NR_IRQS ? &irq_descs[irq] : NULL;
 }
 
+/* The primary handler asked for the thread: mask if oneshot, then wake it. */
+static void irq_wake_thread(struct irq_desc *desc)
+{
+	if (desc->oneshot)
+		desc->chip->irq_mask(desc);
+	set_bit(IRQTF_RUNTHREAD, &desc->thread_flags);
+	wake_up_process(desc->thread);
+}
+
 void handle_irq_desc(struct irq_desc *desc)
 {
 	irqreturn_t ret = IRQ_NONE;
@@ -30,6 +40,10 @@ void handle_irq_desc(struct irq_desc *desc)
 	desc->count[smp_processor_id()]++;
 	if (desc->handler)
 		ret = desc->handler(desc->irq, desc->dev_id);
+	if (ret == IRQ_WAKE_THREAD && desc->thread) {
+		irq_wake_thread(desc);
+		return;
+	}
 	if (ret == IRQ_NONE && desc->unhandled++ < 3)
 		pr_err("irq %u: nobody cared (handler %s)\n", desc->irq,
 		       desc->handler ? "returned IRQ_NONE" : "missing");

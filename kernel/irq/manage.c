@@ -4,25 +4,102 @@
 #include <linux/irq.h>
 #include <linux/errno.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/kthread.h>
 
-int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
-		const char *name, void *dev_id)
+/* The primary handler of a threaded line: just hand over to the thread. */
+static irqreturn_t irq_default_primary_handler(int irq, void *dev_id)
+{
+	return IRQ_WAKE_THREAD;
+}
+
+static int irq_thread(void *data)
+{
+	struct irq_desc *desc = data;
+
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop()) {
+			__set_current_state(TASK_RUNNING);
+			return 0;
+		}
+		if (!test_and_clear_bit(IRQTF_RUNTHREAD, &desc->thread_flags)) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		desc->thread_fn(desc->irq, desc->dev_id);
+		if (desc->oneshot && !desc->depth)
+			desc->chip->irq_unmask(desc);
+	}
+}
+
+#ifdef CONFIG_PREEMPT_RT
+#define force_irqthreads()	true
+#else
+#define force_irqthreads()	false
+#endif
+
+/*
+ * Forced threading (PREEMPT_RT): the handler becomes the thread function
+ * and the line stays masked until it has run.
+ */
+static void irq_setup_forced_threading(irq_handler_t *handler, irq_handler_t *thread_fn,
+				       unsigned long *flags)
+{
+	if (!force_irqthreads() || (*flags & IRQF_NO_THREAD) || *thread_fn)
+		return;
+	*flags |= IRQF_ONESHOT;
+	*thread_fn = *handler;
+	*handler = irq_default_primary_handler;
+}
+
+static int setup_irq_thread(struct irq_desc *desc, const char *name)
+{
+	struct sched_param param = { .sched_priority = MAX_RT_PRIO / 2 };
+	struct task_struct *t = kthread_create(irq_thread, desc, "irq/%u-%s", desc->irq, name);
+
+	if (!t)
+		return -ENOMEM;
+	sched_setscheduler_nocheck(t, SCHED_FIFO, &param);
+	kthread_bind(t, desc->cpu);
+	desc->thread = t;
+	wake_up_process(t);
+	return 0;
+}
+
+int request_threaded_irq(unsigned int irq, irq_handler_t handler, irq_handler_t thread_fn,
+			 unsigned long flags, const char *name, void *dev_id)
 {
 	struct irq_desc *desc = irq_to_desc(irq);
 	unsigned long f;
 	int err;
 
-	if (!desc || !handler)
+	if (!desc || (!handler && !thread_fn))
 		return -EINVAL;
+	if (!handler)
+		handler = irq_default_primary_handler;
+	irq_setup_forced_threading(&handler, &thread_fn, &flags);
 	if (!desc->chip) {
 		pr_err("request_irq(%u, %s): no interrupt controller routes this line\n",
 		       irq, name);
 		return -ENODEV;
 	}
+	if (READ_ONCE(desc->handler))
+		return -EBUSY;		/* no shared lines in irqlab; rechecked below */
+	/* The thread first: creating it may sleep, and the line may fire at once. */
+	if (thread_fn) {
+		desc->thread_fn = thread_fn;
+		desc->oneshot = flags & IRQF_ONESHOT;
+		err = setup_irq_thread(desc, name);
+		if (err)
+			return err;
+	}
 	raw_spin_lock_irqsave(&desc->lock, f);
 	if (desc->handler) {
 		raw_spin_unlock_irqrestore(&desc->lock, f);
-		return -EBUSY;		/* no shared lines in irqlab */
+		err = -EBUSY;		/* no shared lines in irqlab */
+		goto out_thread;
 	}
 	desc->handler = handler;
 	desc->dev_id = dev_id;
@@ -44,6 +121,14 @@ int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
 		desc->chip->irq_unmask(desc);
 	}
 	raw_spin_unlock_irqrestore(&desc->lock, f);
+	if (!err)
+		return 0;
+out_thread:
+	if (desc->thread && !desc->handler) {
+		kthread_stop(desc->thread);
+		desc->thread = NULL;
+		desc->thread_fn = NULL;
+	}
 	return err;
 }
 
@@ -64,6 +149,13 @@ void free_irq(unsigned int irq, void *dev_id)
 	desc->handler = NULL;
 	desc->dev_id = NULL;
 	raw_spin_unlock_irqrestore(&desc->lock, f);
+	if (desc->thread) {
+		kthread_stop(desc->thread);
+		desc->thread = NULL;
+		desc->thread_fn = NULL;
+		desc->thread_flags = 0;
+		desc->oneshot = false;
+	}
 }
 
 void disable_irq(unsigned int irq)
