@@ -24,7 +24,9 @@ struct sirq_seen {
 	int runs, cpu, raised_cpu;
 	bool serving, in_thread;
 	bool saw_rt_run;		/* an RT task ran while this action was running */
-	u64 spin_ns;
+	u64 spin_ns;			/* upper bound on the action's spin */
+	volatile bool release;		/* ends the spin early */
+	volatile bool done;
 	volatile bool *rt_ran;
 };
 
@@ -38,9 +40,10 @@ static void test_action(struct softirq_action *h)
 	seen.cpu = smp_processor_id();
 	seen.serving = in_serving_softirq();
 	seen.in_thread = current == this_cpu_read(ksoftirqd);
-	while (seen.spin_ns && ktime_get_ns() - start < seen.spin_ns)
+	while (seen.spin_ns && !seen.release && ktime_get_ns() - start < seen.spin_ns)
 		if (seen.rt_ran && *seen.rt_ran)
 			seen.saw_rt_run = true;
+	seen.done = true;
 }
 
 static void raise_from_irq(struct clock_event_device *evt)
@@ -109,6 +112,12 @@ static void bh_disabled_defers(struct ktest *t)
 	KTEST_EXPECT_EQ(t, seen.runs, 1);
 }
 
+#ifdef CONFIG_PREEMPT_RT
+#define PROBE_WAIT_US	1000000		/* the probe preempts the action */
+#else
+#define PROBE_WAIT_US	20000		/* it cannot: give it 20 ms */
+#endif
+
 struct rt_probe {
 	volatile bool ran;
 };
@@ -131,6 +140,8 @@ static void raise_in_ipi(void *unused)
 /*
  * On RT a softirq is a thread: an RT task woken on its CPU runs while the
  * action is still spinning.  On !RT the action runs with the CPU to itself.
+ * The action spins until released (at most a second), not for a fixed
+ * time, so that a host stalling the vCPU cannot end it before the wakeup.
  */
 static void rt_task_preempts_softirq(struct ktest *t)
 {
@@ -141,7 +152,7 @@ static void rt_task_preempts_softirq(struct ktest *t)
 
 	if (cpu < 0)
 		ktest_skip(t, "needs 2 CPUs");
-	seen.spin_ns = 20 * NSEC_PER_MSEC;
+	seen.spin_ns = NSEC_PER_SEC;
 	seen.rt_ran = &pr.ran;
 	rt = kthread_create(rt_probe_fn, &pr, "rt-probe");
 	KTEST_ASSERT_TRUE(t, rt);
@@ -150,11 +161,13 @@ static void rt_task_preempts_softirq(struct ktest *t)
 	smp_call_function_single(cpu, raise_in_ipi, NULL, 0);
 	for (int i = 0; i < 100000 && !READ_ONCE(seen.runs); i++)
 		udelay(10);
-	udelay(2000);		/* the action is spinning now */
-	wake_up_process(rt);
-	for (int i = 0; i < 100000 && !smp_load_acquire(&pr.ran); i++)
+	wake_up_process(rt);	/* the action is spinning now */
+	for (int i = 0; i < PROBE_WAIT_US / 10 && !smp_load_acquire(&pr.ran); i++)
 		udelay(10);
-	udelay(25000);		/* let the action finish its 20 ms */
+	seen.release = true;
+	for (int i = 0; i < 100000 && !(seen.done && smp_load_acquire(&pr.ran)); i++)
+		udelay(10);
+	KTEST_ASSERT_TRUE(t, seen.done);
 	KTEST_ASSERT_EQ(t, seen.runs, 1);
 	KTEST_EXPECT_EQ(t, seen.cpu, cpu);
 	KTEST_EXPECT_TRUE(t, pr.ran);
