@@ -7,4 +7,9 @@ void ndelay(unsigned long ns);
 void udelay(unsigned long us);
 void mdelay(unsigned long ms);
 
+
+/* Sleeping delays on an hrtimer (kernel/time/hrtimer.c); task context only. */
+void msleep(unsigned int msecs);
+void usleep_range(unsigned long min, unsigned long max);
+
 #endif

@@ -18,4 +18,15 @@ static inline ktime_t ktime_get(void)
 	return (ktime_t)ktime_get_ns();
 }
 
+/* ktime_t is plain nanoseconds here, as in Linux since 4.10. */
+static inline ktime_t ns_to_ktime(u64 ns)
+{
+	return (ktime_t)ns;
+}
+
+static inline s64 ktime_to_ns(ktime_t kt)
+{
+	return kt;
+}
+
 #endif

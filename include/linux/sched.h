@@ -203,6 +203,11 @@ static inline bool test_tsk_need_resched(struct task_struct *p)
 }
 
 void schedule(void);
+
+/* Sleep in the state set by the caller for up to @timeout jiffies (hrtimer.c). */
+#define MAX_SCHEDULE_TIMEOUT	((long)(~0UL >> 1))
+long schedule_timeout(long timeout);
+long schedule_timeout_uninterruptible(long timeout);
 void schedule_preempt_disabled(void);
 void preempt_schedule(void);
 void preempt_schedule_irq(void);

@@ -14,6 +14,7 @@
 #include <linux/interrupt.h>
 #include <linux/irqflags.h>
 #include <linux/ktime.h>
+#include <linux/workqueue.h>
 #include <asm/apic.h>
 #include <asm/processor.h>
 
@@ -593,6 +594,7 @@ void sched_init_smp(void)
 	sched_init_granularity(num_online_cpus());
 	cpu_stop_init();
 	spawn_ksoftirqd();
+	workqueue_init();
 }
 
 void sched_init(void)

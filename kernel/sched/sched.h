@@ -11,6 +11,7 @@
 #include <linux/bitmap.h>
 #include <linux/sched/clock.h>
 #include <linux/kthread.h>
+#include <linux/jiffies.h>
 #include <asm/stacktrace.h>
 #include <linux/errno.h>
 
@@ -34,7 +35,6 @@
 
 #define NICE_0_LOAD_SHIFT	10
 #define NICE_0_LOAD		(1UL << NICE_0_LOAD_SHIFT)
-#define TICK_NSEC		(1000000000UL / CONFIG_HZ)
 
 struct cfs_rq {
 	struct load_weight load;

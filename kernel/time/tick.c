@@ -1,45 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The periodic scheduler tick (CONFIG_HZ) on each CPU's one-shot clock
- * event device: every expiry programs the next one a period later
- * (catching up if late) and runs scheduler_tick().  Tests that drive the
- * raw device suspend the tick on their CPU for the duration.
+ * The scheduler tick (CONFIG_HZ) as a per-CPU hard hrtimer, like Linux's
+ * tick_sched_timer: the clock event device belongs to hrtimer_interrupt()
+ * and the tick is one of its timers, forwarded by whole periods (missed
+ * ticks are not replayed).  Tests that drive the raw device suspend the
+ * tick and the hrtimer machinery on their CPU for the duration.
  */
 #include <linux/kernel.h>
 #include <linux/clockchips.h>
+#include <linux/hrtimer.h>
+#include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/irqflags.h>
 
-#define TICK_NSEC	(NSEC_PER_SEC / CONFIG_HZ)
-
-static DEFINE_PER_CPU(u64, tick_next_period);
+static DEFINE_PER_CPU(struct hrtimer, tick_sched_timer);
 static DEFINE_PER_CPU(bool, tick_running);
+static DEFINE_PER_CPU(void (*)(struct clock_event_device *), tick_saved_handler);
 
 /*
  * jiffies counts elapsed periods of ktime, updated by CPU 0's tick: a late
  * or lost tick interrupt does not slow it down (tick_do_update_jiffies64).
  */
-extern unsigned long volatile jiffies;
-
 static void tick_do_update_jiffies(u64 now)
 {
 	if (smp_processor_id() == 0)
 		WRITE_ONCE(jiffies, now / TICK_NSEC);
 }
 
-static void tick_handle_periodic(struct clock_event_device *dev)
+static enum hrtimer_restart tick_sched_timer_fn(struct hrtimer *timer)
 {
-	u64 next = this_cpu_read(tick_next_period) + TICK_NSEC;
-	u64 now = ktime_get_ns();
+	ktime_t now = ktime_get();
 
 	tick_do_update_jiffies(now);
-	while ((s64)(next - now) <= 0)
-		next += TICK_NSEC;	/* missed ticks are not replayed */
-	this_cpu_write(tick_next_period, next);
-	clockevents_program_event(dev, next, true);
 	scheduler_tick();
+	hrtimer_forward(timer, now, TICK_NSEC);
+	return HRTIMER_RESTART;
+}
+
+static void tick_start_local(void)
+{
+	struct hrtimer *timer = this_cpu_ptr(&tick_sched_timer);
+	ktime_t now = ktime_get();
+
+	/* Ticks fall on multiples of TICK_NSEC, as jiffies does. */
+	hrtimer_start(timer, (now / TICK_NSEC + 1) * TICK_NSEC, HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
 void tick_setup_local(void)
@@ -48,28 +54,52 @@ void tick_setup_local(void)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	this_cpu_write(tick_next_period, ktime_get_ns());
-	dev->event_handler = tick_handle_periodic;
+	hrtimers_init_cpu();
+	dev->event_handler = hrtimer_interrupt;
+	hrtimer_init(this_cpu_ptr(&tick_sched_timer), CLOCK_MONOTONIC,
+		     HRTIMER_MODE_ABS_PINNED_HARD);
+	this_cpu_ptr(&tick_sched_timer)->function = tick_sched_timer_fn;
 	this_cpu_write(tick_running, true);
-	clockevents_program_event(dev, this_cpu_read(tick_next_period) + TICK_NSEC, true);
+	tick_start_local();
 	local_irq_restore(flags);
 }
 
-/* For tests that own the clock event device for a while (CPU pinned). */
+/*
+ * For tests that own the clock event device for a while (CPU pinned):
+ * the tick stops, hrtimers on this CPU wait, the device is shut down and
+ * its handler is the caller's to set.
+ */
 void tick_suspend_local(void)
 {
+	struct clock_event_device *dev;
 	unsigned long flags;
 
 	local_irq_save(flags);
 	if (this_cpu_read(tick_running)) {
 		this_cpu_write(tick_running, false);
-		clockevents_shutdown(this_cpu_clockevent());
-		this_cpu_clockevent()->event_handler = NULL;
+		hrtimer_try_to_cancel(this_cpu_ptr(&tick_sched_timer));
+		hrtimers_suspend_local();
+		dev = this_cpu_clockevent();
+		this_cpu_write(tick_saved_handler, dev->event_handler);
+		clockevents_shutdown(dev);
+		dev->event_handler = NULL;
 	}
 	local_irq_restore(flags);
 }
 
+/* Give the device back to hrtimer_interrupt() and restart the tick. */
 void tick_resume_local(void)
 {
-	tick_setup_local();
+	struct clock_event_device *dev = this_cpu_clockevent();
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (!this_cpu_read(tick_running)) {
+		clockevents_shutdown(dev);
+		dev->event_handler = this_cpu_read(tick_saved_handler);
+		hrtimers_resume_local();
+		this_cpu_write(tick_running, true);
+		tick_start_local();
+	}
+	local_irq_restore(flags);
 }

@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * High-resolution timers with Linux 5.15's interface and semantics.
+ *
+ * Every CPU has an hrtimer_cpu_base holding two CLOCK_MONOTONIC clock
+ * bases, each a queue of timers sorted by expiry in a cached rbtree.  The
+ * hard base is served by hrtimer_interrupt(), the clock event handler, in
+ * hard interrupt context.  The soft base is served by HRTIMER_SOFTIRQ,
+ * which the interrupt raises once the first soft timer is due: at irq
+ * exit on !PREEMPT_RT, in ksoftirqd on PREEMPT_RT.  On PREEMPT_RT a timer
+ * not explicitly marked HRTIMER_MODE_HARD is a soft timer.
+ *
+ * A timer is queued on the CPU that starts it and expires there; if its
+ * callback is running elsewhere it stays on that CPU, whose interrupt (or
+ * softirq) reprograms the device when it is done.  Callbacks run with the
+ * base lock dropped; base->running marks the one in progress so that
+ * hrtimer_cancel() can wait for it.
+ */
+#include <linux/kernel.h>
+#include <linux/hrtimer.h>
+#include <linux/clockchips.h>
+#include <linux/interrupt.h>
+#include <linux/irqflags.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/preempt.h>
+#include <linux/errno.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <asm/processor.h>
+
+#ifdef CONFIG_PREEMPT_RT
+#define HRTIMER_RT	1
+#else
+#define HRTIMER_RT	0
+#endif
+
+static DEFINE_PER_CPU(struct hrtimer_cpu_base, hrtimer_bases);
+
+/*
+ * A timer moving between CPUs points here while neither base is locked,
+ * so that lock_hrtimer_base() waits for the move to finish.
+ */
+static struct hrtimer_cpu_base migration_cpu_base;
+static struct hrtimer_clock_base migration_base = { .cpu_base = &migration_cpu_base };
+
+#define HRTIMER_PROGRAM_RETRIES	3
+
+static ktime_t hrtimer_mono_get_time(void)
+{
+	return ktime_get();
+}
+
+static void hrtimer_run_softirq(struct softirq_action *h);
+
+/* Called on each CPU before its first hrtimer is started (tick setup). */
+void hrtimers_init_cpu(void)
+{
+	struct hrtimer_cpu_base *cpu_base = this_cpu_ptr(&hrtimer_bases);
+
+	if (cpu_base->online)
+		return;
+	raw_spin_lock_init(&cpu_base->lock);
+	cpu_base->cpu = smp_processor_id();
+	for (int i = 0; i < HRTIMER_MAX_CLOCK_BASES; i++) {
+		struct hrtimer_clock_base *base = &cpu_base->clock_base[i];
+
+		base->cpu_base = cpu_base;
+		base->index = i;
+		base->clockid = CLOCK_MONOTONIC;
+		base->get_time = hrtimer_mono_get_time;
+		base->running = NULL;
+		base->active.rb_root = RB_ROOT_CACHED;
+	}
+	cpu_base->expires_next = KTIME_MAX;
+	cpu_base->softirq_expires_next = KTIME_MAX;
+	if (cpu_base->cpu == 0)
+		open_softirq(HRTIMER_SOFTIRQ, hrtimer_run_softirq);
+	cpu_base->online = 1;
+}
+
+/* --- timer queues --------------------------------------------------- */
+
+static bool hrtimer_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct timerqueue_node, node)->expires <
+	       rb_entry(b, struct timerqueue_node, node)->expires;
+}
+
+static struct hrtimer *first_timer(struct hrtimer_clock_base *base)
+{
+	struct rb_node *n = rb_first_cached(&base->active.rb_root);
+
+	return n ? rb_entry(n, struct hrtimer, node.node) : NULL;
+}
+
+/* Queue @timer; true if it became the first of its base. */
+static bool enqueue_hrtimer(struct hrtimer *timer, struct hrtimer_clock_base *base)
+{
+	WRITE_ONCE(timer->state, HRTIMER_STATE_ENQUEUED);
+	return rb_add_cached(&timer->node.node, &base->active.rb_root, hrtimer_less) != NULL;
+}
+
+static void dequeue_hrtimer(struct hrtimer *timer, struct hrtimer_clock_base *base)
+{
+	rb_erase_cached(&timer->node.node, &base->active.rb_root);
+	RB_CLEAR_NODE(&timer->node.node);
+	WRITE_ONCE(timer->state, HRTIMER_STATE_INACTIVE);
+}
+
+/* Lock the cpu_base the timer is on, following it if it moves. */
+static struct hrtimer_clock_base *lock_hrtimer_base(const struct hrtimer *timer,
+						    unsigned long *flags)
+{
+	for (;;) {
+		struct hrtimer_clock_base *base = READ_ONCE(timer->base);
+
+		if (base != &migration_base) {
+			raw_spin_lock_irqsave(&base->cpu_base->lock, *flags);
+			if (base == timer->base)
+				return base;
+			raw_spin_unlock_irqrestore(&base->cpu_base->lock, *flags);
+		}
+		cpu_relax();
+	}
+}
+
+/* --- programming the clock event device ----------------------------- */
+
+static ktime_t next_expiry(struct hrtimer_clock_base *base)
+{
+	struct hrtimer *t = first_timer(base);
+
+	return t ? hrtimer_get_expires(t) : KTIME_MAX;
+}
+
+/*
+ * Earliest pending expiry; soft timers do not count while the softirq is
+ * already raised (it recomputes when it is done).
+ */
+static ktime_t hrtimer_update_next_event(struct hrtimer_cpu_base *cpu_base)
+{
+	ktime_t hard = next_expiry(&cpu_base->clock_base[HRTIMER_BASE_MONOTONIC]);
+	ktime_t soft = KTIME_MAX;
+
+	if (!cpu_base->softirq_activated) {
+		soft = next_expiry(&cpu_base->clock_base[HRTIMER_BASE_MONOTONIC_SOFT]);
+		cpu_base->softirq_expires_next = soft;
+	}
+	return min(hard, soft);
+}
+
+static void hrtimer_program(struct hrtimer_cpu_base *cpu_base, ktime_t expires)
+{
+	struct clock_event_device *dev = this_cpu_clockevent();
+
+	cpu_base->expires_next = expires;
+	if (cpu_base->suspended)
+		return;
+	if (expires == KTIME_MAX)
+		clockevents_shutdown(dev);
+	else
+		clockevents_program_event(dev, expires, true);
+}
+
+/* Reprogram this CPU's device for the current queues (lock held). */
+static void hrtimer_force_reprogram(struct hrtimer_cpu_base *cpu_base)
+{
+	if (cpu_base->in_hrtirq)
+		return;		/* hrtimer_interrupt() reprograms at its end */
+	hrtimer_program(cpu_base, hrtimer_update_next_event(cpu_base));
+}
+
+/* A newly first timer on this CPU: program the device if it is earlier. */
+static void hrtimer_reprogram(struct hrtimer *timer)
+{
+	struct hrtimer_clock_base *base = timer->base;
+	struct hrtimer_cpu_base *cpu_base = base->cpu_base;
+	ktime_t expires = hrtimer_get_expires(timer);
+
+	if (cpu_base != this_cpu_ptr(&hrtimer_bases))
+		return;
+	if (timer->is_soft) {
+		if (cpu_base->softirq_activated)
+			return;		/* the softirq recomputes when done */
+		if (expires >= cpu_base->softirq_expires_next)
+			return;
+		cpu_base->softirq_expires_next = expires;
+	}
+	if (cpu_base->in_hrtirq || expires >= cpu_base->expires_next)
+		return;
+	hrtimer_program(cpu_base, expires);
+}
+
+/* --- init, start, cancel -------------------------------------------- */
+
+void hrtimer_init(struct hrtimer *timer, clockid_t clock_id, enum hrtimer_mode mode)
+{
+	bool soft = mode & HRTIMER_MODE_SOFT;
+
+	/* On RT everything that does not insist on hard IRQ expiry is soft. */
+	if (HRTIMER_RT && !(mode & HRTIMER_MODE_HARD))
+		soft = true;
+	memset(timer, 0, sizeof(*timer));
+	RB_CLEAR_NODE(&timer->node.node);
+	timer->is_soft = soft;
+	timer->is_hard = !!(mode & HRTIMER_MODE_HARD);
+	timer->is_rel = !!(mode & HRTIMER_MODE_REL);
+	timer->base = &raw_cpu_ptr(&hrtimer_bases)->clock_base[soft ?
+			HRTIMER_BASE_MONOTONIC_SOFT : HRTIMER_BASE_MONOTONIC];
+	WARN_ON_ONCE(clock_id != CLOCK_MONOTONIC);
+}
+
+/* Remove a queued timer; the caller holds its base lock. */
+static bool remove_hrtimer(struct hrtimer *timer, struct hrtimer_clock_base *base,
+			   bool restart)
+{
+	struct hrtimer_cpu_base *cpu_base = base->cpu_base;
+	bool was_first;
+
+	if (!(timer->state & HRTIMER_STATE_ENQUEUED))
+		return false;
+	was_first = first_timer(base) == timer;
+	dequeue_hrtimer(timer, base);
+	/* Removing the local first timer: avoid a pointless interrupt. */
+	if (was_first && !restart && cpu_base == this_cpu_ptr(&hrtimer_bases))
+		hrtimer_force_reprogram(cpu_base);
+	return true;
+}
+
+void hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 delta_ns,
+			    const enum hrtimer_mode mode)
+{
+	struct hrtimer_cpu_base *new_cpu_base;
+	struct hrtimer_clock_base *base, *new_base;
+	unsigned long flags;
+
+	if (HRTIMER_RT)
+		WARN_ON_ONCE(!(mode & HRTIMER_MODE_HARD) != !timer->is_hard);
+	else
+		WARN_ON_ONCE(!(mode & HRTIMER_MODE_SOFT) != !timer->is_soft);
+
+	base = lock_hrtimer_base(timer, &flags);
+	remove_hrtimer(timer, base, true);
+	if (mode & HRTIMER_MODE_REL)
+		tim += base->get_time();
+	hrtimer_set_expires_range_ns(timer, tim, delta_ns);
+
+	new_cpu_base = this_cpu_ptr(&hrtimer_bases);
+	new_base = &new_cpu_base->clock_base[base->index];
+	/* A timer whose callback runs elsewhere stays there. */
+	if (new_base != base && base->running != timer) {
+		WRITE_ONCE(timer->base, &migration_base);
+		raw_spin_unlock(&base->cpu_base->lock);
+		raw_spin_lock(&new_cpu_base->lock);
+		WRITE_ONCE(timer->base, new_base);
+		base = new_base;
+	}
+	if (enqueue_hrtimer(timer, base))
+		hrtimer_reprogram(timer);
+	raw_spin_unlock_irqrestore(&base->cpu_base->lock, flags);
+}
+
+/*
+ * 1: the timer was queued and is now removed; 0: it was not queued;
+ * -1: its callback is running and the timer cannot be stopped now.
+ */
+int hrtimer_try_to_cancel(struct hrtimer *timer)
+{
+	struct hrtimer_clock_base *base;
+	unsigned long flags;
+	int ret = -1;
+
+	base = lock_hrtimer_base(timer, &flags);
+	if (base->running != timer)
+		ret = remove_hrtimer(timer, base, false);
+	raw_spin_unlock_irqrestore(&base->cpu_base->lock, flags);
+	return ret;
+}
+
+/*
+ * Wait for a running callback.  A soft callback on PREEMPT_RT runs in a
+ * preemptible thread that may be on our CPU, so a preemptible waiter
+ * sleeps briefly instead of spinning.
+ */
+void hrtimer_cancel_wait_running(const struct hrtimer *timer)
+{
+	if (HRTIMER_RT && timer->is_soft && preemptible()) {
+		ktime_t t = 20 * NSEC_PER_USEC;
+
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		schedule_hrtimeout(&t, HRTIMER_MODE_REL_HARD);
+		return;
+	}
+	cpu_relax();
+}
+
+int hrtimer_cancel(struct hrtimer *timer)
+{
+	int ret;
+
+	while ((ret = hrtimer_try_to_cancel(timer)) < 0)
+		hrtimer_cancel_wait_running(timer);
+	return ret;
+}
+
+bool hrtimer_active(const struct hrtimer *timer)
+{
+	struct hrtimer_clock_base *base;
+	unsigned long flags;
+	bool active;
+
+	base = lock_hrtimer_base(timer, &flags);
+	active = (timer->state & HRTIMER_STATE_ENQUEUED) || base->running == timer;
+	raw_spin_unlock_irqrestore(&base->cpu_base->lock, flags);
+	return active;
+}
+
+ktime_t hrtimer_get_remaining(const struct hrtimer *timer)
+{
+	return hrtimer_get_expires(timer) - ktime_get();
+}
+
+/*
+ * Push the expiry forward by whole @intervals until it is after @now;
+ * returns how many intervals were added.  For callbacks (or stopped
+ * timers) only: a queued timer is left alone.
+ */
+u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval)
+{
+	ktime_t delta = now - hrtimer_get_expires(timer);
+	u64 orun = 1;
+
+	if (delta < 0)
+		return 0;
+	if (WARN_ON(timer->state & HRTIMER_STATE_ENQUEUED))
+		return 0;
+	if (interval < 1)
+		interval = 1;
+	if (delta >= interval) {
+		orun = (u64)delta / (u64)interval;
+		hrtimer_add_expires_ns(timer, orun * (u64)interval);
+		if (hrtimer_get_expires(timer) > now)
+			return orun;
+		orun++;
+	}
+	hrtimer_add_expires_ns(timer, interval);
+	return orun;
+}
+
+/* --- expiry --------------------------------------------------------- */
+
+/* Run one expired timer's callback with the lock dropped. */
+static void __run_hrtimer(struct hrtimer_cpu_base *cpu_base, struct hrtimer_clock_base *base,
+			  struct hrtimer *timer, unsigned long flags)
+{
+	enum hrtimer_restart (*fn)(struct hrtimer *) = timer->function;
+	enum hrtimer_restart restart;
+
+	WRITE_ONCE(base->running, timer);
+	dequeue_hrtimer(timer, base);
+	raw_spin_unlock_irqrestore(&cpu_base->lock, flags);
+	restart = fn(timer);
+	raw_spin_lock_irq(&cpu_base->lock);
+	/* The callback may have restarted it itself (hrtimer_start()). */
+	if (restart != HRTIMER_NORESTART && !(timer->state & HRTIMER_STATE_ENQUEUED))
+		enqueue_hrtimer(timer, base);
+	WARN_ON_ONCE(base->running != timer);
+	WRITE_ONCE(base->running, NULL);
+}
+
+static void __hrtimer_run_queues(struct hrtimer_cpu_base *cpu_base, ktime_t now,
+				 unsigned long flags, bool soft)
+{
+	struct hrtimer_clock_base *base = &cpu_base->clock_base[soft ?
+			HRTIMER_BASE_MONOTONIC_SOFT : HRTIMER_BASE_MONOTONIC];
+	struct hrtimer *timer;
+
+	while ((timer = first_timer(base))) {
+		if (now < hrtimer_get_softexpires(timer))
+			break;
+		__run_hrtimer(cpu_base, base, timer, flags);
+	}
+}
+
+/* The clock event handler: hard interrupt, interrupts off. */
+void hrtimer_interrupt(struct clock_event_device *dev)
+{
+	struct hrtimer_cpu_base *cpu_base = this_cpu_ptr(&hrtimer_bases);
+	unsigned long flags;
+	ktime_t now, expires_next;
+	int retries = 0;
+
+	raw_spin_lock_irqsave(&cpu_base->lock, flags);
+	cpu_base->nr_events++;
+	now = ktime_get();
+	for (;;) {
+		cpu_base->in_hrtirq = 1;
+		cpu_base->expires_next = KTIME_MAX;
+		if (!cpu_base->softirq_activated && now >= cpu_base->softirq_expires_next) {
+			cpu_base->softirq_expires_next = KTIME_MAX;
+			cpu_base->softirq_activated = 1;
+			raise_softirq_irqoff(HRTIMER_SOFTIRQ);
+		}
+		__hrtimer_run_queues(cpu_base, now, flags, false);
+		expires_next = hrtimer_update_next_event(cpu_base);
+		cpu_base->in_hrtirq = 0;
+		now = ktime_get();
+		/* Something expired while we ran callbacks: serve it now. */
+		if (expires_next > now || ++retries > HRTIMER_PROGRAM_RETRIES)
+			break;
+		cpu_base->nr_retries++;
+	}
+	hrtimer_program(cpu_base, expires_next);
+	raw_spin_unlock_irqrestore(&cpu_base->lock, flags);
+}
+
+static void hrtimer_run_softirq(struct softirq_action *h)
+{
+	struct hrtimer_cpu_base *cpu_base = this_cpu_ptr(&hrtimer_bases);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cpu_base->lock, flags);
+	__hrtimer_run_queues(cpu_base, ktime_get(), flags, true);
+	cpu_base->softirq_activated = 0;
+	hrtimer_force_reprogram(cpu_base);
+	raw_spin_unlock_irqrestore(&cpu_base->lock, flags);
+}
+
+/* Lend the device out (tick_suspend_local()) and take it back. */
+void hrtimers_suspend_local(void)
+{
+	struct hrtimer_cpu_base *cpu_base = this_cpu_ptr(&hrtimer_bases);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cpu_base->lock, flags);
+	cpu_base->suspended = 1;
+	raw_spin_unlock_irqrestore(&cpu_base->lock, flags);
+}
+
+void hrtimers_resume_local(void)
+{
+	struct hrtimer_cpu_base *cpu_base = this_cpu_ptr(&hrtimer_bases);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cpu_base->lock, flags);
+	cpu_base->suspended = 0;
+	this_cpu_clockevent()->event_handler = hrtimer_interrupt;
+	hrtimer_force_reprogram(cpu_base);
+	raw_spin_unlock_irqrestore(&cpu_base->lock, flags);
+}
+
+/* --- sleeping ------------------------------------------------------- */
+
+static enum hrtimer_restart hrtimer_wakeup(struct hrtimer *timer)
+{
+	struct hrtimer_sleeper *t = container_of(timer, struct hrtimer_sleeper, timer);
+	struct task_struct *task = t->task;
+
+	WRITE_ONCE(t->task, NULL);
+	if (task)
+		wake_up_process(task);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * On PREEMPT_RT a sleeper of an RT task expires in hard IRQ (its wakeup
+ * must not wait for ksoftirqd); other sleepers are soft there.
+ */
+void hrtimer_init_sleeper(struct hrtimer_sleeper *sl, clockid_t clock_id, enum hrtimer_mode mode)
+{
+	if (HRTIMER_RT && rt_task(current) && !(mode & HRTIMER_MODE_SOFT))
+		mode |= HRTIMER_MODE_HARD;
+	hrtimer_init(&sl->timer, clock_id, mode);
+	sl->timer.function = hrtimer_wakeup;
+	sl->task = current;
+}
+
+void hrtimer_sleeper_start_expires(struct hrtimer_sleeper *sl, enum hrtimer_mode mode)
+{
+	if (HRTIMER_RT && sl->timer.is_hard)
+		mode |= HRTIMER_MODE_HARD;
+	if (HRTIMER_RT && sl->timer.is_soft)
+		mode &= ~HRTIMER_MODE_HARD;
+	hrtimer_start_expires(&sl->timer, mode);
+}
+
+/*
+ * Sleep in the state the caller set until @expires (+ up to @delta).
+ * 0 when the timer expired, -EINTR when woken earlier.  NULL: no timeout.
+ */
+int schedule_hrtimeout_range(ktime_t *expires, u64 delta, const enum hrtimer_mode mode)
+{
+	struct hrtimer_sleeper t;
+
+	if (expires && *expires == 0 && (mode & HRTIMER_MODE_REL)) {
+		__set_current_state(TASK_RUNNING);
+		return 0;
+	}
+	if (!expires) {
+		schedule();
+		return -EINTR;
+	}
+	hrtimer_init_sleeper(&t, CLOCK_MONOTONIC, mode);
+	hrtimer_set_expires_range_ns(&t.timer, *expires, delta);
+	hrtimer_sleeper_start_expires(&t, mode);
+	if (READ_ONCE(t.task))
+		schedule();
+	__set_current_state(TASK_RUNNING);
+	hrtimer_cancel(&t.timer);
+	return READ_ONCE(t.task) ? -EINTR : 0;
+}
+
+int schedule_hrtimeout(ktime_t *expires, const enum hrtimer_mode mode)
+{
+	return schedule_hrtimeout_range(expires, 0, mode);
+}
+
+/* A jiffies timeout on an hrtimer; returns the jiffies left (0: timed out). */
+long schedule_timeout(long timeout)
+{
+	ktime_t expires, left;
+
+	if (timeout == MAX_SCHEDULE_TIMEOUT) {
+		schedule();
+		return timeout;
+	}
+	if (timeout < 0) {
+		WARN_ON_ONCE(1);	/* negative timeout */
+		__set_current_state(TASK_RUNNING);
+		return 0;
+	}
+	expires = ktime_get() + (ktime_t)timeout * TICK_NSEC;
+	if (!schedule_hrtimeout(&expires, HRTIMER_MODE_ABS))
+		return 0;
+	left = expires - ktime_get();
+	return left <= 0 ? 0 : (long)DIV_ROUND_UP((u64)left, TICK_NSEC);
+}
+
+long schedule_timeout_uninterruptible(long timeout)
+{
+	__set_current_state(TASK_UNINTERRUPTIBLE);
+	return schedule_timeout(timeout);
+}
+
+/* Sleep for at least @min us, letting the wakeup coalesce up to @max us. */
+void usleep_range(unsigned long min, unsigned long max)
+{
+	ktime_t exp = ktime_get() + (ktime_t)min * NSEC_PER_USEC;
+	u64 delta = (u64)(max > min ? max - min : 0) * NSEC_PER_USEC;
+
+	do {
+		__set_current_state(TASK_UNINTERRUPTIBLE);
+	} while (schedule_hrtimeout_range(&exp, delta, HRTIMER_MODE_ABS));
+}
+
+/* Sleep for at least @msecs ms (an hrtimer sleep, not rounded to ticks). */
+void msleep(unsigned int msecs)
+{
+	ktime_t exp = ktime_get() + (ktime_t)msecs * NSEC_PER_MSEC;
+
+	do {
+		__set_current_state(TASK_UNINTERRUPTIBLE);
+	} while (schedule_hrtimeout(&exp, HRTIMER_MODE_ABS));
+}

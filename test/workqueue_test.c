@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-CPU workqueues: items run on the requested CPU in that CPU's kworker,
+ * a pending item is not queued twice, flush_work() and cancel_work_sync()
+ * wait for the instance that was pending or running, a pool runs its items
+ * in queue order, and items queued from every CPU to every CPU each run
+ * exactly once.
+ */
+#include <linux/ktest.h>
+#include <linux/workqueue.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <linux/delay.h>
+#include <linux/cpumask.h>
+
+/* An item that records where it ran. */
+struct probe {
+	struct work_struct work;
+	struct completion begun, ran;
+	int runs, cpu;
+	bool kthread;
+	char comm[TASK_COMM_LEN];
+	int nice;
+	unsigned int delay_ms;		/* spin this long before finishing */
+	volatile bool started, finished;
+};
+
+static void probe_fn(struct work_struct *work)
+{
+	struct probe *p = container_of(work, struct probe, work);
+
+	WRITE_ONCE(p->started, true);
+	complete(&p->begun);
+	p->cpu = smp_processor_id();
+	p->kthread = current->flags & PF_KTHREAD;
+	memcpy(p->comm, current->comm, TASK_COMM_LEN);
+	p->nice = task_nice(current);
+	if (p->delay_ms)
+		mdelay(p->delay_ms);
+	p->runs++;
+	WRITE_ONCE(p->finished, true);
+	complete(&p->ran);
+}
+
+static void probe_init(struct probe *p, unsigned int delay_ms)
+{
+	memset(p, 0, sizeof(*p));
+	INIT_WORK(&p->work, probe_fn);
+	init_completion(&p->begun);
+	init_completion(&p->ran);
+	p->cpu = -1;
+	p->delay_ms = delay_ms;
+}
+
+/* An item that holds its worker until released. */
+struct blocker {
+	struct work_struct work;
+	struct completion started, release;
+};
+
+static void blocker_fn(struct work_struct *work)
+{
+	struct blocker *b = container_of(work, struct blocker, work);
+
+	complete(&b->started);
+	wait_for_completion(&b->release);
+}
+
+/* Occupy @cpu's system_wq worker; returns once the blocker is running. */
+static void block_worker(struct blocker *b, int cpu)
+{
+	INIT_WORK(&b->work, blocker_fn);
+	init_completion(&b->started);
+	init_completion(&b->release);
+	schedule_work_on(cpu, &b->work);
+	wait_for_completion(&b->started);
+}
+
+static void unblock_worker(struct blocker *b)
+{
+	complete(&b->release);
+	flush_work(&b->work);
+}
+
+static int last_cpu(void)
+{
+	int cpu, last = 0;
+
+	for_each_online_cpu(cpu)
+		last = cpu;
+	return last;
+}
+
+static void check_runs_on(struct ktest *t, struct workqueue_struct *wq,
+			  const char *suffix, int nice)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct probe p;
+		char want[TASK_COMM_LEN];
+
+		probe_init(&p, 0);
+		KTEST_EXPECT_TRUE(t, queue_work_on(cpu, wq, &p.work));
+		wait_for_completion(&p.ran);
+		flush_work(&p.work);
+		snprintf(want, sizeof(want), "kworker/%d:0%s", cpu, suffix);
+		KTEST_EXPECT_EQ(t, p.runs, 1);
+		KTEST_EXPECT_EQ(t, p.cpu, cpu);
+		KTEST_EXPECT_TRUE(t, p.kthread);
+		KTEST_EXPECT_STREQ(t, p.comm, want);
+		KTEST_EXPECT_EQ(t, p.nice, nice);
+	}
+}
+
+static void runs_on_requested_cpu(struct ktest *t)
+{
+	check_runs_on(t, system_wq, "", 0);
+}
+
+static void highpri_runs_on_requested_cpu(struct ktest *t)
+{
+	check_runs_on(t, system_highpri_wq, "H", -20);
+}
+
+static void schedule_work_runs_locally(struct ktest *t)
+{
+	struct probe p;
+
+	probe_init(&p, 0);
+	KTEST_EXPECT_TRUE(t, schedule_work(&p.work));
+	KTEST_EXPECT_TRUE(t, flush_work(&p.work));
+	KTEST_EXPECT_EQ(t, p.runs, 1);
+	KTEST_EXPECT_TRUE(t, p.kthread);
+	KTEST_EXPECT_TRUE(t, !strncmp(p.comm, "kworker/", 8));
+}
+
+static void pending_item_not_requeued(struct ktest *t)
+{
+	struct blocker b;
+	struct probe p;
+	int cpu = last_cpu();
+
+	probe_init(&p, 0);
+	block_worker(&b, cpu);
+	KTEST_EXPECT_TRUE(t, schedule_work_on(cpu, &p.work));
+	KTEST_EXPECT_TRUE(t, work_pending(&p.work));
+	KTEST_EXPECT_FALSE(t, schedule_work_on(cpu, &p.work));
+	KTEST_EXPECT_FALSE(t, schedule_work_on(0, &p.work));
+	KTEST_EXPECT_EQ(t, p.runs, 0);
+	unblock_worker(&b);
+	flush_work(&p.work);
+	mdelay(5);			/* a second instance would have run by now */
+	KTEST_EXPECT_EQ(t, p.runs, 1);
+	KTEST_EXPECT_FALSE(t, work_pending(&p.work));
+	/* idle again: it can be queued anew */
+	KTEST_EXPECT_TRUE(t, schedule_work_on(cpu, &p.work));
+	flush_work(&p.work);
+	KTEST_EXPECT_EQ(t, p.runs, 2);
+}
+
+static void flush_work_waits(struct ktest *t)
+{
+	struct probe p;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		probe_init(&p, 20);
+		KTEST_EXPECT_FALSE(t, flush_work(&p.work));	/* never queued */
+		schedule_work_on(cpu, &p.work);
+		KTEST_EXPECT_TRUE(t, flush_work(&p.work));
+		KTEST_EXPECT_TRUE(t, p.finished);
+		KTEST_EXPECT_EQ(t, p.runs, 1);
+		KTEST_EXPECT_FALSE(t, flush_work(&p.work));	/* idle now */
+	}
+}
+
+static void flush_work_waits_for_running(struct ktest *t)
+{
+	struct probe p;
+	int cpu = last_cpu();
+
+	probe_init(&p, 30);
+	schedule_work_on(cpu, &p.work);
+	wait_for_completion(&p.begun);
+	KTEST_EXPECT_FALSE(t, work_pending(&p.work));
+	KTEST_EXPECT_FALSE(t, p.finished);
+	KTEST_EXPECT_TRUE(t, flush_work(&p.work));
+	KTEST_EXPECT_TRUE(t, p.finished);
+}
+
+static void cancel_pending(struct ktest *t)
+{
+	struct blocker b;
+	struct probe p;
+	int cpu = last_cpu();
+
+	probe_init(&p, 0);
+	block_worker(&b, cpu);
+	KTEST_EXPECT_TRUE(t, schedule_work_on(cpu, &p.work));
+	KTEST_EXPECT_TRUE(t, cancel_work_sync(&p.work));
+	KTEST_EXPECT_FALSE(t, work_pending(&p.work));
+	unblock_worker(&b);
+	mdelay(5);
+	KTEST_EXPECT_EQ(t, p.runs, 0);
+	KTEST_EXPECT_FALSE(t, p.started);
+	/* cancel of an idle item */
+	KTEST_EXPECT_FALSE(t, cancel_work_sync(&p.work));
+	/* still usable */
+	KTEST_EXPECT_TRUE(t, schedule_work_on(cpu, &p.work));
+	flush_work(&p.work);
+	KTEST_EXPECT_EQ(t, p.runs, 1);
+}
+
+static void cancel_running(struct ktest *t)
+{
+	struct probe p;
+	int cpu = last_cpu();
+
+	probe_init(&p, 30);
+	schedule_work_on(cpu, &p.work);
+	wait_for_completion(&p.begun);
+	KTEST_EXPECT_FALSE(t, p.finished);
+	KTEST_EXPECT_FALSE(t, cancel_work_sync(&p.work));
+	KTEST_EXPECT_TRUE(t, p.finished);
+	KTEST_EXPECT_EQ(t, p.runs, 1);
+	KTEST_EXPECT_FALSE(t, work_pending(&p.work));
+}
+
+#define FIFO_ITEMS	16
+
+struct order_item {
+	struct work_struct work;
+	int *next_slot;
+	int *order;
+	int id;
+};
+
+static void order_fn(struct work_struct *work)
+{
+	struct order_item *it = container_of(work, struct order_item, work);
+
+	it->order[(*it->next_slot)++] = it->id;
+}
+
+static void fifo_order(struct ktest *t)
+{
+	struct order_item items[FIFO_ITEMS];
+	int order[FIFO_ITEMS], next = 0;
+	struct blocker b;
+	int cpu = last_cpu();
+
+	block_worker(&b, cpu);
+	for (int i = 0; i < FIFO_ITEMS; i++) {
+		INIT_WORK(&items[i].work, order_fn);
+		items[i].next_slot = &next;
+		items[i].order = order;
+		items[i].id = i;
+		order[i] = -1;
+		KTEST_EXPECT_TRUE(t, schedule_work_on(cpu, &items[i].work));
+	}
+	unblock_worker(&b);
+	flush_work(&items[FIFO_ITEMS - 1].work);
+	KTEST_EXPECT_EQ(t, next, FIFO_ITEMS);
+	for (int i = 0; i < FIFO_ITEMS; i++)
+		KTEST_EXPECT_EQ(t, order[i], i);
+}
+
+/* Every CPU queues MANY_ITEMS items on every CPU, from a bound kthread. */
+#define MANY_CPUS	8
+#define MANY_ITEMS	32
+
+struct many_item {
+	struct work_struct work;
+	int target;
+	int runs;
+	int wrong_cpu;
+};
+
+static struct many_item many[MANY_CPUS][MANY_CPUS][MANY_ITEMS];
+static struct completion many_done[MANY_CPUS];
+static int many_cpus[MANY_CPUS], many_n;
+static int many_queue_failed;
+
+static void many_fn(struct work_struct *work)
+{
+	struct many_item *it = container_of(work, struct many_item, work);
+
+	__atomic_fetch_add(&it->runs, 1, __ATOMIC_RELAXED);
+	if (smp_processor_id() != it->target)
+		it->wrong_cpu++;
+}
+
+static int many_queuer(void *arg)
+{
+	int src = (long)arg;
+
+	for (int i = 0; i < MANY_ITEMS; i++)
+		for (int d = 0; d < many_n; d++)
+			if (!schedule_work_on(many_cpus[d], &many[src][d][i].work))
+				__atomic_fetch_add(&many_queue_failed, 1, __ATOMIC_RELAXED);
+	complete(&many_done[src]);
+	return 0;
+}
+
+static void many_from_all_cpus(struct ktest *t)
+{
+	int cpu, s, d, i, bad_runs = 0, bad_cpu = 0;
+
+	many_n = 0;
+	many_queue_failed = 0;
+	for_each_online_cpu(cpu)
+		if (many_n < MANY_CPUS)
+			many_cpus[many_n++] = cpu;
+	for (s = 0; s < many_n; s++)
+		for (d = 0; d < many_n; d++)
+			for (i = 0; i < MANY_ITEMS; i++) {
+				INIT_WORK(&many[s][d][i].work, many_fn);
+				many[s][d][i].target = many_cpus[d];
+				many[s][d][i].runs = 0;
+				many[s][d][i].wrong_cpu = 0;
+			}
+	for (s = 0; s < many_n; s++) {
+		struct task_struct *p;
+
+		init_completion(&many_done[s]);
+		p = kthread_create(many_queuer, (void *)(long)s, "wq_queuer/%d", many_cpus[s]);
+		KTEST_ASSERT_TRUE(t, p != NULL);
+		kthread_bind(p, many_cpus[s]);
+		wake_up_process(p);
+	}
+	for (s = 0; s < many_n; s++)
+		wait_for_completion(&many_done[s]);
+	for (s = 0; s < many_n; s++)
+		for (d = 0; d < many_n; d++)
+			for (i = 0; i < MANY_ITEMS; i++)
+				flush_work(&many[s][d][i].work);
+	for (s = 0; s < many_n; s++)
+		for (d = 0; d < many_n; d++)
+			for (i = 0; i < MANY_ITEMS; i++) {
+				bad_runs += many[s][d][i].runs != 1;
+				bad_cpu += many[s][d][i].wrong_cpu != 0;
+			}
+	KTEST_EXPECT_EQ(t, many_queue_failed, 0);
+	KTEST_EXPECT_EQ(t, bad_runs, 0);
+	KTEST_EXPECT_EQ(t, bad_cpu, 0);
+}
+
+static struct ktest_case workqueue_cases[] = {
+	KTEST_CASE(runs_on_requested_cpu),
+	KTEST_CASE(highpri_runs_on_requested_cpu),
+	KTEST_CASE(schedule_work_runs_locally),
+	KTEST_CASE(pending_item_not_requeued),
+	KTEST_CASE(flush_work_waits),
+	KTEST_CASE(flush_work_waits_for_running),
+	KTEST_CASE(cancel_pending),
+	KTEST_CASE(cancel_running),
+	KTEST_CASE(fifo_order),
+	KTEST_CASE(many_from_all_cpus),
+	{}
+};
+
+static struct ktest_suite workqueue_suite = {
+	.name = "workqueue", .cases = workqueue_cases,
+};
+ktest_register_suite(workqueue_suite);
