@@ -20,7 +20,6 @@
 #include <linux/errno.h>
 #include <linux/irqflags.h>
 
-extern bool ktest_exact_time;
 DECLARE_PER_CPU(struct task_struct *, ksoftirqd);
 
 #ifdef CONFIG_PREEMPT_RT
@@ -354,7 +353,7 @@ static void lat_reset(void)
 static void lat_report(struct ktest *t, const char *what)
 {
 	ktest_info(t, "%s latency (%s): min %llu avg %llu max %llu ns over %d", what,
-		   ktest_exact_time ? "icount" : "TCG/KVM", (unsigned long long)lat_min,
+		   ktest_clock_mode(), (unsigned long long)lat_min,
 		   (unsigned long long)(lat_sum / LAT_LOOPS), (unsigned long long)lat_max, LAT_LOOPS);
 }
 

@@ -332,8 +332,9 @@ static void bench_report(struct ktest *t, const char *what, unsigned int order, 
 
 	bench_pairs(order, gfp, &mean, &best);	/* warm */
 	bench_pairs(order, gfp, &mean, &best);
-	ktest_info(t, "%s: order-%u alloc+free pair: %llu cycles mean, %llu best round",
-		   what, order, (unsigned long long)mean, (unsigned long long)best);
+	ktest_info(t, "%s: order-%u alloc+free pair: %llu cycles mean, %llu best round (%s)",
+		   what, order, (unsigned long long)mean, (unsigned long long)best,
+		   ktest_clock_mode());
 }
 
 static void pcp_disable_all(bool disable)

@@ -21,10 +21,31 @@ void tick_resume_local(void);
 #include <asm/spinlock.h>
 #include <asm/tsc.h>
 #include <stdlib.h>
+#include <string.h>
 
 bool ktest_exact_time;
 core_param("ktest.exact_time", ktest_exact_time, bool,
 	   "the TSC is QEMU icount's exact 1 GHz clock: check timing to 1%");
+
+/*
+ * Which clock a reported figure came from: "icount" (exact, set by the
+ * icount entries), "TCG" or "KVM" (from the hypervisor's CPUID signature),
+ * another hypervisor's signature, or "hardware".
+ */
+const char *ktest_clock_mode(void)
+{
+	const char *sig = boot_cpu_data.hypervisor;
+
+	if (ktest_exact_time)
+		return "icount";
+	if (!boot_cpu_data.has_hypervisor || !sig[0])
+		return "hardware";
+	if (!strcmp(sig, "TCGTCGTCGTCG"))
+		return "TCG";
+	if (!strncmp(sig, "KVMKVMKVM", 9))
+		return "KVM";
+	return sig;
+}
 
 static void tsc_calibrated(struct ktest *t)
 {

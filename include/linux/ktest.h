@@ -53,6 +53,11 @@ void ktest_selftest_broken_boot(void);
 __printf(4, 5) void ktest_fail(struct ktest *t, const char *file, int line,
 			       const char *fmt, ...);
 __printf(2, 3) void ktest_info(struct ktest *t, const char *fmt, ...);
+
+/* ktest.exact_time=1: the icount entries, where timing is checked to 1%. */
+extern bool ktest_exact_time;
+/* "icount", "TCG", "KVM" or "hardware": name it next to every reported figure. */
+const char *ktest_clock_mode(void);
 __noreturn void ktest_abort(struct ktest *t);
 __noreturn __printf(2, 3) void ktest_skip(struct ktest *t, const char *fmt, ...);
 
