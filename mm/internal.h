@@ -42,7 +42,9 @@ extern bool _page_poisoning_enabled;
 /* A page that may go on or come off a free list: the cheap test. */
 static inline bool page_expected_state(struct page *page, unsigned long check_flags)
 {
-	if (unlikely(atomic_read(&page->_mapcount) != -1))
+	int mapcount = atomic_read(&page->_mapcount);
+
+	if (unlikely(mapcount != -1))
 		return false;
 	if (unlikely((unsigned long)page->mapping | page_ref_count(page) |
 		     page->memcg_data | (page->flags & check_flags)))
@@ -51,11 +53,11 @@ static inline bool page_expected_state(struct page *page, unsigned long check_fl
 }
 
 /* On the way to the free lists: reported (and leaked) if not a clean page. */
-static inline bool free_page_is_bad(struct page *page)
+static inline bool free_page_is_bad(struct page *pg)
 {
-	if (likely(page_expected_state(page, PAGE_FLAGS_CHECK_AT_FREE)))
+	if (likely(page_expected_state(pg, PAGE_FLAGS_CHECK_AT_FREE)))
 		return false;
-	return free_page_is_bad_report(page);
+	return free_page_is_bad_report(pg);
 }
 
 /* Coming off the free lists: a free page nobody may have touched. */
@@ -77,9 +79,9 @@ bool free_pages_prepare(struct page *page, unsigned int order);
 void setup_per_zone_wmarks(void);
 
 /* mm/page_alloc_pcp.c: the per-CPU lists */
-static inline bool pcp_allowed_order(unsigned int order)
+static inline bool pcp_allowed_order(unsigned int ord)
 {
-	return order <= PAGE_ALLOC_COSTLY_ORDER;
+	return ord <= PAGE_ALLOC_COSTLY_ORDER;
 }
 
 struct page *rmqueue_pcplist(struct zone *preferred_zone, struct zone *zone,

@@ -27,9 +27,9 @@
 
 /* ---------------------------------------------------------------- buddy */
 
-static inline void set_buddy_order(struct page *page, unsigned int order)
+static inline void set_buddy_order(struct page *page, unsigned int ord)
 {
-	set_page_private(page, order);
+	set_page_private(page, ord);
 	__SetPageBuddy(page);
 }
 
@@ -44,15 +44,15 @@ static inline unsigned long __find_buddy_pfn(unsigned long pfn, unsigned int ord
 }
 
 /*
- * Is @buddy the free block of @order that @page would merge with?  Both
+ * Is @other the free block of @ord that @page would merge with?  Both
  * descriptors exist: a buddy never leaves the MAX_ORDER block, and the
  * memory map covers whole MAX_ORDER blocks.
  */
-static inline bool page_is_buddy(struct page *page, struct page *buddy,
-				 unsigned int order)
+static inline bool page_is_buddy(struct page *page, struct page *other,
+				 unsigned int ord)
 {
-	return PageBuddy(buddy) && buddy_order(buddy) == order &&
-	       page_zone_id(page) == page_zone_id(buddy);
+	return PageBuddy(other) && buddy_order(other) == ord &&
+	       page_zone_id(page) == page_zone_id(other);
 }
 
 static inline void __mod_zone_freepage_state(struct zone *zone, long nr)
@@ -60,31 +60,31 @@ static inline void __mod_zone_freepage_state(struct zone *zone, long nr)
 	atomic64_add(nr, &zone->vm_stat[NR_FREE_PAGES]);
 }
 
-static inline void add_to_free_list(struct page *page, struct zone *zone,
-				    unsigned int order, int migratetype)
+static inline void add_to_free_list(struct page *page, struct zone *z,
+				    unsigned int order, int mt)
 {
-	struct free_area *area = &zone->free_area[order];
+	struct free_area *fa = &z->free_area[order];
 
-	list_add(&page->lru, &area->free_list[migratetype]);
-	area->nr_free++;
+	list_add(&page->lru, &fa->free_list[mt]);
+	fa->nr_free++;
 }
 
-static inline void add_to_free_list_tail(struct page *page, struct zone *zone,
-					 unsigned int order, int migratetype)
+static inline void add_to_free_list_tail(struct page *page, struct zone *z,
+					 unsigned int order, int mt)
 {
-	struct free_area *area = &zone->free_area[order];
+	struct free_area *fa = &z->free_area[order];
 
-	list_add_tail(&page->lru, &area->free_list[migratetype]);
-	area->nr_free++;
+	list_add_tail(&page->lru, &fa->free_list[mt]);
+	fa->nr_free++;
 }
 
-static inline void del_page_from_free_list(struct page *page, struct zone *zone,
+static inline void del_page_from_free_list(struct page *page, struct zone *z,
 					   unsigned int order)
 {
 	list_del(&page->lru);
 	__ClearPageBuddy(page);
 	set_page_private(page, 0);
-	zone->free_area[order].nr_free--;
+	z->free_area[order].nr_free--;
 }
 
 /*
@@ -104,9 +104,9 @@ static bool buddy_merge_likely(unsigned long pfn, struct page *page, unsigned in
 
 /* Put a block on the free lists, merging it with free buddies. */
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
-		     unsigned int order, int migratetype, fpi_t fpi_flags)
+		     unsigned int order, int mt, fpi_t fpi_flags)
 {
-	VM_BUG_ON_PAGE(page->flags & PAGE_FLAGS_CHECK_AT_PREP, page);
+	VM_BUG_ON_PAGE(PAGE_FLAGS_CHECK_AT_PREP & page->flags, page);
 	VM_BUG_ON_PAGE(pfn & ((1UL << order) - 1), page);
 	VM_BUG_ON_PAGE(!zone_spans_pfn(zone, pfn), page);
 
@@ -126,9 +126,9 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 	}
 	set_buddy_order(page, order);
 	if ((fpi_flags & FPI_TO_TAIL) || buddy_merge_likely(pfn, page, order))
-		add_to_free_list_tail(page, zone, order, migratetype);
+		add_to_free_list_tail(page, zone, order, mt);
 	else
-		add_to_free_list(page, zone, order, migratetype);
+		add_to_free_list(page, zone, order, mt);
 }
 
 /*
@@ -136,14 +136,14 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
  * first 2^low pages and give the upper halves back, largest first.
  */
 static inline void expand(struct zone *zone, struct page *page, unsigned int low,
-			  unsigned int high, int migratetype)
+			  unsigned int high, int mt)
 {
 	unsigned long size = 1UL << high;
 
 	while (high > low) {
 		high--;
 		size >>= 1;
-		add_to_free_list(&page[size], zone, high, migratetype);
+		add_to_free_list(&page[size], zone, high, mt);
 		set_buddy_order(&page[size], high);
 	}
 }
@@ -152,16 +152,16 @@ static inline void expand(struct zone *zone, struct page *page, unsigned int low
 static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order,
 				       int migratetype)
 {
-	for (unsigned int current_order = order; current_order < MAX_ORDER;
-	     current_order++) {
-		struct free_area *area = &zone->free_area[current_order];
+	for (unsigned int cur_order = order; cur_order < MAX_ORDER;
+	     cur_order++) {
+		struct free_area *area = &zone->free_area[cur_order];
 		struct page *page = list_first_entry_or_null(&area->free_list[migratetype],
 							     struct page, lru);
 
 		if (!page)
 			continue;
-		del_page_from_free_list(page, zone, current_order);
-		expand(zone, page, order, current_order, migratetype);
+		del_page_from_free_list(page, zone, cur_order);
+		expand(zone, page, order, cur_order, migratetype);
 		return page;
 	}
 	return NULL;
@@ -212,18 +212,18 @@ int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long count,
 /* Order-0..3 through this CPU's lists, larger blocks straight from the buddy lists. */
 static struct page *rmqueue(struct zone *preferred_zone, struct zone *zone,
 			    unsigned int order, gfp_t gfp_flags,
-			    unsigned int alloc_flags, int migratetype)
+			    unsigned int alloc_flags, int mt)
 {
 	unsigned long flags;
 	struct page *page;
 
 	if (likely(pcp_allowed_order(order)))
 		return rmqueue_pcplist(preferred_zone, zone, order, gfp_flags,
-				       migratetype, alloc_flags);
+				       mt, alloc_flags);
 
 	spin_lock_irqsave(&zone->lock, flags);
 	do {
-		page = __rmqueue(zone, order, migratetype, alloc_flags);
+		page = __rmqueue(zone, order, mt, alloc_flags);
 		if (page)
 			__mod_zone_freepage_state(zone, -(1L << order));
 	} while (page && check_new_pages(page, order));
@@ -280,25 +280,25 @@ static void __free_pages_ok(struct page *page, unsigned int order, fpi_t fpi_fla
 	spin_unlock_irqrestore(&zone->lock, flags);
 }
 
-static inline void free_the_page(struct page *page, unsigned int order)
+static inline void free_the_page(struct page *page, unsigned int ord)
 {
-	if (pcp_allowed_order(order))
-		free_unref_page(page, order);
+	if (pcp_allowed_order(ord))
+		free_unref_page(page, ord);
 	else
-		__free_pages_ok(page, order, FPI_NONE);
+		__free_pages_ok(page, ord, FPI_NONE);
 }
 
 /* Boot: memblock's free memory joins the buddy lists (cold). */
-void __free_pages_core(struct page *page, unsigned int order)
+void __free_pages_core(struct page *page, unsigned int ord)
 {
-	unsigned int nr = 1U << order;
+	unsigned int nr = 1U << ord;
 
 	for (unsigned int i = 0; i < nr; i++) {
 		__ClearPageReserved(page + i);
 		set_page_count(page + i, 0);
 	}
 	atomic64_add(nr, &page_zone(page)->managed_pages);
-	__free_pages_ok(page, order, FPI_TO_TAIL);
+	__free_pages_ok(page, ord, FPI_TO_TAIL);
 }
 
 /*
@@ -325,25 +325,25 @@ static bool free_is_misuse(struct page *page)
 	return false;
 }
 
-void __free_pages(struct page *page, unsigned int order)
+void __free_pages(struct page *page, unsigned int ord)
 {
 	bool head = PageHead(page);
 
 	if (unlikely(free_is_misuse(page)))
 		return;
 	if (put_page_testzero(page))
-		free_the_page(page, order);
+		free_the_page(page, ord);
 	else if (!head)
 		/* Someone holds the first page: free the rest of the block. */
-		while (order-- > 0)
-			free_the_page(page + (1UL << order), order);
+		while (ord-- > 0)
+			free_the_page(page + (1UL << ord), ord);
 }
 
-void free_pages(unsigned long addr, unsigned int order)
+void free_pages(unsigned long vaddr, unsigned int order)
 {
-	if (addr) {
-		VM_BUG_ON(!virt_addr_valid((void *)addr));
-		__free_pages(virt_to_page((void *)addr), order);
+	if (vaddr) {
+		VM_BUG_ON(!virt_addr_valid((void *)vaddr));
+		__free_pages(virt_to_page((void *)vaddr), order);
 	}
 }
 
@@ -354,7 +354,7 @@ void __put_page(struct page *page)
 
 /* ---------------------------------------------------------------- alloc */
 
-bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
+bool __zone_watermark_ok(struct zone *zone, unsigned int order, unsigned long mark,
 			 int highest_zoneidx, unsigned int alloc_flags, long free_pages)
 {
 	long min = mark;
@@ -364,26 +364,26 @@ bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 		min -= min / 2;
 	if (alloc_flags & ALLOC_HARDER)
 		min -= min / 4;
-	if (free_pages <= min + z->lowmem_reserve[highest_zoneidx])
+	if (free_pages <= min + zone->lowmem_reserve[highest_zoneidx])
 		return false;
 	if (!order)
 		return true;
 	for (unsigned int o = order; o < MAX_ORDER; o++)
-		if (READ_ONCE(z->free_area[o].nr_free))
+		if (READ_ONCE(zone->free_area[o].nr_free))
 			return true;
 	return false;
 }
 
-bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
+bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned long mark,
 		       int highest_zoneidx, unsigned int alloc_flags)
 {
-	return __zone_watermark_ok(z, order, mark, highest_zoneidx, alloc_flags,
-				   zone_page_state(z, NR_FREE_PAGES));
+	return __zone_watermark_ok(zone, order, mark, highest_zoneidx, alloc_flags,
+				   zone_page_state(zone, NR_FREE_PAGES));
 }
 
-void prep_compound_page(struct page *page, unsigned int order)
+void prep_compound_page(struct page *page, unsigned int ord)
 {
-	unsigned long nr = 1UL << order;
+	unsigned long nr = 1UL << ord;
 
 	__SetPageHead(page);
 	for (unsigned long i = 1; i < nr; i++) {
@@ -394,25 +394,25 @@ void prep_compound_page(struct page *page, unsigned int order)
 	}
 	/* The first tail's fields overlay its ->mapping. */
 	page[1].compound_dtor = COMPOUND_PAGE_DTOR;
-	page[1].compound_order = order;
+	page[1].compound_order = ord;
 	page[1].compound_nr = nr;
 	atomic_set(&page[1].compound_mapcount, -1);
 }
 
-static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp_flags,
+static void prep_new_page(struct page *page, unsigned int ord, gfp_t gfp_flags,
 			  unsigned int alloc_flags)
 {
 	set_page_private(page, 0);
 	init_page_count(page);
 	if (_page_poisoning_enabled)
-		kernel_unpoison_pages(page, 1 << order);
+		kernel_unpoison_pages(page, 1 << ord);
 	if (gfp_flags & __GFP_ZERO)
-		memset(page_address(page), 0, PAGE_SIZE << order);
-	if (order && (gfp_flags & __GFP_COMP))
-		prep_compound_page(page, order);
+		memset(page_address(page), 0, PAGE_SIZE << ord);
+	if (ord && (gfp_flags & __GFP_COMP))
+		prep_compound_page(page, ord);
 }
 
-static struct page *get_page_from_freelist(gfp_t gfp_mask, unsigned int order,
+static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 					   int alloc_flags, const struct alloc_context *ac)
 {
 	struct zoneref *z;
@@ -424,10 +424,10 @@ static struct page *get_page_from_freelist(gfp_t gfp_mask, unsigned int order,
 
 		if (!zone_watermark_ok(zone, order, mark, ac->highest_zoneidx, alloc_flags))
 			continue;
-		page = rmqueue(ac->preferred_zoneref->zone, zone, order, gfp_mask,
+		page = rmqueue(ac->preferred_zoneref->zone, zone, order, gfp,
 			       alloc_flags, ac->migratetype);
 		if (page) {
-			prep_new_page(page, order, gfp_mask, alloc_flags);
+			prep_new_page(page, order, gfp, alloc_flags);
 			return page;
 		}
 	}
@@ -449,10 +449,10 @@ static unsigned int gfp_to_alloc_flags(gfp_t gfp_mask)
 static struct page *__alloc_pages_slowpath(gfp_t gfp_mask, unsigned int order,
 					   struct alloc_context *ac)
 {
-	unsigned int alloc_flags = gfp_to_alloc_flags(gfp_mask);
+	unsigned int aflags = gfp_to_alloc_flags(gfp_mask);
 	struct page *page;
 
-	page = get_page_from_freelist(gfp_mask, order, alloc_flags, ac);
+	page = get_page_from_freelist(gfp_mask, order, aflags, ac);
 	if (page)
 		return page;
 	/*
@@ -463,7 +463,7 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp_mask, unsigned int order,
 	if (gfpflags_allow_blocking(gfp_mask) && !(gfp_mask & __GFP_NORETRY) &&
 	    !irqs_disabled()) {
 		drain_all_pages(NULL);
-		page = get_page_from_freelist(gfp_mask, order, alloc_flags, ac);
+		page = get_page_from_freelist(gfp_mask, order, aflags, ac);
 		if (page)
 			return page;
 	}

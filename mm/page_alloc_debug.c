@@ -140,6 +140,7 @@ void bad_page(struct page *page, const char *reason)
 	static u64 resume_ns;
 	static unsigned long nr_shown, nr_unshown;
 	char comm[24];
+	const char *who;
 	u64 now = ktime_get_ns();
 
 	if (nr_shown == 60) {
@@ -155,25 +156,26 @@ void bad_page(struct page *page, const char *reason)
 	}
 	if (nr_shown++ == 0)
 		resume_ns = now + 60 * NSEC_PER_SEC;
-	pr_alert("BUG: Bad page state in process %s  pfn:%05lx\n",
-		 current_comm(comm, sizeof(comm)), page_to_pfn(page));
+	who = current_comm(comm, sizeof(comm));
+	pr_alert("BUG: Bad page state in process %s  pfn:%05lx\n", who, page_to_pfn(page));
 	dump_page(page, reason);
 	pr_alert("CPU: %d\n", smp_processor_id());
 	dump_stack();
 }
 
-static const char *page_bad_reason(struct page *page, unsigned long flags)
+static const char *page_bad_reason(struct page *page, unsigned long chk)
 {
+	int mapcount = atomic_read(&page->_mapcount);
 	const char *reason = NULL;
 
-	if (unlikely(atomic_read(&page->_mapcount) != -1))
+	if (unlikely(mapcount != -1))
 		reason = "nonzero mapcount";
 	if (unlikely(page->mapping != NULL))
 		reason = "non-NULL mapping";
 	if (unlikely(page_ref_count(page) != 0))
 		reason = "nonzero _refcount";
-	if (unlikely(page->flags & flags))
-		reason = flags == PAGE_FLAGS_CHECK_AT_PREP ?
+	if (unlikely(page->flags & chk))
+		reason = chk == PAGE_FLAGS_CHECK_AT_PREP ?
 			 "PAGE_FLAGS_CHECK_AT_PREP flag(s) set" :
 			 "PAGE_FLAGS_CHECK_AT_FREE flag(s) set";
 	if (unlikely(page->memcg_data))
@@ -190,32 +192,32 @@ bool free_page_is_bad_report(struct page *page)
 }
 
 /* A tail of a compound block being freed: is it still the head's? */
-int free_tail_pages_check(struct page *head_page, struct page *page)
+int free_tail_pages_check(struct page *head_page, struct page *tail)
 {
 	int ret = 1;
 
-	if (page - head_page == 1) {
+	if (tail - head_page == 1) {
 		/* first tail: ->mapping holds compound_nr */
-		if (unlikely(atomic_read(&page->compound_mapcount) != -1)) {
-			bad_page(page, "nonzero compound_mapcount");
+		if (unlikely(atomic_read(&tail->compound_mapcount) != -1)) {
+			bad_page(tail, "nonzero compound_mapcount");
 			goto out;
 		}
-	} else if (page->mapping != TAIL_MAPPING) {
-		bad_page(page, "corrupted mapping in tail page");
+	} else if (tail->mapping != TAIL_MAPPING) {
+		bad_page(tail, "corrupted mapping in tail page");
 		goto out;
 	}
-	if (unlikely(!PageTail(page))) {
-		bad_page(page, "PageTail not set");
+	if (unlikely(!PageTail(tail))) {
+		bad_page(tail, "PageTail not set");
 		goto out;
 	}
-	if (unlikely(compound_head(page) != head_page)) {
-		bad_page(page, "compound_head not consistent");
+	if (unlikely(compound_head(tail) != head_page)) {
+		bad_page(tail, "compound_head not consistent");
 		goto out;
 	}
 	ret = 0;
 out:
-	page->mapping = NULL;
-	clear_compound_head(page);
+	tail->mapping = NULL;
+	clear_compound_head(tail);
 	return ret;
 }
 

@@ -25,9 +25,7 @@
 struct pagesets {
 	local_lock_t lock;
 };
-static DEFINE_PER_CPU(struct pagesets, pagesets) = {
-	.lock = INIT_LOCAL_LOCK(lock),
-};
+static DEFINE_PER_CPU(struct pagesets, pagesets) = { .lock = INIT_LOCAL_LOCK(lock) };
 
 static inline unsigned int order_to_pindex(int migratetype, unsigned int order)
 {
@@ -46,7 +44,7 @@ static inline unsigned int pindex_to_order(unsigned int pindex)
  */
 static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp)
 {
-	struct page *page, *tmp;
+	struct page *page, *nxt;
 	unsigned int pindex = NR_PCP_LISTS - 1;
 	LIST_HEAD(head);
 
@@ -69,7 +67,7 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 	}
 
 	spin_lock(&zone->lock);
-	list_for_each_entry_safe(page, tmp, &head, lru) {
+	list_for_each_entry_safe(page, nxt, &head, lru) {
 		unsigned int order = page->index;
 
 		page->index = 0;
@@ -80,15 +78,15 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 }
 
 /*
- * How much to spill once a list reaches @high: @batch, doubled for every
+ * How much to spill once a list reaches @limit: @batch, doubled for every
  * spill without an allocation in between (a CPU that only frees), but
  * always leaving @batch pages behind.
  */
-static int nr_pcp_free(struct per_cpu_pages *pcp, int high, int batch)
+static int nr_pcp_free(struct per_cpu_pages *pcp, int limit, int batch)
 {
-	int min_nr = batch, max_nr = high - batch, nr;
+	int min_nr = batch, max_nr = limit - batch, nr;
 
-	if (unlikely(high < batch))	/* disabled (zone_pcp_disable) */
+	if (unlikely(limit < batch))	/* disabled (zone_pcp_disable) */
 		return 1;
 	nr = batch << pcp->free_factor;
 	if (nr < max_nr)
@@ -113,25 +111,25 @@ static void free_unref_page_commit(struct page *page, int migratetype,
 /* Take a block off the pcp list, refilling it from the buddy lists if empty. */
 static struct page *__rmqueue_pcplist(struct zone *zone, unsigned int order,
 				      int migratetype, unsigned int alloc_flags,
-				      struct per_cpu_pages *pcp, struct list_head *list)
+				      struct per_cpu_pages *pcp, struct list_head *plist)
 {
 	struct page *page;
 
 	do {
-		if (list_empty(list)) {
+		if (list_empty(plist)) {
 			int batch = READ_ONCE(pcp->batch);
 			int alloced;
 
 			/* Fewer large blocks per refill; 1 means "disabled". */
 			if (batch > 1)
 				batch = max(batch >> order, 2);
-			alloced = rmqueue_bulk(zone, order, batch, list, migratetype,
+			alloced = rmqueue_bulk(zone, order, batch, plist, migratetype,
 					       alloc_flags);
 			pcp->count += alloced << order;
-			if (unlikely(list_empty(list)))
+			if (unlikely(list_empty(plist)))
 				return NULL;
 		}
-		page = list_first_entry(list, struct page, lru);
+		page = list_first_entry(plist, struct page, lru);
 		list_del(&page->lru);
 		pcp->count -= 1 << order;
 	} while (check_new_pages(page, order));
@@ -155,28 +153,28 @@ struct page *rmqueue_pcplist(struct zone *preferred_zone, struct zone *zone,
 	return page;
 }
 
-void free_unref_page(struct page *page, unsigned int order)
+void free_unref_page(struct page *page, unsigned int ord)
 {
 	unsigned long flags;
 
-	if (!free_pages_prepare(page, order))
+	if (!free_pages_prepare(page, ord))
 		return;
 	local_lock_irqsave(&pagesets.lock, flags);
-	free_unref_page_commit(page, MIGRATE_UNMOVABLE, order);
+	free_unref_page_commit(page, MIGRATE_UNMOVABLE, ord);
 	local_unlock_irqrestore(&pagesets.lock, flags);
 }
 
 /* ------------------------------------------------------------- draining */
 
-static void drain_pages_zone(unsigned int cpu, struct zone *zone)
+static void drain_pages_zone(unsigned int cpu, struct zone *z)
 {
 	struct per_cpu_pages *pcp;
 	unsigned long flags;
 
 	local_lock_irqsave(&pagesets.lock, flags);
-	pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+	pcp = per_cpu_ptr(z->per_cpu_pageset, cpu);
 	if (pcp->count)
-		free_pcppages_bulk(zone, pcp->count, pcp);
+		free_pcppages_bulk(z, pcp->count, pcp);
 	local_unlock_irqrestore(&pagesets.lock, flags);
 }
 
@@ -228,9 +226,9 @@ static void drain_request_ipi(void *info)
  * work item per CPU; irqlab has no workqueues yet).  Interrupts must be
  * enabled.  Afterwards each list is empty unless its CPU has refilled it.
  */
-static void __drain_all_pages(struct zone *zone, bool force_all_cpus)
+static void __drain_all_pages(struct zone *zone, bool all_cpus)
 {
-	struct drain_request req = { .zone = zone, .force = force_all_cpus };
+	struct drain_request req = { .zone = zone, .force = all_cpus };
 
 	if (WARN_ON_ONCE(irqs_disabled()))
 		return;
@@ -242,13 +240,13 @@ void drain_all_pages(struct zone *zone)
 	__drain_all_pages(zone, false);
 }
 
-static void __zone_set_pageset_high_and_batch(struct zone *zone, unsigned long high,
+static void __zone_set_pageset_high_and_batch(struct zone *z, unsigned long high,
 					      unsigned long batch)
 {
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+		struct per_cpu_pages *pcp = per_cpu_ptr(z->per_cpu_pageset, cpu);
 
 		WRITE_ONCE(pcp->batch, batch);
 		WRITE_ONCE(pcp->high, high);
@@ -262,9 +260,9 @@ void zone_pcp_disable(struct zone *zone)
 	__drain_all_pages(zone, true);
 }
 
-void zone_pcp_enable(struct zone *zone)
+void zone_pcp_enable(struct zone *z)
 {
-	__zone_set_pageset_high_and_batch(zone, zone->pageset_high, zone->pageset_batch);
+	__zone_set_pageset_high_and_batch(z, z->pageset_high, z->pageset_batch);
 }
 
 /*
@@ -288,15 +286,15 @@ void zone_set_pageset_high_and_batch(struct zone *zone)
 	__zone_set_pageset_high_and_batch(zone, high, batch);
 }
 
-void setup_zone_pageset(struct zone *zone)
+void setup_zone_pageset(struct zone *z)
 {
 	int cpu;
 
-	zone->per_cpu_pageset = alloc_percpu(struct per_cpu_pages);
-	if (!zone->per_cpu_pageset)
-		panic("page_alloc: no per-CPU memory for %s's page lists", zone->name);
+	z->per_cpu_pageset = alloc_percpu(struct per_cpu_pages);
+	if (!z->per_cpu_pageset)
+		panic("page_alloc: no per-CPU memory for %s's page lists", z->name);
 	for_each_possible_cpu(cpu) {
-		struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+		struct per_cpu_pages *pcp = per_cpu_ptr(z->per_cpu_pageset, cpu);
 
 		for (int i = 0; i < NR_PCP_LISTS; i++)
 			INIT_LIST_HEAD(&pcp->lists[i]);

@@ -170,7 +170,7 @@ out:
 	return ok;
 }
 
-void __percpu *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp)
+void __percpu *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp_mask)
 {
 	unsigned long bits, align_bits, flags;
 	void __percpu *ptr = NULL;
@@ -200,9 +200,9 @@ void __percpu *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp)
 		spin_unlock_irqrestore(&pcpu_lock, flags);
 		if (ptr)
 			break;
-		if (!gfpflags_allow_blocking(gfp) || irqs_disabled() || !after_bootmem ||
-		    !pcpu_create_chunk(gfp)) {
-			if (!(gfp & __GFP_NOWARN) && page_alloc_ratelimit())
+		if (!gfpflags_allow_blocking(gfp_mask) || irqs_disabled() || !after_bootmem ||
+		    !pcpu_create_chunk(gfp_mask)) {
+			if (!(gfp_mask & __GFP_NOWARN) && page_alloc_ratelimit())
 				pr_warn("percpu: allocation failed, size=%zu align=%zu, %u chunks of %lu bytes\n",
 					size, align, pcpu_nr_chunks_populated, PCPU_CHUNK_SIZE);
 			return NULL;
@@ -213,9 +213,9 @@ void __percpu *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp)
 	return ptr;
 }
 
-void __percpu *__alloc_percpu(size_t size, size_t align)
+void __percpu *__alloc_percpu(size_t bytes, size_t align)
 {
-	return __alloc_percpu_gfp(size, align, GFP_KERNEL);
+	return __alloc_percpu_gfp(bytes, align, GFP_KERNEL);
 }
 
 void free_percpu(void __percpu *ptr)

@@ -53,7 +53,7 @@ static int probe_fn(void *data)
 static struct task_struct *spawn(int (*fn)(void *), void *arg, const char *name,
 				 int cpu, int policy, int prio)
 {
-	struct sched_param sp = { .sched_priority = prio };
+	struct sched_param sparam = { .sched_priority = prio };
 	struct task_struct *p = kthread_create(fn, arg, "%s", name);
 
 	if (!p)
@@ -61,7 +61,7 @@ static struct task_struct *spawn(int (*fn)(void *), void *arg, const char *name,
 	if (cpu >= 0)
 		kthread_bind(p, cpu);
 	if (policy != SCHED_NORMAL)
-		sched_setscheduler_nocheck(p, policy, &sp);
+		sched_setscheduler_nocheck(p, policy, &sparam);
 	return p;
 }
 

@@ -218,7 +218,7 @@ static inline unsigned long zone_page_state(struct zone *zone, enum zone_stat_it
 			; /* skip */					\
 		else
 
-bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
+bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned long mark,
 		       int highest_zoneidx, unsigned int alloc_flags);
 
 /* Node of a CPU (linux/topology.h in Linux), set up with the per-CPU areas. */

@@ -220,7 +220,7 @@ void yield(void);
 /* struct sched_param { int sched_priority; } comes from newlib's <sys/types.h>. */
 
 int sched_setscheduler(struct task_struct *p, int policy, const struct sched_param *param);
-int sched_setscheduler_nocheck(struct task_struct *p, int policy,
+int sched_setscheduler_nocheck(struct task_struct *tsk, int policy,
 			       const struct sched_param *param);
 void set_user_nice(struct task_struct *p, long nice);
 int task_nice(const struct task_struct *p);

@@ -42,28 +42,28 @@ void init_cpumask_of(void)
  * For the idle task the dequeue is exactly what reports "bad: scheduling
  * from the idle thread!".
  */
-void __do_set_cpus_allowed(struct task_struct *p, const struct cpumask *mask, bool pin)
+void __do_set_cpus_allowed(struct task_struct *task, const struct cpumask *mask, bool pin)
 {
-	struct rq *rq = task_rq(p);
-	bool queued = task_on_rq_queued(p);
-	bool running = task_current(rq, p);
+	struct rq *rq = task_rq(task);
+	bool queued = task_on_rq_queued(task);
+	bool running = task_current(rq, task);
 
 	if (queued)
-		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+		dequeue_task(rq, task, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
 	if (running)
-		p->sched_class->put_prev_task(rq, p);
+		task->sched_class->put_prev_task(rq, task);
 	if (pin) {
-		p->cpus_ptr = mask;
+		task->cpus_ptr = mask;
 	} else {
-		cpumask_copy(&p->cpus_mask, mask);
-		if (!p->migration_disabled)
-			p->cpus_ptr = &p->cpus_mask;
+		cpumask_copy(&task->cpus_mask, mask);
+		if (!task->migration_disabled)
+			task->cpus_ptr = &task->cpus_mask;
 	}
-	p->nr_cpus_allowed = cpumask_weight(p->cpus_ptr);
+	task->nr_cpus_allowed = cpumask_weight(task->cpus_ptr);
 	if (queued)
-		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
+		enqueue_task(rq, task, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
 	if (running)
-		p->sched_class->set_next_task(rq, p, false);
+		task->sched_class->set_next_task(rq, task, false);
 }
 
 void migrate_disable(void)
@@ -162,11 +162,11 @@ static int migration_cpu_stop(void *data)
 	return 0;
 }
 
-int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
+int set_cpus_allowed_ptr(struct task_struct *task, const struct cpumask *new_mask)
 {
 	struct set_affinity_pending pending = { .waiter = current };
-	struct migration_arg arg = { .task = p };
-	unsigned long flags;
+	struct migration_arg arg = { .task = task };
+	unsigned long irq_flags;
 	struct rq *rq;
 	int dest;
 
@@ -179,25 +179,25 @@ int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
 			break;
 		}
 	}
-	if (dest < 0 || (p->flags & PF_NO_SETAFFINITY))
+	if (dest < 0 || (task->flags & PF_NO_SETAFFINITY))
 		return -EINVAL;
 	arg.dest_cpu = dest;
 
-	raw_spin_lock_irqsave(&p->pi_lock, flags);
-	rq = task_rq(p);
+	raw_spin_lock_irqsave(&task->pi_lock, irq_flags);
+	rq = task_rq(task);
 	raw_spin_rq_lock(rq);
 	update_rq_clock(rq);
-	__do_set_cpus_allowed(p, new_mask, false);
-	if (cpumask_test_cpu(task_cpu(p), new_mask)) {
+	__do_set_cpus_allowed(task, new_mask, false);
+	if (cpumask_test_cpu(task_cpu(task), new_mask)) {
 		raw_spin_rq_unlock(rq);
-		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+		raw_spin_unlock_irqrestore(&task->pi_lock, irq_flags);
 		return 0;
 	}
-	if (is_migration_disabled(p)) {
+	if (is_migration_disabled(task)) {
 		/* migrate_enable() moves it and completes us. */
-		p->migration_pending = &pending;
+		task->migration_pending = &pending;
 		raw_spin_rq_unlock(rq);
-		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+		raw_spin_unlock_irqrestore(&task->pi_lock, irq_flags);
 		for (;;) {
 			set_current_state(TASK_UNINTERRUPTIBLE);
 			if (READ_ONCE(pending.done))
@@ -207,26 +207,26 @@ int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
 		__set_current_state(TASK_RUNNING);
 		return 0;
 	}
-	if (task_running(rq, p) || READ_ONCE(p->__state) == TASK_WAKING) {
+	if (task_running(rq, task) || READ_ONCE(task->__state) == TASK_WAKING) {
 		raw_spin_rq_unlock(rq);
-		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
-		stop_one_cpu(task_cpu(p), migration_cpu_stop, &arg);
+		raw_spin_unlock_irqrestore(&task->pi_lock, irq_flags);
+		stop_one_cpu(task_cpu(task), migration_cpu_stop, &arg);
 		return 0;
 	}
-	if (task_on_rq_queued(p)) {
+	if (task_on_rq_queued(task)) {
 		struct rq *dst = cpu_rq(dest);
 
 		raw_spin_rq_unlock(rq);
 		double_rq_lock(rq, dst);
-		if (task_on_rq_queued(p) && task_rq(p) == rq && !task_running(rq, p)) {
+		if (task_on_rq_queued(task) && task_rq(task) == rq && !task_running(rq, task)) {
 			update_rq_clock(dst);
-			move_queued_task_locked(rq, dst, p);
+			move_queued_task_locked(rq, dst, task);
 		}
 		double_rq_unlock(rq, dst);
 	} else {
-		set_task_cpu(p, dest);	/* asleep: the wakeup lands there */
+		set_task_cpu(task, dest);	/* asleep: the wakeup lands there */
 		raw_spin_rq_unlock(rq);
 	}
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	raw_spin_unlock_irqrestore(&task->pi_lock, irq_flags);
 	return 0;
 }

@@ -41,16 +41,16 @@ void update_rq_clock(struct rq *rq)
 	rq->clock_task = rq->clock;
 }
 
-void double_rq_lock(struct rq *rq1, struct rq *rq2)
+void double_rq_lock(struct rq *rq_a, struct rq *rq_b)
 {
-	if (rq1 == rq2) {
-		raw_spin_rq_lock(rq1);
-	} else if (rq1 < rq2) {
-		raw_spin_rq_lock(rq1);
-		raw_spin_rq_lock(rq2);
+	if (rq_a == rq_b) {
+		raw_spin_rq_lock(rq_a);
+	} else if (rq_a < rq_b) {
+		raw_spin_rq_lock(rq_a);
+		raw_spin_rq_lock(rq_b);
 	} else {
-		raw_spin_rq_lock(rq2);
-		raw_spin_rq_lock(rq1);
+		raw_spin_rq_lock(rq_b);
+		raw_spin_rq_lock(rq_a);
 	}
 }
 
@@ -107,16 +107,16 @@ void dequeue_task(struct rq *rq, struct task_struct *p, int flags)
 	p->sched_class->dequeue_task(rq, p, flags);
 }
 
-void activate_task(struct rq *rq, struct task_struct *p, int flags)
+void activate_task(struct rq *rq, struct task_struct *task, int en_flags)
 {
-	enqueue_task(rq, p, flags);
-	p->on_rq = TASK_ON_RQ_QUEUED;
+	enqueue_task(rq, task, en_flags);
+	task->on_rq = TASK_ON_RQ_QUEUED;
 }
 
-void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
+void deactivate_task(struct rq *rq, struct task_struct *task, int deq_flags)
 {
-	p->on_rq = (flags & DEQUEUE_SLEEP) ? 0 : TASK_ON_RQ_MIGRATING;
-	dequeue_task(rq, p, flags);
+	task->on_rq = (deq_flags & DEQUEUE_SLEEP) ? 0 : TASK_ON_RQ_MIGRATING;
+	dequeue_task(rq, task, deq_flags);
 }
 
 /*
@@ -165,26 +165,26 @@ static bool class_above(const struct sched_class *a, const struct sched_class *b
 	return false;
 }
 
-void check_preempt_curr(struct rq *rq, struct task_struct *p, int flags)
+void check_preempt_curr(struct rq *rq, struct task_struct *task, int wf)
 {
-	if (p->sched_class == rq->curr->sched_class)
-		rq->curr->sched_class->check_preempt_curr(rq, p, flags);
-	else if (class_above(p->sched_class, rq->curr->sched_class))
+	if (task->sched_class == rq->curr->sched_class)
+		rq->curr->sched_class->check_preempt_curr(rq, task, wf);
+	else if (class_above(task->sched_class, rq->curr->sched_class))
 		resched_curr(rq);
 }
 
 void migrate_task_rq_fair(struct task_struct *p, int new_cpu);
 
-void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
+void set_task_cpu(struct task_struct *task, unsigned int new_cpu)
 {
-	if (task_cpu(p) != new_cpu) {
-		if (p->sched_class == &fair_sched_class)
-			migrate_task_rq_fair(p, new_cpu);
-		p->se.nr_migrations++;
-		WARN_ON_ONCE(is_migration_disabled(p) && p->__state != TASK_NEW);
+	if (task_cpu(task) != new_cpu) {
+		if (task->sched_class == &fair_sched_class)
+			migrate_task_rq_fair(task, new_cpu);
+		task->se.nr_migrations++;
+		WARN_ON_ONCE(is_migration_disabled(task) && task->__state != TASK_NEW);
 	}
-	WRITE_ONCE(p->cpu, new_cpu);
-	p->wake_cpu = new_cpu;
+	WRITE_ONCE(task->cpu, new_cpu);
+	task->wake_cpu = new_cpu;
 }
 
 /* Move a queued, not running task from @src to @dst; both locks held. */
@@ -205,12 +205,12 @@ bool is_cpu_allowed(struct task_struct *p, int cpu)
 
 /* ------------------------------------------------------------ wakeups */
 
-static int select_task_rq(struct task_struct *p, int cpu, int wake_flags)
+static int select_task_rq(struct task_struct *task, int cpu, int wake_flags)
 {
-	if (p->nr_cpus_allowed > 1 && !is_migration_disabled(p))
-		cpu = p->sched_class->select_task_rq(p, cpu, wake_flags);
-	if (!is_cpu_allowed(p, cpu))
-		cpu = cpumask_first(p->cpus_ptr);
+	if (task->nr_cpus_allowed > 1 && !is_migration_disabled(task))
+		cpu = task->sched_class->select_task_rq(task, cpu, wake_flags);
+	if (!is_cpu_allowed(task, cpu))
+		cpu = cpumask_first(task->cpus_ptr);
 	return cpu;
 }
 
@@ -251,21 +251,21 @@ void scheduler_ipi(void)
 	sched_ttwu_pending();
 }
 
-static void ttwu_queue(struct task_struct *p, int cpu, int wake_flags)
+static void ttwu_queue(struct task_struct *task, int cpu, int wake_flags)
 {
 	struct rq *rq = cpu_rq(cpu);
 	unsigned long flags;
 
 	if (cpu != smp_processor_id() && cpu_online(cpu)) {
 		/* The target activates it: fewer cross-CPU rq lock bounces. */
-		WRITE_ONCE(p->__state, TASK_WAKING);
-		if (llist_add(&p->wake_entry, &rq->wake_list))
+		WRITE_ONCE(task->__state, TASK_WAKING);
+		if (llist_add(&task->wake_entry, &rq->wake_list))
 			smp_send_reschedule(cpu);
 		return;
 	}
 	raw_spin_lock_irqsave(&rq->__lock, flags);
 	update_rq_clock(rq);
-	ttwu_do_activate(rq, p, wake_flags);
+	ttwu_do_activate(rq, task, wake_flags);
 	raw_spin_unlock_irqrestore(&rq->__lock, flags);
 	rt_balance_after_unlock(rq);
 }
@@ -288,30 +288,30 @@ static bool ttwu_runnable(struct task_struct *p, int wake_flags)
 	return ret;
 }
 
-int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags)
+int try_to_wake_up(struct task_struct *task, unsigned int state, int wake_flags)
 {
-	unsigned long flags;
+	unsigned long irq_flags;
 	int cpu, success = 0;
 
-	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	raw_spin_lock_irqsave(&task->pi_lock, irq_flags);
 	smp_mb();
-	if (!(READ_ONCE(p->__state) & state))
+	if (!(READ_ONCE(task->__state) & state))
 		goto out;
 	success = 1;
 	smp_rmb();
-	if (READ_ONCE(p->on_rq) && ttwu_runnable(p, wake_flags))
+	if (READ_ONCE(task->on_rq) && ttwu_runnable(task, wake_flags))
 		goto out;
-	/* Wait for a CPU still switching away from @p to finish doing so. */
-	while (smp_load_acquire(&p->on_cpu))
+	/* Wait for a CPU still switching away from @task to finish doing so. */
+	while (smp_load_acquire(&task->on_cpu))
 		cpu_relax();
-	cpu = select_task_rq(p, p->wake_cpu, wake_flags);
-	if (task_cpu(p) != cpu) {
+	cpu = select_task_rq(task, task->wake_cpu, wake_flags);
+	if (task_cpu(task) != cpu) {
 		wake_flags |= WF_MIGRATED;
-		set_task_cpu(p, cpu);
+		set_task_cpu(task, cpu);
 	}
-	ttwu_queue(p, cpu, wake_flags);
+	ttwu_queue(task, cpu, wake_flags);
 out:
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	raw_spin_unlock_irqrestore(&task->pi_lock, irq_flags);
 	return success;
 }
 
@@ -320,9 +320,9 @@ int wake_up_process(struct task_struct *p)
 	return try_to_wake_up(p, TASK_NORMAL, 0);
 }
 
-int wake_up_state(struct task_struct *p, unsigned int state)
+int wake_up_state(struct task_struct *task, unsigned int state)
 {
-	return try_to_wake_up(p, state, 0);
+	return try_to_wake_up(task, state, 0);
 }
 
 void wake_up_new_task(struct task_struct *p)
@@ -374,13 +374,13 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
  */
 void __do_set_cpus_allowed(struct task_struct *p, const struct cpumask *mask, bool pin);
 
-static void migrate_disable_switch(struct rq *rq, struct task_struct *p)
+static void migrate_disable_switch(struct rq *rq, struct task_struct *task)
 {
-	if (likely(!p->migration_disabled))
+	if (likely(!task->migration_disabled))
 		return;
-	if (p->cpus_ptr != &p->cpus_mask)
+	if (task->cpus_ptr != &task->cpus_mask)
 		return;
-	__do_set_cpus_allowed(p, cpumask_of(rq->cpu), true);
+	__do_set_cpus_allowed(task, cpumask_of(rq->cpu), true);
 }
 
 static void finish_task_switch(struct task_struct *prev)
@@ -442,7 +442,7 @@ static void __schedule(bool preempt)
 
 	prev_state = READ_ONCE(prev->__state);
 	if (!preempt && prev_state) {
-		deactivate_task(rq, prev, DEQUEUE_SLEEP | DEQUEUE_NOCLOCK);
+		deactivate_task(rq, prev, DEQUEUE_NOCLOCK | DEQUEUE_SLEEP);
 		prev->nvcsw++;
 	} else if (prev != rq->idle) {
 		prev->nivcsw++;

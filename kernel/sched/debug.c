@@ -19,7 +19,7 @@ void __might_sleep(const char *file, int line)
 
 	/* As Linux: silent until rest_init() has started the scheduler. */
 	if ((pc == 0 && !irqs_disabled() && !is_idle_task(current)) ||
-	    system_state == SYSTEM_BOOTING || system_state > SYSTEM_RUNNING ||
+	    system_state > SYSTEM_RUNNING || system_state == SYSTEM_BOOTING ||
 	    oops_in_progress)
 		return;
 	if (reported++ >= 10)

@@ -84,28 +84,28 @@ static bool entity_before(struct rb_node *a, const struct rb_node *b)
 	return (s64)(ea->vruntime - eb->vruntime) < 0;
 }
 
-static void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+static void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *ent)
 {
-	rb_add_cached(&se->run_node, &cfs_rq->tasks_timeline, entity_before);
+	rb_add_cached(&ent->run_node, &cfs_rq->tasks_timeline, entity_before);
 }
 
-static void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+static void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *ent)
 {
-	rb_erase_cached(&se->run_node, &cfs_rq->tasks_timeline);
+	rb_erase_cached(&ent->run_node, &cfs_rq->tasks_timeline);
 }
 
 static struct sched_entity *__pick_first_entity(struct cfs_rq *cfs_rq)
 {
-	struct rb_node *left = rb_first_cached(&cfs_rq->tasks_timeline);
+	struct rb_node *node = rb_first_cached(&cfs_rq->tasks_timeline);
 
-	return left ? rb_entry(left, struct sched_entity, run_node) : NULL;
+	return node ? rb_entry(node, struct sched_entity, run_node) : NULL;
 }
 
 /* min_vruntime only moves forward: it is the reference for placement. */
-static void update_min_vruntime(struct cfs_rq *cfs_rq)
+static void update_min_vruntime(struct cfs_rq *cfs)
 {
-	struct sched_entity *curr = cfs_rq->curr, *left = __pick_first_entity(cfs_rq);
-	u64 vruntime = cfs_rq->min_vruntime;
+	struct sched_entity *curr = cfs->curr, *left = __pick_first_entity(cfs);
+	u64 vruntime = cfs->min_vruntime;
 
 	if (curr && curr->on_rq)
 		vruntime = curr->vruntime;
@@ -114,23 +114,23 @@ static void update_min_vruntime(struct cfs_rq *cfs_rq)
 	if (left)
 		vruntime = curr ? ((s64)(left->vruntime - vruntime) < 0 ? left->vruntime : vruntime)
 				: left->vruntime;
-	if ((s64)(vruntime - cfs_rq->min_vruntime) > 0)
-		cfs_rq->min_vruntime = vruntime;
+	if ((s64)(vruntime - cfs->min_vruntime) > 0)
+		cfs->min_vruntime = vruntime;
 }
 
 static void update_curr(struct cfs_rq *cfs_rq, struct rq *rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
-	s64 delta_exec;
+	s64 delta;
 
 	if (!curr)
 		return;
-	delta_exec = rq->clock_task - curr->exec_start;
-	if (delta_exec <= 0)
+	delta = rq->clock_task - curr->exec_start;
+	if (delta <= 0)
 		return;
 	curr->exec_start = rq->clock_task;
-	curr->sum_exec_runtime += delta_exec;
-	curr->vruntime += calc_delta_fair(delta_exec, curr);
+	curr->sum_exec_runtime += delta;
+	curr->vruntime += calc_delta_fair(delta, curr);
 	update_min_vruntime(cfs_rq);
 }
 
@@ -143,16 +143,16 @@ void update_curr_fair(struct rq *rq)
 static u64 __sched_period(unsigned int nr_running)
 {
 	if (nr_running > sched_nr_latency)
-		return nr_running * sysctl_sched_min_granularity;
+		return sysctl_sched_min_granularity * nr_running;
 	return sysctl_sched_latency;
 }
 
-static u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
+static u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *ent)
 {
-	unsigned long total = cfs_rq->load.weight + (se->on_rq ? 0 : se->load.weight);
-	u64 period = __sched_period(cfs_rq->nr_running + !se->on_rq);
+	unsigned long total = cfs_rq->load.weight + (ent->on_rq ? 0 : ent->load.weight);
+	u64 period = __sched_period(cfs_rq->nr_running + !ent->on_rq);
 
-	return total ? period * se->load.weight / total : period;
+	return total ? period * ent->load.weight / total : period;
 }
 
 /* A waking task gets at most half a latency period of credit (GENTLE_FAIR_SLEEPERS). */
@@ -185,10 +185,10 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	rq->nr_running++;
 }
 
-static void dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
+static void dequeue_task_fair(struct rq *rq, struct task_struct *task, int deq_flags)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
-	struct sched_entity *se = &p->se;
+	struct sched_entity *se = &task->se;
 
 	update_curr(cfs_rq, rq);
 	if (se != cfs_rq->curr)
@@ -249,22 +249,22 @@ static struct task_struct *pick_next_task_fair(struct rq *rq)
 	return task_of(se);
 }
 
-static void set_next_task_fair(struct rq *rq, struct task_struct *p, bool first)
+static void set_next_task_fair(struct rq *rq, struct task_struct *task, bool first)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
-	struct sched_entity *se = &p->se;
+	struct sched_entity *ent = &task->se;
 
-	if (se->on_rq)
-		__dequeue_entity(cfs_rq, se);	/* the running entity is not in the tree */
-	se->exec_start = rq->clock_task;
-	cfs_rq->curr = se;
-	se->prev_sum_exec_runtime = se->sum_exec_runtime;
+	if (ent->on_rq)
+		__dequeue_entity(cfs_rq, ent);	/* the running entity is not in the tree */
+	ent->exec_start = rq->clock_task;
+	cfs_rq->curr = ent;
+	ent->prev_sum_exec_runtime = ent->sum_exec_runtime;
 }
 
-static void put_prev_task_fair(struct rq *rq, struct task_struct *prev)
+static void put_prev_task_fair(struct rq *rq, struct task_struct *task)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
-	struct sched_entity *se = &prev->se;
+	struct sched_entity *se = &task->se;
 
 	if (cfs_rq->curr != se)
 		return;
@@ -275,10 +275,10 @@ static void put_prev_task_fair(struct rq *rq, struct task_struct *prev)
 }
 
 /* Tick: preempt once curr has had its slice, or a much earlier task waits. */
-static void task_tick_fair(struct rq *rq, struct task_struct *curr, int queued)
+static void task_tick_fair(struct rq *rq, struct task_struct *task, int queued)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
-	struct sched_entity *se = &curr->se, *first;
+	struct sched_entity *se = &task->se, *first;
 	u64 ideal = sched_slice(cfs_rq, se), ran;
 
 	update_curr(cfs_rq, rq);
@@ -296,12 +296,12 @@ static void task_tick_fair(struct rq *rq, struct task_struct *curr, int queued)
 		resched_curr_lazy(rq);
 }
 
-static void task_fork_fair(struct task_struct *p)
+static void task_fork_fair(struct task_struct *task)
 {
-	struct cfs_rq *cfs_rq = &task_rq(p)->cfs;
+	struct cfs_rq *cfs_rq = &task_rq(task)->cfs;
 
-	update_curr(cfs_rq, task_rq(p));
-	place_entity(cfs_rq, &p->se, true);
+	update_curr(cfs_rq, task_rq(task));
+	place_entity(cfs_rq, &task->se, true);
 }
 
 /* Prefer an idle allowed CPU, starting with the previous one. */
@@ -338,10 +338,10 @@ static void prio_changed_fair(struct rq *rq, struct task_struct *p, int oldprio)
 	}
 }
 
-static void switched_to_fair(struct rq *rq, struct task_struct *p)
+static void switched_to_fair(struct rq *rq, struct task_struct *task)
 {
-	if (task_on_rq_queued(p) && !task_current(rq, p))
-		check_preempt_curr(rq, p, 0);
+	if (task_on_rq_queued(task) && !task_current(rq, task))
+		check_preempt_curr(rq, task, 0);
 }
 
 /*

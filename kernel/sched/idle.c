@@ -78,30 +78,30 @@ const struct sched_class idle_sched_class = {
 	.next = NULL,
 };
 
-void init_idle(struct task_struct *idle, int cpu)
+void init_idle(struct task_struct *tsk, int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&idle->pi_lock, flags);
+	raw_spin_lock_irqsave(&tsk->pi_lock, flags);
 	raw_spin_rq_lock(rq);
-	idle->__state = TASK_RUNNING;
-	idle->flags |= PF_IDLE | PF_KTHREAD | PF_NO_SETAFFINITY;
-	idle->cpu = cpu;
-	idle->wake_cpu = cpu;
-	cpumask_copy(&idle->cpus_mask, cpumask_of(cpu));
-	idle->cpus_ptr = &idle->cpus_mask;
-	idle->nr_cpus_allowed = 1;
-	idle->policy = SCHED_NORMAL;
-	idle->static_prio = idle->normal_prio = idle->prio = MAX_PRIO;
-	idle->sched_class = &idle_sched_class;
-	rq->idle = idle;
-	rq->curr = idle;
-	idle->on_rq = TASK_ON_RQ_QUEUED;
-	idle->on_cpu = 1;
-	snprintf(idle->comm, sizeof(idle->comm), "swapper/%d", cpu);
+	tsk->__state = TASK_RUNNING;
+	tsk->flags |= PF_IDLE | PF_KTHREAD | PF_NO_SETAFFINITY;
+	tsk->cpu = cpu;
+	tsk->wake_cpu = cpu;
+	cpumask_copy(&tsk->cpus_mask, cpumask_of(cpu));
+	tsk->cpus_ptr = &tsk->cpus_mask;
+	tsk->nr_cpus_allowed = 1;
+	tsk->policy = SCHED_NORMAL;
+	tsk->static_prio = tsk->normal_prio = tsk->prio = MAX_PRIO;
+	tsk->sched_class = &idle_sched_class;
+	rq->idle = tsk;
+	rq->curr = tsk;
+	tsk->on_rq = TASK_ON_RQ_QUEUED;
+	tsk->on_cpu = 1;
+	snprintf(tsk->comm, sizeof(tsk->comm), "swapper/%d", cpu);
 	raw_spin_rq_unlock(rq);
-	raw_spin_unlock_irqrestore(&idle->pi_lock, flags);
+	raw_spin_unlock_irqrestore(&tsk->pi_lock, flags);
 }
 
 /* Halt until an interrupt brings work; never sleeps, only yields. */

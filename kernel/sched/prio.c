@@ -23,43 +23,43 @@ static const struct sched_class *class_for_prio(int prio)
 	return rt_prio(prio) ? &rt_sched_class : &fair_sched_class;
 }
 
-/* Requeue @p with @prio and @class; both locks held. */
-static void change_prio_locked(struct rq *rq, struct task_struct *p, int prio)
+/* Requeue @task with @prio and @class; both locks held. */
+static void change_prio_locked(struct rq *rq, struct task_struct *task, int prio)
 {
-	const struct sched_class *prev_class = p->sched_class;
-	int oldprio = p->prio;
-	bool queued = task_on_rq_queued(p), running = task_current(rq, p);
+	const struct sched_class *prev_class = task->sched_class;
+	int oldprio = task->prio;
+	bool queued = task_on_rq_queued(task), running = task_current(rq, task);
 
 	if (prio == oldprio && class_for_prio(prio) == prev_class)
 		return;
 	if (queued)
-		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+		dequeue_task(rq, task, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
 	if (running)
-		prev_class->put_prev_task(rq, p);
-	p->prio = prio;
-	p->sched_class = class_for_prio(prio);
-	if (p->sched_class == &rt_sched_class && prev_class != &rt_sched_class)
-		p->rt.time_slice = sched_rr_timeslice();
+		prev_class->put_prev_task(rq, task);
+	task->prio = prio;
+	task->sched_class = class_for_prio(prio);
+	if (task->sched_class == &rt_sched_class && prev_class != &rt_sched_class)
+		task->rt.time_slice = sched_rr_timeslice();
 	if (queued)
-		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK |
+		enqueue_task(rq, task, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK |
 			     (oldprio < prio ? ENQUEUE_HEAD : 0));
 	if (running)
-		p->sched_class->set_next_task(rq, p, false);
-	if (prev_class != p->sched_class) {
-		if (p->sched_class->switched_to)
-			p->sched_class->switched_to(rq, p);
-	} else if (p->sched_class->prio_changed) {
-		p->sched_class->prio_changed(rq, p, oldprio);
+		task->sched_class->set_next_task(rq, task, false);
+	if (prev_class != task->sched_class) {
+		if (task->sched_class->switched_to)
+			task->sched_class->switched_to(rq, task);
+	} else if (task->sched_class->prio_changed) {
+		task->sched_class->prio_changed(rq, task, oldprio);
 	}
 }
 
-static int effective_prio(struct task_struct *p)
+static int effective_prio(struct task_struct *task)
 {
-	struct task_struct *top = p->pi_top_task;
+	struct task_struct *top = task->pi_top_task;
 
-	if (top && top->prio < p->normal_prio)
+	if (top && top->prio < task->normal_prio)
 		return top->prio;
-	return p->normal_prio;
+	return task->normal_prio;
 }
 
 int __sched_setscheduler(struct task_struct *p, int policy,
@@ -102,44 +102,44 @@ int sched_setscheduler(struct task_struct *p, int policy, const struct sched_par
 	return __sched_setscheduler(p, policy, param);
 }
 
-int sched_setscheduler_nocheck(struct task_struct *p, int policy,
+int sched_setscheduler_nocheck(struct task_struct *task, int policy,
 			       const struct sched_param *param)
 {
-	return __sched_setscheduler(p, policy, param);
+	return __sched_setscheduler(task, policy, param);
 }
 
-void set_user_nice(struct task_struct *p, long nice)
+void set_user_nice(struct task_struct *task, long nice)
 {
 	bool queued, running;
-	unsigned long flags;
+	unsigned long irq_flags;
 	struct rq *rq;
 
 	if (nice < MIN_NICE || nice > MAX_NICE)
 		return;
-	raw_spin_lock_irqsave(&p->pi_lock, flags);
-	rq = task_rq(p);
+	raw_spin_lock_irqsave(&task->pi_lock, irq_flags);
+	rq = task_rq(task);
 	raw_spin_rq_lock(rq);
 	update_rq_clock(rq);
-	p->static_prio = NICE_TO_PRIO(nice);
-	if (!rt_prio(p->normal_prio)) {
-		queued = task_on_rq_queued(p);
-		running = task_current(rq, p);
+	task->static_prio = NICE_TO_PRIO(nice);
+	if (!rt_prio(task->normal_prio)) {
+		queued = task_on_rq_queued(task);
+		running = task_current(rq, task);
 		if (queued)
-			dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+			dequeue_task(rq, task, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
 		if (running)
-			p->sched_class->put_prev_task(rq, p);
-		p->normal_prio = p->static_prio;
-		set_load_weight(p);
-		p->prio = effective_prio(p);
+			task->sched_class->put_prev_task(rq, task);
+		task->normal_prio = task->static_prio;
+		set_load_weight(task);
+		task->prio = effective_prio(task);
 		if (queued)
-			enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
+			enqueue_task(rq, task, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
 		if (running)
-			p->sched_class->set_next_task(rq, p, false);
+			task->sched_class->set_next_task(rq, task, false);
 		if (queued || running)
 			resched_curr(rq);
 	}
 	raw_spin_rq_unlock(rq);
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	raw_spin_unlock_irqrestore(&task->pi_lock, irq_flags);
 }
 
 int task_nice(const struct task_struct *p)
@@ -148,18 +148,18 @@ int task_nice(const struct task_struct *p)
 }
 
 /*
- * Priority inheritance hook: @pi_task is the top waiter on the locks @p
- * holds (NULL: none).  Called with p->pi_lock held (rt_mutex code).
+ * Priority inheritance hook: @pi_task is the top waiter on the locks @task
+ * holds (NULL: none).  Called with task->pi_lock held (rt_mutex code).
  */
-void rt_mutex_setprio(struct task_struct *p, struct task_struct *pi_task)
+void rt_mutex_setprio(struct task_struct *task, struct task_struct *pi_task)
 {
-	struct rq *rq = task_rq(p);
+	struct rq *rq = task_rq(task);
 
-	p->pi_top_task = pi_task;
+	task->pi_top_task = pi_task;
 	raw_spin_rq_lock(rq);
 	update_rq_clock(rq);
-	if (rq->curr == p && p->sched_class->update_curr)
-		p->sched_class->update_curr(rq);
-	change_prio_locked(rq, p, effective_prio(p));
+	if (rq->curr == task && task->sched_class->update_curr)
+		task->sched_class->update_curr(rq);
+	change_prio_locked(rq, task, effective_prio(task));
 	raw_spin_rq_unlock(rq);
 }

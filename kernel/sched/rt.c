@@ -24,9 +24,9 @@ unsigned int sched_rr_timeslice(void)
 	return max(1U, sched_rr_timeslice_ms * CONFIG_HZ / 1000);
 }
 
-static inline struct task_struct *rt_task_of(struct sched_rt_entity *rt_se)
+static inline struct task_struct *rt_task_of(struct sched_rt_entity *rtse)
 {
-	return container_of(rt_se, struct task_struct, rt);
+	return container_of(rtse, struct task_struct, rt);
 }
 
 void init_rt_rq(struct rt_rq *rt_rq)
@@ -89,17 +89,17 @@ static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 	update_rt_overload(rq);
 }
 
-static void dequeue_task_rt(struct rq *rq, struct task_struct *p, int flags)
+static void dequeue_task_rt(struct rq *rq, struct task_struct *task, int deq_flags)
 {
 	struct rt_prio_array *array = &rq->rt.active;
 
 	update_curr_rt(rq);
-	list_del_init(&p->rt.run_list);
-	if (list_empty(&array->queue[p->prio]))
-		__clear_bit(p->prio, array->bitmap);
-	p->rt.on_rq = 0;
+	list_del_init(&task->rt.run_list);
+	if (list_empty(&array->queue[task->prio]))
+		__clear_bit(task->prio, array->bitmap);
+	task->rt.on_rq = 0;
 	rq->rt.rt_nr_running--;
-	if (rt_migratory(p))
+	if (rt_migratory(task))
 		rq->rt.rt_nr_migratory--;
 	rq->nr_running--;
 	update_rt_overload(rq);
@@ -115,9 +115,9 @@ static void yield_task_rt(struct rq *rq)
 	requeue_task_rt(rq, rq->curr);
 }
 
-static void check_preempt_curr_rt(struct rq *rq, struct task_struct *p, int flags)
+static void check_preempt_curr_rt(struct rq *rq, struct task_struct *task, int wf)
 {
-	if (p->prio < rq->curr->prio)
+	if (task->prio < rq->curr->prio)
 		resched_curr(rq);	/* RT never waits for a lazy point */
 }
 
@@ -129,7 +129,8 @@ static void set_next_task_rt(struct rq *rq, struct task_struct *p, bool first)
 		rq->rt_push_pending = true;
 }
 
-static struct task_struct *pick_next_task_rt(struct rq *rq)
+static struct task_struct *
+pick_next_task_rt(struct rq *rq)
 {
 	struct task_struct *p;
 	int idx;
@@ -143,23 +144,23 @@ static struct task_struct *pick_next_task_rt(struct rq *rq)
 	return p;
 }
 
-static void put_prev_task_rt(struct rq *rq, struct task_struct *p)
+static void put_prev_task_rt(struct rq *rq, struct task_struct *task)
 {
 	update_curr_rt(rq);
 	/* Still runnable but losing the CPU: maybe another CPU can take it. */
-	if (p->rt.on_rq && rt_migratory(p))
+	if (task->rt.on_rq && rt_migratory(task))
 		rq->rt_push_pending = true;
 }
 
-static void task_tick_rt(struct rq *rq, struct task_struct *p, int queued)
+static void task_tick_rt(struct rq *rq, struct task_struct *task, int queued)
 {
 	update_curr_rt(rq);
-	if (p->policy != SCHED_RR || --p->rt.time_slice)
+	if (task->policy != SCHED_RR || --task->rt.time_slice)
 		return;
-	p->rt.time_slice = sched_rr_timeslice();
+	task->rt.time_slice = sched_rr_timeslice();
 	/* Round-robin only among equals: requeue if not alone at this level. */
-	if (p->rt.run_list.prev != p->rt.run_list.next) {
-		requeue_task_rt(rq, p);
+	if (task->rt.run_list.prev != task->rt.run_list.next) {
+		requeue_task_rt(rq, task);
 		resched_curr(rq);
 	}
 }
@@ -307,10 +308,10 @@ static int balance_rt(struct rq *rq, struct task_struct *prev)
 	return rq->rt.rt_nr_running > 0;
 }
 
-static void task_woken_rt(struct rq *rq, struct task_struct *p)
+static void task_woken_rt(struct rq *rq, struct task_struct *task)
 {
-	if (!task_running(rq, p) && !test_tsk_need_resched(rq->curr) &&
-	    rt_migratory(p) && rt_task(rq->curr) && rq->curr->prio <= p->prio)
+	if (!task_running(rq, task) && !test_tsk_need_resched(rq->curr) &&
+	    rt_migratory(task) && rt_task(rq->curr) && rq->curr->prio <= task->prio)
 		rq->rt_push_pending = true;
 }
 
@@ -328,9 +329,9 @@ void rt_balance_after_unlock(struct rq *rq)
 	raw_spin_unlock_irqrestore(&rq->__lock, flags);
 }
 
-static void switched_to_rt(struct rq *rq, struct task_struct *p)
+static void switched_to_rt(struct rq *rq, struct task_struct *task)
 {
-	if (task_on_rq_queued(p) && !task_current(rq, p) && p->prio < rq->curr->prio)
+	if (task_on_rq_queued(task) && !task_current(rq, task) && task->prio < rq->curr->prio)
 		resched_curr(rq);
 }
 

@@ -56,27 +56,28 @@ static void hrtimer_run_softirq(struct softirq_action *h);
 /* Called on each CPU before its first hrtimer is started (tick setup). */
 void hrtimers_init_cpu(void)
 {
-	struct hrtimer_cpu_base *cpu_base = this_cpu_ptr(&hrtimer_bases);
+	struct hrtimer_cpu_base *cb = this_cpu_ptr(&hrtimer_bases);
 
-	if (cpu_base->online)
+	if (cb->online)
 		return;
-	raw_spin_lock_init(&cpu_base->lock);
-	cpu_base->cpu = smp_processor_id();
+	raw_spin_lock_init(&cb->lock);
+	cb->cpu = smp_processor_id();
 	for (int i = 0; i < HRTIMER_MAX_CLOCK_BASES; i++) {
-		struct hrtimer_clock_base *base = &cpu_base->clock_base[i];
+		struct hrtimer_clock_base *base = &cb->clock_base[i];
 
-		base->cpu_base = cpu_base;
+		base->cpu_base = cb;
 		base->index = i;
 		base->clockid = CLOCK_MONOTONIC;
 		base->get_time = hrtimer_mono_get_time;
 		base->running = NULL;
 		base->active.rb_root = RB_ROOT_CACHED;
 	}
-	cpu_base->expires_next = KTIME_MAX;
-	cpu_base->softirq_expires_next = KTIME_MAX;
-	if (cpu_base->cpu == 0)
-		open_softirq(HRTIMER_SOFTIRQ, hrtimer_run_softirq);
-	cpu_base->online = 1;
+	cb->expires_next = KTIME_MAX;
+	cb->softirq_expires_next = KTIME_MAX;
+	if (cb->cpu == 0)
+		open_softirq(HRTIMER_SOFTIRQ,
+			     hrtimer_run_softirq);
+	cb->online = 1;
 }
 
 /* --- timer queues --------------------------------------------------- */
@@ -94,11 +95,11 @@ static struct hrtimer *first_timer(struct hrtimer_clock_base *base)
 	return n ? rb_entry(n, struct hrtimer, node.node) : NULL;
 }
 
-/* Queue @timer; true if it became the first of its base. */
-static bool enqueue_hrtimer(struct hrtimer *timer, struct hrtimer_clock_base *base)
+/* Queue @tmr; true if it became the first of its base. */
+static bool enqueue_hrtimer(struct hrtimer *tmr, struct hrtimer_clock_base *base)
 {
-	WRITE_ONCE(timer->state, HRTIMER_STATE_ENQUEUED);
-	return rb_add_cached(&timer->node.node, &base->active.rb_root, hrtimer_less) != NULL;
+	WRITE_ONCE(tmr->state, HRTIMER_STATE_ENQUEUED);
+	return rb_add_cached(&tmr->node.node, &base->active.rb_root, hrtimer_less) != NULL;
 }
 
 static void dequeue_hrtimer(struct hrtimer *timer, struct hrtimer_clock_base *base)
@@ -110,16 +111,16 @@ static void dequeue_hrtimer(struct hrtimer *timer, struct hrtimer_clock_base *ba
 
 /* Lock the cpu_base the timer is on, following it if it moves. */
 static struct hrtimer_clock_base *lock_hrtimer_base(const struct hrtimer *timer,
-						    unsigned long *flags)
+						    unsigned long *irqflags)
 {
 	for (;;) {
-		struct hrtimer_clock_base *base = READ_ONCE(timer->base);
+		struct hrtimer_clock_base *cbase = READ_ONCE(timer->base);
 
-		if (base != &migration_base) {
-			raw_spin_lock_irqsave(&base->cpu_base->lock, *flags);
-			if (base == timer->base)
-				return base;
-			raw_spin_unlock_irqrestore(&base->cpu_base->lock, *flags);
+		if (cbase != &migration_base) {
+			raw_spin_lock_irqsave(&cbase->cpu_base->lock, *irqflags);
+			if (cbase == timer->base)
+				return cbase;
+			raw_spin_unlock_irqrestore(&cbase->cpu_base->lock, *irqflags);
 		}
 		cpu_relax();
 	}
@@ -138,24 +139,24 @@ static ktime_t next_expiry(struct hrtimer_clock_base *base)
  * Earliest pending expiry; soft timers do not count while the softirq is
  * already raised (it recomputes when it is done).
  */
-static ktime_t hrtimer_update_next_event(struct hrtimer_cpu_base *cpu_base)
+static ktime_t hrtimer_update_next_event(struct hrtimer_cpu_base *cb)
 {
-	ktime_t hard = next_expiry(&cpu_base->clock_base[HRTIMER_BASE_MONOTONIC]);
+	ktime_t hard = next_expiry(&cb->clock_base[HRTIMER_BASE_MONOTONIC]);
 	ktime_t soft = KTIME_MAX;
 
-	if (!cpu_base->softirq_activated) {
-		soft = next_expiry(&cpu_base->clock_base[HRTIMER_BASE_MONOTONIC_SOFT]);
-		cpu_base->softirq_expires_next = soft;
+	if (!cb->softirq_activated) {
+		soft = next_expiry(&cb->clock_base[HRTIMER_BASE_MONOTONIC_SOFT]);
+		cb->softirq_expires_next = soft;
 	}
 	return min(hard, soft);
 }
 
-static void hrtimer_program(struct hrtimer_cpu_base *cpu_base, ktime_t expires)
+static void hrtimer_program(struct hrtimer_cpu_base *cb, ktime_t expires)
 {
 	struct clock_event_device *dev = this_cpu_clockevent();
 
-	cpu_base->expires_next = expires;
-	if (cpu_base->suspended)
+	cb->expires_next = expires;
+	if (cb->suspended)
 		return;
 	if (expires == KTIME_MAX)
 		clockevents_shutdown(dev);
@@ -164,32 +165,32 @@ static void hrtimer_program(struct hrtimer_cpu_base *cpu_base, ktime_t expires)
 }
 
 /* Reprogram this CPU's device for the current queues (lock held). */
-static void hrtimer_force_reprogram(struct hrtimer_cpu_base *cpu_base)
+static void hrtimer_force_reprogram(struct hrtimer_cpu_base *cb)
 {
-	if (cpu_base->in_hrtirq)
+	if (cb->in_hrtirq)
 		return;		/* hrtimer_interrupt() reprograms at its end */
-	hrtimer_program(cpu_base, hrtimer_update_next_event(cpu_base));
+	hrtimer_program(cb, hrtimer_update_next_event(cb));
 }
 
 /* A newly first timer on this CPU: program the device if it is earlier. */
 static void hrtimer_reprogram(struct hrtimer *timer)
 {
 	struct hrtimer_clock_base *base = timer->base;
-	struct hrtimer_cpu_base *cpu_base = base->cpu_base;
+	struct hrtimer_cpu_base *cb = base->cpu_base;
 	ktime_t expires = hrtimer_get_expires(timer);
 
-	if (cpu_base != this_cpu_ptr(&hrtimer_bases))
+	if (cb != this_cpu_ptr(&hrtimer_bases))
 		return;
 	if (timer->is_soft) {
-		if (cpu_base->softirq_activated)
+		if (cb->softirq_activated)
 			return;		/* the softirq recomputes when done */
-		if (expires >= cpu_base->softirq_expires_next)
+		if (expires >= cb->softirq_expires_next)
 			return;
-		cpu_base->softirq_expires_next = expires;
+		cb->softirq_expires_next = expires;
 	}
-	if (cpu_base->in_hrtirq || expires >= cpu_base->expires_next)
+	if (cb->in_hrtirq || expires >= cb->expires_next)
 		return;
-	hrtimer_program(cpu_base, expires);
+	hrtimer_program(cb, expires);
 }
 
 /* --- init, start, cancel -------------------------------------------- */
@@ -215,7 +216,7 @@ void hrtimer_init(struct hrtimer *timer, clockid_t clock_id, enum hrtimer_mode m
 static bool remove_hrtimer(struct hrtimer *timer, struct hrtimer_clock_base *base,
 			   bool restart)
 {
-	struct hrtimer_cpu_base *cpu_base = base->cpu_base;
+	struct hrtimer_cpu_base *cb = base->cpu_base;
 	bool was_first;
 
 	if (!(timer->state & HRTIMER_STATE_ENQUEUED))
@@ -223,12 +224,12 @@ static bool remove_hrtimer(struct hrtimer *timer, struct hrtimer_clock_base *bas
 	was_first = first_timer(base) == timer;
 	dequeue_hrtimer(timer, base);
 	/* Removing the local first timer: avoid a pointless interrupt. */
-	if (was_first && !restart && cpu_base == this_cpu_ptr(&hrtimer_bases))
-		hrtimer_force_reprogram(cpu_base);
+	if (was_first && !restart && cb == this_cpu_ptr(&hrtimer_bases))
+		hrtimer_force_reprogram(cb);
 	return true;
 }
 
-void hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 delta_ns,
+void hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 range_ns,
 			    const enum hrtimer_mode mode)
 {
 	struct hrtimer_cpu_base *new_cpu_base;
@@ -244,7 +245,7 @@ void hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 delta_ns,
 	remove_hrtimer(timer, base, true);
 	if (mode & HRTIMER_MODE_REL)
 		tim += base->get_time();
-	hrtimer_set_expires_range_ns(timer, tim, delta_ns);
+	hrtimer_set_expires_range_ns(timer, tim, range_ns);
 
 	new_cpu_base = this_cpu_ptr(&hrtimer_bases);
 	new_base = &new_cpu_base->clock_base[base->index];
@@ -265,15 +266,15 @@ void hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 delta_ns,
  * 1: the timer was queued and is now removed; 0: it was not queued;
  * -1: its callback is running and the timer cannot be stopped now.
  */
-int hrtimer_try_to_cancel(struct hrtimer *timer)
+int hrtimer_try_to_cancel(struct hrtimer *tmr)
 {
 	struct hrtimer_clock_base *base;
 	unsigned long flags;
 	int ret = -1;
 
-	base = lock_hrtimer_base(timer, &flags);
-	if (base->running != timer)
-		ret = remove_hrtimer(timer, base, false);
+	base = lock_hrtimer_base(tmr, &flags);
+	if (base->running != tmr)
+		ret = remove_hrtimer(tmr, base, false);
 	raw_spin_unlock_irqrestore(&base->cpu_base->lock, flags);
 	return ret;
 }
@@ -283,9 +284,9 @@ int hrtimer_try_to_cancel(struct hrtimer *timer)
  * preemptible thread that may be on our CPU, so a preemptible waiter
  * sleeps briefly instead of spinning.
  */
-void hrtimer_cancel_wait_running(const struct hrtimer *timer)
+void hrtimer_cancel_wait_running(const struct hrtimer *tmr)
 {
-	if (HRTIMER_RT && timer->is_soft && preemptible()) {
+	if (HRTIMER_RT && tmr->is_soft && preemptible()) {
 		ktime_t t = 20 * NSEC_PER_USEC;
 
 		set_current_state(TASK_UNINTERRUPTIBLE);
@@ -304,14 +305,14 @@ int hrtimer_cancel(struct hrtimer *timer)
 	return ret;
 }
 
-bool hrtimer_active(const struct hrtimer *timer)
+bool hrtimer_active(const struct hrtimer *tmr)
 {
 	struct hrtimer_clock_base *base;
 	unsigned long flags;
 	bool active;
 
-	base = lock_hrtimer_base(timer, &flags);
-	active = (timer->state & HRTIMER_STATE_ENQUEUED) || base->running == timer;
+	base = lock_hrtimer_base(tmr, &flags);
+	active = (tmr->state & HRTIMER_STATE_ENQUEUED) || base->running == tmr;
 	raw_spin_unlock_irqrestore(&base->cpu_base->lock, flags);
 	return active;
 }
@@ -326,32 +327,32 @@ ktime_t hrtimer_get_remaining(const struct hrtimer *timer)
  * returns how many intervals were added.  For callbacks (or stopped
  * timers) only: a queued timer is left alone.
  */
-u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval)
+u64 hrtimer_forward(struct hrtimer *tmr, ktime_t now, ktime_t interval)
 {
-	ktime_t delta = now - hrtimer_get_expires(timer);
+	ktime_t delta = now - hrtimer_get_expires(tmr);
 	u64 orun = 1;
 
 	if (delta < 0)
 		return 0;
-	if (WARN_ON(timer->state & HRTIMER_STATE_ENQUEUED))
+	if (WARN_ON(tmr->state & HRTIMER_STATE_ENQUEUED))
 		return 0;
 	if (interval < 1)
 		interval = 1;
 	if (delta >= interval) {
 		orun = (u64)delta / (u64)interval;
-		hrtimer_add_expires_ns(timer, orun * (u64)interval);
-		if (hrtimer_get_expires(timer) > now)
+		hrtimer_add_expires_ns(tmr, orun * (u64)interval);
+		if (hrtimer_get_expires(tmr) > now)
 			return orun;
 		orun++;
 	}
-	hrtimer_add_expires_ns(timer, interval);
+	hrtimer_add_expires_ns(tmr, interval);
 	return orun;
 }
 
 /* --- expiry --------------------------------------------------------- */
 
 /* Run one expired timer's callback with the lock dropped. */
-static void __run_hrtimer(struct hrtimer_cpu_base *cpu_base, struct hrtimer_clock_base *base,
+static void __run_hrtimer(struct hrtimer_cpu_base *cb, struct hrtimer_clock_base *base,
 			  struct hrtimer *timer, unsigned long flags)
 {
 	enum hrtimer_restart (*fn)(struct hrtimer *) = timer->function;
@@ -359,9 +360,9 @@ static void __run_hrtimer(struct hrtimer_cpu_base *cpu_base, struct hrtimer_cloc
 
 	WRITE_ONCE(base->running, timer);
 	dequeue_hrtimer(timer, base);
-	raw_spin_unlock_irqrestore(&cpu_base->lock, flags);
+	raw_spin_unlock_irqrestore(&cb->lock, flags);
 	restart = fn(timer);
-	raw_spin_lock_irq(&cpu_base->lock);
+	raw_spin_lock_irq(&cb->lock);
 	/* The callback may have restarted it itself (hrtimer_start()). */
 	if (restart != HRTIMER_NORESTART && !(timer->state & HRTIMER_STATE_ENQUEUED))
 		enqueue_hrtimer(timer, base);
@@ -369,92 +370,92 @@ static void __run_hrtimer(struct hrtimer_cpu_base *cpu_base, struct hrtimer_cloc
 	WRITE_ONCE(base->running, NULL);
 }
 
-static void __hrtimer_run_queues(struct hrtimer_cpu_base *cpu_base, ktime_t now,
+static void __hrtimer_run_queues(struct hrtimer_cpu_base *cb, ktime_t now,
 				 unsigned long flags, bool soft)
 {
-	struct hrtimer_clock_base *base = &cpu_base->clock_base[soft ?
+	struct hrtimer_clock_base *base = &cb->clock_base[soft ?
 			HRTIMER_BASE_MONOTONIC_SOFT : HRTIMER_BASE_MONOTONIC];
 	struct hrtimer *timer;
 
 	while ((timer = first_timer(base))) {
 		if (now < hrtimer_get_softexpires(timer))
 			break;
-		__run_hrtimer(cpu_base, base, timer, flags);
+		__run_hrtimer(cb, base, timer, flags);
 	}
 }
 
 /* The clock event handler: hard interrupt, interrupts off. */
-void hrtimer_interrupt(struct clock_event_device *dev)
+void hrtimer_interrupt(struct clock_event_device *ced)
 {
-	struct hrtimer_cpu_base *cpu_base = this_cpu_ptr(&hrtimer_bases);
+	struct hrtimer_cpu_base *cb = this_cpu_ptr(&hrtimer_bases);
 	unsigned long flags;
 	ktime_t now, expires_next;
 	int retries = 0;
 
-	raw_spin_lock_irqsave(&cpu_base->lock, flags);
-	cpu_base->nr_events++;
+	raw_spin_lock_irqsave(&cb->lock, flags);
+	cb->nr_events++;
 	now = ktime_get();
 	for (;;) {
-		cpu_base->in_hrtirq = 1;
-		cpu_base->expires_next = KTIME_MAX;
-		if (!cpu_base->softirq_activated && now >= cpu_base->softirq_expires_next) {
-			cpu_base->softirq_expires_next = KTIME_MAX;
-			cpu_base->softirq_activated = 1;
+		cb->in_hrtirq = 1;
+		cb->expires_next = KTIME_MAX;
+		if (!cb->softirq_activated && now >= cb->softirq_expires_next) {
+			cb->softirq_expires_next = KTIME_MAX;
+			cb->softirq_activated = 1;
 			raise_softirq_irqoff(HRTIMER_SOFTIRQ);
 		}
-		__hrtimer_run_queues(cpu_base, now, flags, false);
-		expires_next = hrtimer_update_next_event(cpu_base);
-		cpu_base->in_hrtirq = 0;
+		__hrtimer_run_queues(cb, now, flags, false);
+		expires_next = hrtimer_update_next_event(cb);
+		cb->in_hrtirq = 0;
 		now = ktime_get();
 		/* Something expired while we ran callbacks: serve it now. */
 		if (expires_next > now || ++retries > HRTIMER_PROGRAM_RETRIES)
 			break;
-		cpu_base->nr_retries++;
+		cb->nr_retries++;
 	}
-	hrtimer_program(cpu_base, expires_next);
-	raw_spin_unlock_irqrestore(&cpu_base->lock, flags);
+	hrtimer_program(cb, expires_next);
+	raw_spin_unlock_irqrestore(&cb->lock, flags);
 }
 
 static void hrtimer_run_softirq(struct softirq_action *h)
 {
-	struct hrtimer_cpu_base *cpu_base = this_cpu_ptr(&hrtimer_bases);
+	struct hrtimer_cpu_base *cb = this_cpu_ptr(&hrtimer_bases);
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&cpu_base->lock, flags);
-	__hrtimer_run_queues(cpu_base, ktime_get(), flags, true);
-	cpu_base->softirq_activated = 0;
-	hrtimer_force_reprogram(cpu_base);
-	raw_spin_unlock_irqrestore(&cpu_base->lock, flags);
+	raw_spin_lock_irqsave(&cb->lock, flags);
+	__hrtimer_run_queues(cb, ktime_get(), flags, true);
+	cb->softirq_activated = 0;
+	hrtimer_force_reprogram(cb);
+	raw_spin_unlock_irqrestore(&cb->lock, flags);
 }
 
 /* Lend the device out (tick_suspend_local()) and take it back. */
 void hrtimers_suspend_local(void)
 {
-	struct hrtimer_cpu_base *cpu_base = this_cpu_ptr(&hrtimer_bases);
+	struct hrtimer_cpu_base *cb = this_cpu_ptr(&hrtimer_bases);
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&cpu_base->lock, flags);
-	cpu_base->suspended = 1;
-	raw_spin_unlock_irqrestore(&cpu_base->lock, flags);
+	raw_spin_lock_irqsave(&cb->lock, flags);
+	cb->suspended = 1;
+	raw_spin_unlock_irqrestore(&cb->lock, flags);
 }
 
 void hrtimers_resume_local(void)
 {
-	struct hrtimer_cpu_base *cpu_base = this_cpu_ptr(&hrtimer_bases);
+	struct hrtimer_cpu_base *cb = this_cpu_ptr(&hrtimer_bases);
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&cpu_base->lock, flags);
-	cpu_base->suspended = 0;
+	raw_spin_lock_irqsave(&cb->lock, flags);
+	cb->suspended = 0;
 	this_cpu_clockevent()->event_handler = hrtimer_interrupt;
-	hrtimer_force_reprogram(cpu_base);
-	raw_spin_unlock_irqrestore(&cpu_base->lock, flags);
+	hrtimer_force_reprogram(cb);
+	raw_spin_unlock_irqrestore(&cb->lock, flags);
 }
 
 /* --- sleeping ------------------------------------------------------- */
 
-static enum hrtimer_restart hrtimer_wakeup(struct hrtimer *timer)
+static enum hrtimer_restart hrtimer_wakeup(struct hrtimer *tmr)
 {
-	struct hrtimer_sleeper *t = container_of(timer, struct hrtimer_sleeper, timer);
+	struct hrtimer_sleeper *t = container_of(tmr, struct hrtimer_sleeper, timer);
 	struct task_struct *task = t->task;
 
 	WRITE_ONCE(t->task, NULL);
@@ -486,12 +487,12 @@ void hrtimer_sleeper_start_expires(struct hrtimer_sleeper *sl, enum hrtimer_mode
 }
 
 /*
- * Sleep in the state the caller set until @expires (+ up to @delta).
+ * Sleep in the state the caller set until @expires (+ up to @slack).
  * 0 when the timer expired, -EINTR when woken earlier.  NULL: no timeout.
  */
-int schedule_hrtimeout_range(ktime_t *expires, u64 delta, const enum hrtimer_mode mode)
+int schedule_hrtimeout_range(ktime_t *expires, u64 slack, const enum hrtimer_mode mode)
 {
-	struct hrtimer_sleeper t;
+	struct hrtimer_sleeper sl;
 
 	if (expires && *expires == 0 && (mode & HRTIMER_MODE_REL)) {
 		__set_current_state(TASK_RUNNING);
@@ -501,19 +502,19 @@ int schedule_hrtimeout_range(ktime_t *expires, u64 delta, const enum hrtimer_mod
 		schedule();
 		return -EINTR;
 	}
-	hrtimer_init_sleeper(&t, CLOCK_MONOTONIC, mode);
-	hrtimer_set_expires_range_ns(&t.timer, *expires, delta);
-	hrtimer_sleeper_start_expires(&t, mode);
-	if (READ_ONCE(t.task))
+	hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, mode);
+	hrtimer_set_expires_range_ns(&sl.timer, *expires, slack);
+	hrtimer_sleeper_start_expires(&sl, mode);
+	if (READ_ONCE(sl.task))
 		schedule();
 	__set_current_state(TASK_RUNNING);
-	hrtimer_cancel(&t.timer);
-	return READ_ONCE(t.task) ? -EINTR : 0;
+	hrtimer_cancel(&sl.timer);
+	return READ_ONCE(sl.task) ? -EINTR : 0;
 }
 
-int schedule_hrtimeout(ktime_t *expires, const enum hrtimer_mode mode)
+int schedule_hrtimeout(ktime_t *exp, const enum hrtimer_mode mode)
 {
-	return schedule_hrtimeout_range(expires, 0, mode);
+	return schedule_hrtimeout_range(exp, 0, mode);
 }
 
 /* A jiffies timeout on an hrtimer; returns the jiffies left (0: timed out). */

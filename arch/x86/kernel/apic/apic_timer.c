@@ -24,7 +24,8 @@ core_param("lapic.tsc_deadline", lapic_tsc_deadline_allowed, bool,
 	   "use TSC-deadline mode when the CPU has it (default y)");
 
 /* Each CPU's APIC timer, as a clock event device. */
-static DEFINE_PER_CPU(struct clock_event_device, lapic_events);
+static DEFINE_PER_CPU(struct clock_event_device,
+		      lapic_events);
 
 struct clock_event_device *this_cpu_clockevent(void)
 {
