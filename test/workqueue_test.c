@@ -14,6 +14,7 @@
 #include <linux/smp.h>
 #include <linux/delay.h>
 #include <linux/cpumask.h>
+#include <asm/processor.h>
 
 /* An item that records where it ran. */
 struct probe {
@@ -54,10 +55,15 @@ static void probe_init(struct probe *p, unsigned int delay_ms)
 	p->delay_ms = delay_ms;
 }
 
-/* An item that holds its worker until released. */
+/*
+ * An item that holds its pool until released: it stays runnable (spins,
+ * yielding only through preemption), so concurrency management starts no
+ * other worker and the items queued behind it stay pending.
+ */
 struct blocker {
 	struct work_struct work;
-	struct completion started, release;
+	struct completion started;
+	volatile bool release;
 };
 
 static void blocker_fn(struct work_struct *work)
@@ -65,7 +71,10 @@ static void blocker_fn(struct work_struct *work)
 	struct blocker *b = container_of(work, struct blocker, work);
 
 	complete(&b->started);
-	wait_for_completion(&b->release);
+	while (!READ_ONCE(b->release)) {
+		cpu_relax();
+		cond_resched();
+	}
 }
 
 /* Occupy @cpu's system_wq worker; returns once the blocker is running. */
@@ -73,14 +82,14 @@ static void block_worker(struct blocker *b, int cpu)
 {
 	INIT_WORK(&b->work, blocker_fn);
 	init_completion(&b->started);
-	init_completion(&b->release);
+	b->release = false;
 	schedule_work_on(cpu, &b->work);
 	wait_for_completion(&b->started);
 }
 
 static void unblock_worker(struct blocker *b)
 {
-	complete(&b->release);
+	WRITE_ONCE(b->release, true);
 	flush_work(&b->work);
 }
 
@@ -106,11 +115,13 @@ static void check_runs_on(struct ktest *t, struct workqueue_struct *wq,
 		KTEST_EXPECT_TRUE(t, queue_work_on(cpu, wq, &p.work));
 		wait_for_completion(&p.ran);
 		flush_work(&p.work);
-		snprintf(want, sizeof(want), "kworker/%d:0%s", cpu, suffix);
+		/* any worker of the pool: kworker/<cpu>:<id><suffix> */
+		snprintf(want, sizeof(want), "kworker/%d:", cpu);
 		KTEST_EXPECT_EQ(t, p.runs, 1);
 		KTEST_EXPECT_EQ(t, p.cpu, cpu);
 		KTEST_EXPECT_TRUE(t, p.kthread);
-		KTEST_EXPECT_STREQ(t, p.comm, want);
+		KTEST_EXPECT_TRUE(t, !strncmp(p.comm, want, strlen(want)));
+		KTEST_EXPECT_EQ(t, p.comm[strlen(p.comm) - 1] == 'H', *suffix == 'H');
 		KTEST_EXPECT_EQ(t, p.nice, nice);
 	}
 }
@@ -348,6 +359,245 @@ static void many_from_all_cpus(struct ktest *t)
 	KTEST_EXPECT_EQ(t, bad_cpu, 0);
 }
 
+/* Poll @c for up to @ms: a broken pool fails the test instead of hanging it. */
+static bool wait_done_ms(struct completion *c, unsigned int ms)
+{
+	for (unsigned int i = 0; i < ms; i++) {
+		if (completion_done(c))
+			return true;
+		msleep(1);
+	}
+	return completion_done(c);
+}
+
+/* 1: a sleeping item does not hold up the next one on its CPU. */
+struct cm_item {
+	struct work_struct work;
+	struct completion started, release, done;
+	struct task_struct *task;
+	int cpu;
+	bool saw_first_sleeping;	/* ran while the other was blocked */
+	struct cm_item *other;
+};
+
+static void cm_sleeper_fn(struct work_struct *work)
+{
+	struct cm_item *it = container_of(work, struct cm_item, work);
+
+	it->task = current;
+	it->cpu = smp_processor_id();
+	complete(&it->started);
+	wait_for_completion(&it->release);
+	complete(&it->done);
+}
+
+static void cm_second_fn(struct work_struct *work)
+{
+	struct cm_item *it = container_of(work, struct cm_item, work);
+
+	it->task = current;
+	it->cpu = smp_processor_id();
+	it->saw_first_sleeping = !completion_done(&it->other->done);
+	complete(&it->done);
+}
+
+static void cm_init(struct cm_item *it, work_func_t fn)
+{
+	INIT_WORK(&it->work, fn);
+	init_completion(&it->started);
+	init_completion(&it->release);
+	init_completion(&it->done);
+	it->task = NULL;
+	it->cpu = -1;
+	it->saw_first_sleeping = false;
+}
+
+static void sleeping_item_does_not_block_pool(struct ktest *t)
+{
+	static struct cm_item a, b;
+	int cpu = last_cpu();
+
+	cm_init(&a, cm_sleeper_fn);
+	cm_init(&b, cm_second_fn);
+	b.other = &a;
+	schedule_work_on(cpu, &a.work);
+	wait_for_completion(&a.started);
+	schedule_work_on(cpu, &b.work);
+	KTEST_EXPECT_TRUE(t, wait_done_ms(&b.done, 2000));
+	KTEST_EXPECT_TRUE(t, b.saw_first_sleeping);
+	complete(&a.release);
+	flush_work(&a.work);
+	flush_work(&b.work);
+	KTEST_EXPECT_TRUE(t, a.task != NULL && b.task != NULL && a.task != b.task);
+	KTEST_EXPECT_EQ(t, a.cpu, cpu);
+	KTEST_EXPECT_EQ(t, b.cpu, cpu);
+}
+
+/* 2: an item flushes another one queued on its CPU after it. */
+struct flusher {
+	struct work_struct work;
+	struct probe *target;
+	int cpu;
+	bool flushed;
+	struct completion done;
+};
+
+static void flusher_fn(struct work_struct *work)
+{
+	struct flusher *f = container_of(work, struct flusher, work);
+
+	schedule_work_on(f->cpu, &f->target->work);
+	f->flushed = flush_work(&f->target->work);
+	complete(&f->done);
+}
+
+static void flush_from_work_same_cpu(struct ktest *t)
+{
+	static struct flusher f;
+	static struct probe p;
+
+	probe_init(&p, 0);
+	INIT_WORK(&f.work, flusher_fn);
+	init_completion(&f.done);
+	f.target = &p;
+	f.cpu = last_cpu();
+	f.flushed = false;
+	schedule_work_on(f.cpu, &f.work);
+	KTEST_ASSERT_TRUE(t, wait_done_ms(&f.done, 2000));
+	KTEST_EXPECT_TRUE(t, f.flushed);
+	KTEST_EXPECT_EQ(t, p.runs, 1);
+	KTEST_EXPECT_EQ(t, p.cpu, f.cpu);
+	flush_work(&f.work);
+}
+
+/* 3: CPU-bound items run one after another on a single worker. */
+#define SPIN_ITEMS	6
+
+struct spin_item {
+	struct work_struct work;
+	struct task_struct *task;
+};
+
+static atomic_t spin_inflight, spin_max;
+
+static void spin_fn(struct work_struct *work)
+{
+	struct spin_item *it = container_of(work, struct spin_item, work);
+	int n = atomic_inc_return(&spin_inflight);
+
+	if (n > atomic_read(&spin_max))
+		atomic_set(&spin_max, n);
+	it->task = current;
+	mdelay(3);
+	atomic_dec(&spin_inflight);
+}
+
+static void cpu_bound_items_share_one_worker(struct ktest *t)
+{
+	static struct spin_item items[SPIN_ITEMS];
+	int cpu = last_cpu(), before, after, idle, i, distinct = 1;
+
+	atomic_set(&spin_inflight, 0);
+	atomic_set(&spin_max, 0);
+	wq_pool_counts(cpu, true, &before, &idle);
+	for (i = 0; i < SPIN_ITEMS; i++) {
+		INIT_WORK(&items[i].work, spin_fn);
+		items[i].task = NULL;
+	}
+	/* highpri pool, queued with preemption off so all are there at once */
+	preempt_disable();
+	for (i = 0; i < SPIN_ITEMS; i++)
+		queue_work_on(cpu, system_highpri_wq, &items[i].work);
+	preempt_enable();
+	for (i = 0; i < SPIN_ITEMS; i++)
+		flush_work(&items[i].work);
+	wq_pool_counts(cpu, true, &after, &idle);
+	for (i = 1; i < SPIN_ITEMS; i++)
+		if (items[i].task != items[0].task)
+			distinct++;
+	KTEST_EXPECT_EQ(t, distinct, 1);
+	KTEST_EXPECT_EQ(t, atomic_read(&spin_max), 1);
+	KTEST_EXPECT_EQ(t, after, before);
+}
+
+/* 4: an item queued again while it runs never runs concurrently with itself. */
+#define REQUEUE_RUNS	20
+
+static struct work_struct requeue_work;
+static atomic_t rq_inflight, rq_max, rq_runs;
+static int rq_cpu;
+
+static void requeue_fn(struct work_struct *work)
+{
+	int n = atomic_inc_return(&rq_inflight);
+
+	if (n > atomic_read(&rq_max))
+		atomic_set(&rq_max, n);
+	if (atomic_inc_return(&rq_runs) < REQUEUE_RUNS)
+		schedule_work_on(rq_cpu, work);	/* requeue from itself */
+	msleep(1);				/* sleep: another worker may start */
+	atomic_dec(&rq_inflight);
+}
+
+static void requeue_not_reentrant(struct ktest *t)
+{
+	int i, cpu, queued = 0;
+
+	atomic_set(&rq_inflight, 0);
+	atomic_set(&rq_max, 0);
+	atomic_set(&rq_runs, 0);
+	rq_cpu = last_cpu();
+	INIT_WORK(&requeue_work, requeue_fn);
+	schedule_work_on(rq_cpu, &requeue_work);
+	/* also from another CPU (or this one), onto other CPUs, while it runs */
+	for (i = 0; i < 200 && atomic_read(&rq_runs) < REQUEUE_RUNS; i++) {
+		for_each_online_cpu(cpu)
+			queued += schedule_work_on(cpu, &requeue_work);
+		udelay(300);
+	}
+	for (i = 0; i < 100 && atomic_read(&rq_runs) < REQUEUE_RUNS; i++)
+		msleep(10);
+	flush_work(&requeue_work);
+	msleep(5);
+	flush_work(&requeue_work);
+	KTEST_EXPECT_EQ(t, atomic_read(&rq_max), 1);
+	KTEST_EXPECT_TRUE(t, atomic_read(&rq_runs) >= REQUEUE_RUNS);
+	/* every successful queuing produced exactly one run */
+	KTEST_EXPECT_TRUE(t, atomic_read(&rq_runs) <= REQUEUE_RUNS + queued);
+}
+
+/* 5: surplus idle workers are reaped down to two. */
+#define REAP_SLEEPERS	4
+
+static void idle_workers_reaped(struct ktest *t)
+{
+	static struct cm_item s[REAP_SLEEPERS];
+	int cpu = last_cpu(), nr_workers, nr_idle, i, peak;
+
+	if (wq_idle_timeout_ms > 2000)
+		ktest_skip(t, "workqueue.idle_timeout_ms not set small on the cmdline");
+	for (i = 0; i < REAP_SLEEPERS; i++) {
+		cm_init(&s[i], cm_sleeper_fn);
+		schedule_work_on(cpu, &s[i].work);
+	}
+	for (i = 0; i < REAP_SLEEPERS; i++)
+		wait_for_completion(&s[i].started);
+	wq_pool_counts(cpu, false, &peak, &nr_idle);
+	KTEST_EXPECT_TRUE(t, peak >= REAP_SLEEPERS + 1);
+	for (i = 0; i < REAP_SLEEPERS; i++)
+		complete(&s[i].release);
+	for (i = 0; i < REAP_SLEEPERS; i++)
+		flush_work(&s[i].work);
+	for (i = 0; i < 100; i++) {
+		msleep(wq_idle_timeout_ms / 4 + 1);
+		wq_pool_counts(cpu, false, &nr_workers, &nr_idle);
+		if (nr_workers == 2)
+			break;
+	}
+	KTEST_EXPECT_EQ(t, nr_workers, 2);
+	KTEST_EXPECT_EQ(t, nr_idle, 2);
+}
+
 static struct ktest_case workqueue_cases[] = {
 	KTEST_CASE(runs_on_requested_cpu),
 	KTEST_CASE(highpri_runs_on_requested_cpu),
@@ -359,6 +609,11 @@ static struct ktest_case workqueue_cases[] = {
 	KTEST_CASE(cancel_running),
 	KTEST_CASE(fifo_order),
 	KTEST_CASE(many_from_all_cpus),
+	KTEST_CASE(sleeping_item_does_not_block_pool),
+	KTEST_CASE(flush_from_work_same_cpu),
+	KTEST_CASE(cpu_bound_items_share_one_worker),
+	KTEST_CASE(requeue_not_reentrant),
+	KTEST_CASE(idle_workers_reaped),
 	{}
 };
 

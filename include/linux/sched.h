@@ -36,6 +36,7 @@
 /* Task flags. */
 #define PF_IDLE		0x00000002
 #define PF_EXITING	0x00000004
+#define PF_WQ_WORKER	0x00000020	/* a workqueue worker (kworker) */
 #define PF_KTHREAD	0x00200000
 #define PF_NO_SETAFFINITY 0x04000000
 

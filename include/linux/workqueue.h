@@ -3,8 +3,9 @@
 #define _LINUX_WORKQUEUE_H
 
 /*
- * Work items: a function run later, in process context, by a per-CPU
- * kernel thread (kworker/N:0, or kworker/N:0H for the high-priority pool).
+ * Work items: a function run later, in process context, by one of a CPU's
+ * pool of kernel threads (kworker/N:M, or kworker/N:MH for the high-priority
+ * pool).
  *
  * work->data holds the PENDING bit (set while the item waits to run; the
  * task that sets it owns the right to queue the item) and, above the flag
@@ -28,10 +29,12 @@ enum {
 	WORK_STRUCT_PENDING_BIT	= 0,	/* work item is pending execution */
 	WORK_STRUCT_INACTIVE_BIT = 1,	/* unused in irqlab (no max_active) */
 	WORK_STRUCT_PWQ_BIT	= 2,	/* data points to the pool it is queued on */
+	WORK_STRUCT_LINKED_BIT	= 3,	/* the next item (a flush barrier) goes with it */
 	WORK_STRUCT_FLAG_BITS	= 4,
 
 	WORK_STRUCT_PENDING	= 1UL << WORK_STRUCT_PENDING_BIT,
 	WORK_STRUCT_PWQ		= 1UL << WORK_STRUCT_PWQ_BIT,
+	WORK_STRUCT_LINKED	= 1UL << WORK_STRUCT_LINKED_BIT,
 
 	WORK_CPU_UNBOUND	= -1,
 };
@@ -103,6 +106,15 @@ static inline bool schedule_work(struct work_struct *work)
 }
 
 void workqueue_init(void);
+
+struct task_struct;
+/* Scheduler hooks for PF_WQ_WORKER tasks (kernel/sched/core.c). */
+void wq_worker_sleeping(struct task_struct *task);
+void wq_worker_running(struct task_struct *task);
+
+/* irqlab test hooks: workqueue.idle_timeout_ms and a pool's worker counts. */
+extern unsigned int wq_idle_timeout_ms;
+void wq_pool_counts(int cpu, bool highpri, int *nr_workers, int *nr_idle);
 
 /*
  * Delayed work is armed with an hrtimer (kernel/workqueue_delayed.c); it

@@ -460,13 +460,38 @@ static void __schedule(bool preempt)
 	}
 }
 
+/*
+ * A kworker about to block lets its pool wake another worker; done before
+ * the rq lock is taken since that path wakes tasks.
+ */
+static inline void sched_submit_work(struct task_struct *tsk)
+{
+	if (!READ_ONCE(tsk->__state))
+		return;
+	if (tsk->flags & PF_WQ_WORKER) {
+		preempt_disable();
+		wq_worker_sleeping(tsk);
+		preempt_enable_no_resched();
+	}
+}
+
+static void sched_update_worker(struct task_struct *tsk)
+{
+	if (tsk->flags & PF_WQ_WORKER)
+		wq_worker_running(tsk);
+}
+
 void schedule(void)
 {
+	struct task_struct *tsk = current;
+
+	sched_submit_work(tsk);
 	do {
 		preempt_disable();
 		__schedule(false);
 		preempt_enable_no_resched();
 	} while (need_resched());
+	sched_update_worker(tsk);
 }
 
 void schedule_preempt_disabled(void)
