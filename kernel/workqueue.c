@@ -77,214 +77,214 @@ static struct worker_pool *cpu_pool(int cpu, struct workqueue_struct *wq)
 	return per_cpu_ptr(&cpu_worker_pools[(wq->flags & WQ_HIGHPRI) ? 1 : 0], cpu);
 }
 
-/* The pool @work was last queued on (also while it runs), or NULL. */
-static struct worker_pool *get_work_pool(struct work_struct *work)
+/* The pool @wk was last queued on (also while it runs), or NULL. */
+static struct worker_pool *get_work_pool(struct work_struct *wk)
 {
-	return (struct worker_pool *)(READ_ONCE(work->data) & WORK_STRUCT_WQ_DATA_MASK);
+	return (struct worker_pool *)(READ_ONCE(wk->data) & WORK_STRUCT_WQ_DATA_MASK);
 }
 
 /*
- * The worker of @pool running @work, or NULL.  The function is compared too:
+ * The worker of @wp running @wk, or NULL.  The function is compared too:
  * a freed and reused work_struct running something else is another item.
  * Pool lock held.
  */
-static struct worker *find_worker_executing_work(struct worker_pool *pool,
-						 struct work_struct *work)
+static struct worker *find_worker_executing_work(struct worker_pool *wp,
+						 struct work_struct *wk)
 {
-	struct worker *worker;
+	struct worker *wkr;
 
-	list_for_each_entry(worker, &pool->busy_list, busy_entry)
-		if (worker->current_work == work &&
-		    worker->current_func == work->func)
-			return worker;
+	list_for_each_entry(wkr, &wp->busy_list, busy_entry)
+		if (wkr->current_work == wk &&
+		    wkr->current_func == wk->func)
+			return wkr;
 	return NULL;
 }
 
 /* Items wait and nobody runs: a worker should be woken.  Pool lock held. */
-static bool __need_more_worker(struct worker_pool *pool)
+static bool __need_more_worker(struct worker_pool *wp)
 {
-	return !atomic_read(&pool->nr_running);
+	return !atomic_read(&wp->nr_running);
 }
 
-static bool need_more_worker(struct worker_pool *pool)
+static bool need_more_worker(struct worker_pool *wp)
 {
-	return !list_empty(&pool->worklist) && __need_more_worker(pool);
+	return !list_empty(&wp->worklist) && __need_more_worker(wp);
 }
 
 /* An idle worker is left to take over if this one blocks. */
-static bool may_start_working(struct worker_pool *pool)
+static bool may_start_working(struct worker_pool *wp)
 {
-	return pool->nr_idle;
+	return wp->nr_idle;
 }
 
 /* Carry on with the next item only while no other worker runs. */
-static bool keep_working(struct worker_pool *pool)
+static bool keep_working(struct worker_pool *wp)
 {
-	return !list_empty(&pool->worklist) && atomic_read(&pool->nr_running) <= 1;
+	return !list_empty(&wp->worklist) && atomic_read(&wp->nr_running) <= 1;
 }
 
-static bool need_to_create_worker(struct worker_pool *pool)
+static bool need_to_create_worker(struct worker_pool *wp)
 {
-	return need_more_worker(pool) && !may_start_working(pool);
+	return need_more_worker(wp) && !may_start_working(wp);
 }
 
 /* More idle workers than the two we keep and a quarter of the busy ones. */
-static bool too_many_workers(struct worker_pool *pool)
+static bool too_many_workers(struct worker_pool *wp)
 {
-	bool managing = pool->flags & POOL_MANAGER_ACTIVE;
-	int nr_idle = pool->nr_idle + managing;	/* the manager is about to idle */
-	int nr_busy = pool->nr_workers - nr_idle;
+	bool managing = wp->flags & POOL_MANAGER_ACTIVE;
+	int idle = wp->nr_idle + managing;	/* the manager is about to idle */
+	int busy = wp->nr_workers - idle;
 
-	return nr_idle > 2 && (nr_idle - 2) * MAX_IDLE_WORKERS_RATIO >= nr_busy;
+	return idle > 2 && (idle - 2) * MAX_IDLE_WORKERS_RATIO >= busy;
 }
 
-static struct worker *first_idle_worker(struct worker_pool *pool)
+static struct worker *first_idle_worker(struct worker_pool *wp)
 {
-	if (list_empty(&pool->idle_list))
+	if (list_empty(&wp->idle_list))
 		return NULL;
-	return list_first_entry(&pool->idle_list, struct worker, entry);
+	return list_first_entry(&wp->idle_list, struct worker, entry);
 }
 
-static void wake_up_worker(struct worker_pool *pool)
+static void wake_up_worker(struct worker_pool *wp)
 {
-	struct worker *worker = first_idle_worker(pool);
+	struct worker *wkr = first_idle_worker(wp);
 
-	if (likely(worker))
-		wake_up_process(worker->task);
+	if (likely(wkr))
+		wake_up_process(wkr->task);
 }
 
 /* Set @flags; entering the NOT_RUNNING state leaves nr_running.  Pool lock. */
-static void worker_set_flags(struct worker *worker, unsigned int flags)
+static void worker_set_flags(struct worker *wkr, unsigned int flags)
 {
-	struct worker_pool *pool = worker->pool;
+	struct worker_pool *wp = wkr->pool;
 
-	WARN_ON_ONCE(worker->task != current);
-	if ((flags & WORKER_NOT_RUNNING) && !(worker->flags & WORKER_NOT_RUNNING))
-		atomic_dec(&pool->nr_running);
-	worker->flags |= flags;
+	WARN_ON_ONCE(wkr->task != current);
+	if ((flags & WORKER_NOT_RUNNING) && !(wkr->flags & WORKER_NOT_RUNNING))
+		atomic_dec(&wp->nr_running);
+	wkr->flags |= flags;
 }
 
 /* Clear @flags; leaving the NOT_RUNNING state joins nr_running.  Pool lock. */
-static void worker_clr_flags(struct worker *worker, unsigned int flags)
+static void worker_clr_flags(struct worker *wkr, unsigned int flags)
 {
-	struct worker_pool *pool = worker->pool;
-	unsigned int oflags = worker->flags;
+	struct worker_pool *wp = wkr->pool;
+	unsigned int oflags = wkr->flags;
 
-	WARN_ON_ONCE(worker->task != current);
-	worker->flags &= ~flags;
+	WARN_ON_ONCE(wkr->task != current);
+	wkr->flags &= ~flags;
 	if ((flags & WORKER_NOT_RUNNING) && (oflags & WORKER_NOT_RUNNING) &&
-	    !(worker->flags & WORKER_NOT_RUNNING))
-		atomic_inc(&pool->nr_running);
+	    !(wkr->flags & WORKER_NOT_RUNNING))
+		atomic_inc(&wp->nr_running);
 }
 
 /**
  * wq_worker_sleeping - a kworker is about to block
- * @task: the worker (current)
+ * @t: the worker (current)
  *
  * Called from schedule() with preemption disabled, before the rq lock is
  * taken.  If it was the last running worker and items wait, wake an idle
  * worker to go on with them.
  */
-void wq_worker_sleeping(struct task_struct *task)
+void wq_worker_sleeping(struct task_struct *t)
 {
-	struct worker *worker = task->thread_data;
-	struct worker_pool *pool;
+	struct worker *wkr = t->thread_data;
+	struct worker_pool *wp;
 	unsigned long flags;
 
-	if (worker->flags & WORKER_NOT_RUNNING)
+	if (wkr->flags & WORKER_NOT_RUNNING)
 		return;
-	pool = worker->pool;
-	if (WARN_ON_ONCE(pool->cpu != raw_smp_processor_id()))
+	wp = wkr->pool;
+	if (WARN_ON_ONCE(wp->cpu != raw_smp_processor_id()))
 		return;
-	if (worker->sleeping)
+	if (wkr->sleeping)
 		return;
-	worker->sleeping = 1;
+	wkr->sleeping = 1;
 
-	raw_spin_lock_irqsave(&pool->lock, flags);
+	raw_spin_lock_irqsave(&wp->lock, flags);
 	/* the flags may have changed (reaping) before we took the lock */
-	if (worker->flags & WORKER_NOT_RUNNING) {
-		raw_spin_unlock_irqrestore(&pool->lock, flags);
+	if (wkr->flags & WORKER_NOT_RUNNING) {
+		raw_spin_unlock_irqrestore(&wp->lock, flags);
 		return;
 	}
-	if (atomic_dec_and_test(&pool->nr_running) && !list_empty(&pool->worklist))
-		wake_up_worker(pool);
-	raw_spin_unlock_irqrestore(&pool->lock, flags);
+	if (atomic_dec_and_test(&wp->nr_running) && !list_empty(&wp->worklist))
+		wake_up_worker(wp);
+	raw_spin_unlock_irqrestore(&wp->lock, flags);
 }
 
 /**
  * wq_worker_running - a kworker that blocked runs again
- * @task: the worker (current)
+ * @t: the worker (current)
  */
-void wq_worker_running(struct task_struct *task)
+void wq_worker_running(struct task_struct *t)
 {
-	struct worker *worker = task->thread_data;
+	struct worker *wkr = t->thread_data;
 
-	if (!worker->sleeping)
+	if (!wkr->sleeping)
 		return;
 	preempt_disable();
-	if (!(worker->flags & WORKER_NOT_RUNNING))
-		atomic_inc(&worker->pool->nr_running);
+	if (!(wkr->flags & WORKER_NOT_RUNNING))
+		atomic_inc(&wkr->pool->nr_running);
 	preempt_enable();
-	worker->sleeping = 0;
+	wkr->sleeping = 0;
 }
 
-/* Pool lock held: link @work before @pos and note the pool in its data. */
-static void insert_work(struct worker_pool *pool, struct work_struct *work,
+/* Pool lock held: link @wk before @pos and note the pool in its data. */
+static void insert_work(struct worker_pool *wp, struct work_struct *wk,
 			struct list_head *pos, unsigned long extra_flags)
 {
-	WRITE_ONCE(work->data, (unsigned long)pool | WORK_STRUCT_PENDING |
+	WRITE_ONCE(wk->data, (unsigned long)wp | WORK_STRUCT_PENDING |
 		   WORK_STRUCT_PWQ | extra_flags);
-	list_add_tail(&work->entry, pos);
+	list_add_tail(&wk->entry, pos);
 	/* a running worker will reach it; wake one only if none runs */
 	smp_mb();
-	if (__need_more_worker(pool))
-		wake_up_worker(pool);
+	if (__need_more_worker(wp))
+		wake_up_worker(wp);
 }
 
 /*
- * Interrupts off, PENDING owned by the caller: link @work on @cpu's pool of
+ * Interrupts off, PENDING owned by the caller: link @wk on @cpu's pool of
  * @wq, or behind its running instance if it still runs on another pool.
  */
-void __queue_work(int cpu, struct workqueue_struct *wq, struct work_struct *work)
+void __queue_work(int cpu, struct workqueue_struct *wq, struct work_struct *wk)
 {
-	struct worker_pool *pool, *last_pool;
+	struct worker_pool *wp, *last_pool;
 
 	if (WARN_ON_ONCE(!wq_online))
 		return;
 	if (cpu == WORK_CPU_UNBOUND)
 		cpu = raw_smp_processor_id();
-	pool = cpu_pool(cpu, wq);
+	wp = cpu_pool(cpu, wq);
 
-	last_pool = get_work_pool(work);
-	if (last_pool && last_pool != pool) {
+	last_pool = get_work_pool(wk);
+	if (last_pool && last_pool != wp) {
 		raw_spin_lock(&last_pool->lock);
-		if (find_worker_executing_work(last_pool, work)) {
-			pool = last_pool;
+		if (find_worker_executing_work(last_pool, wk)) {
+			wp = last_pool;
 		} else {
 			raw_spin_unlock(&last_pool->lock);
-			raw_spin_lock(&pool->lock);
+			raw_spin_lock(&wp->lock);
 		}
 	} else {
-		raw_spin_lock(&pool->lock);
+		raw_spin_lock(&wp->lock);
 	}
-	insert_work(pool, work, &pool->worklist, 0);
-	raw_spin_unlock(&pool->lock);
+	insert_work(wp, wk, &wp->worklist, 0);
+	raw_spin_unlock(&wp->lock);
 }
 
 /**
- * queue_work_on - queue @work on @cpu's pool of @wq
+ * queue_work_on - queue @wk on @cpu's pool of @wq
  *
- * Returns false if @work was already pending (it is left where it is),
+ * Returns false if @wk was already pending (it is left where it is),
  * true if it was queued.
  */
-bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *work)
+bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *wk)
 {
 	unsigned long flags;
 	bool ret = false;
 
 	local_irq_save(flags);
-	if (!test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work))) {
-		__queue_work(cpu, wq, work);
+	if (!test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(wk))) {
+		__queue_work(cpu, wq, wk);
 		ret = true;
 	}
 	local_irq_restore(flags);
@@ -292,39 +292,39 @@ bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *wor
 }
 
 /* Drop PENDING while keeping the last pool, after a cancel owned it. */
-void clear_work_pending(struct work_struct *work)
+void clear_work_pending(struct work_struct *wk)
 {
 	smp_mb();	/* the item's state is visible before it may be queued again */
-	clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
+	clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(wk));
 }
 
 /*
- * Take ownership of @work's PENDING bit.  Returns, with interrupts off:
+ * Take ownership of @wk's PENDING bit.  Returns, with interrupts off:
  * 0 if the item was idle, 1 if it was queued and has been unlinked.
  * Returns -EAGAIN, interrupts restored, if someone else is between setting
  * PENDING and linking the item (or arming its timer); retry.
  */
-int try_to_grab_pending(struct work_struct *work, unsigned long *flags)
+int try_to_grab_pending(struct work_struct *wk, unsigned long *flags)
 {
-	struct worker_pool *pool;
+	struct worker_pool *wp;
 	unsigned long data;
 
 	local_irq_save(*flags);
-	if (!test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work)))
+	if (!test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(wk)))
 		return 0;
 
-	data = READ_ONCE(work->data);
+	data = READ_ONCE(wk->data);
 	if (data & WORK_STRUCT_PWQ) {
-		pool = (struct worker_pool *)(data & WORK_STRUCT_WQ_DATA_MASK);
-		raw_spin_lock(&pool->lock);
+		wp = (struct worker_pool *)(data & WORK_STRUCT_WQ_DATA_MASK);
+		raw_spin_lock(&wp->lock);
 		/* PWQ and the pool only change under this lock while linked */
-		if (READ_ONCE(work->data) == data) {
-			list_del_init(&work->entry);
-			WRITE_ONCE(work->data, (unsigned long)pool | WORK_STRUCT_PENDING);
-			raw_spin_unlock(&pool->lock);
+		if (READ_ONCE(wk->data) == data) {
+			list_del_init(&wk->entry);
+			WRITE_ONCE(wk->data, (unsigned long)wp | WORK_STRUCT_PENDING);
+			raw_spin_unlock(&wp->lock);
 			return 1;
 		}
-		raw_spin_unlock(&pool->lock);
+		raw_spin_unlock(&wp->lock);
 	}
 	local_irq_restore(*flags);
 	return -EAGAIN;
@@ -335,30 +335,30 @@ struct wq_barrier {
 	struct completion done;
 };
 
-static void wq_barrier_func(struct work_struct *work)
+static void wq_barrier_func(struct work_struct *wk)
 {
-	struct wq_barrier *barr = container_of(work, struct wq_barrier, work);
+	struct wq_barrier *b = container_of(wk, struct wq_barrier, work);
 
-	complete(&barr->done);
+	complete(&b->done);
 }
 
 /*
- * Pool lock held.  Queue @barr to run right after @target: at the head of
- * @worker's scheduled list if @worker is running @target, else right
+ * Pool lock held.  Queue @b to run right after @target: at the head of
+ * @wkr's scheduled list if @wkr is running @target, else right
  * behind the queued @target, which is then LINKED to it so that moving
  * @target to a worker's scheduled list takes the barrier along.
  */
-static void insert_wq_barrier(struct worker_pool *pool, struct wq_barrier *barr,
-			      struct work_struct *target, struct worker *worker)
+static void insert_wq_barrier(struct worker_pool *wp, struct wq_barrier *b,
+			      struct work_struct *target, struct worker *wkr)
 {
 	unsigned long linked = 0;
 	struct list_head *head;
 
-	INIT_WORK_ONSTACK(&barr->work, wq_barrier_func);
-	init_completion(&barr->done);
+	INIT_WORK_ONSTACK(&b->work, wq_barrier_func);
+	init_completion(&b->done);
 
-	if (worker) {
-		head = worker->scheduled.next;
+	if (wkr) {
+		head = wkr->scheduled.next;
 	} else {
 		unsigned long *bits = work_data_bits(target);
 
@@ -367,139 +367,139 @@ static void insert_wq_barrier(struct worker_pool *pool, struct wq_barrier *barr,
 		linked = *bits & WORK_STRUCT_LINKED;
 		__set_bit(WORK_STRUCT_LINKED_BIT, bits);
 	}
-	insert_work(pool, &barr->work, head, linked);
+	insert_work(wp, &b->work, head, linked);
 }
 
 /*
- * Queue @barr behind the pending or running instance of @work.  Returns
- * false if @work is neither.
+ * Queue @b behind the pending or running instance of @wk.  Returns
+ * false if @wk is neither.
  */
-static bool start_flush_work(struct work_struct *work, struct wq_barrier *barr)
+static bool start_flush_work(struct work_struct *wk, struct wq_barrier *b)
 {
-	struct worker_pool *pool;
-	struct worker *worker = NULL;
+	struct worker_pool *wp;
+	struct worker *wkr = NULL;
 	unsigned long data;
 
 	local_irq_disable();
 	for (;;) {
-		pool = get_work_pool(work);
-		if (!pool) {
+		wp = get_work_pool(wk);
+		if (!wp) {
 			local_irq_enable();
 			return false;
 		}
-		raw_spin_lock(&pool->lock);
-		data = READ_ONCE(work->data);
-		if ((struct worker_pool *)(data & WORK_STRUCT_WQ_DATA_MASK) == pool)
+		raw_spin_lock(&wp->lock);
+		data = READ_ONCE(wk->data);
+		if ((struct worker_pool *)(data & WORK_STRUCT_WQ_DATA_MASK) == wp)
 			break;
 		/* requeued elsewhere meanwhile: look again */
-		raw_spin_unlock(&pool->lock);
+		raw_spin_unlock(&wp->lock);
 	}
 
 	if (!(data & WORK_STRUCT_PWQ)) {
-		worker = find_worker_executing_work(pool, work);
-		if (!worker)
+		wkr = find_worker_executing_work(wp, wk);
+		if (!wkr)
 			goto idle;
 	}
-	insert_wq_barrier(pool, barr, work, worker);
-	raw_spin_unlock(&pool->lock);
+	insert_wq_barrier(wp, b, wk, wkr);
+	raw_spin_unlock(&wp->lock);
 	local_irq_enable();
 	return true;
 idle:
-	raw_spin_unlock(&pool->lock);
+	raw_spin_unlock(&wp->lock);
 	local_irq_enable();
 	return false;
 }
 
 /**
- * flush_work - wait for the last queued instance of @work to finish
+ * flush_work - wait for the last queued instance of @wk to finish
  *
  * Returns true if it had to wait (the item was pending or running), false
  * if the item was idle.
  */
-bool flush_work(struct work_struct *work)
+bool flush_work(struct work_struct *wk)
 {
-	struct wq_barrier barr;
+	struct wq_barrier b;
 
 	might_sleep();
-	if (!start_flush_work(work, &barr))
+	if (!start_flush_work(wk, &b))
 		return false;
-	wait_for_completion(&barr.done);
+	wait_for_completion(&b.done);
 	return true;
 }
 
 /**
- * cancel_work_sync - remove @work if pending and wait for it if running
+ * cancel_work_sync - remove @wk if pending and wait for it if running
  *
  * Returns true if the item was pending (it will not run for that queuing),
  * false otherwise.  When it returns the item is neither pending nor running,
  * unless it was queued again meanwhile.
  */
-bool cancel_work_sync(struct work_struct *work)
+bool cancel_work_sync(struct work_struct *wk)
 {
 	unsigned long flags;
 	int ret;
 
 	might_sleep();
-	while ((ret = try_to_grab_pending(work, &flags)) < 0)
+	while ((ret = try_to_grab_pending(wk, &flags)) < 0)
 		cpu_relax();
 	local_irq_restore(flags);
 
 	/* we own PENDING, so nobody can queue it: wait for a running instance */
-	flush_work(work);
-	clear_work_pending(work);
+	flush_work(wk);
+	clear_work_pending(wk);
 	return ret;
 }
 
 /*
- * Move @work and the items LINKED behind it (flush barriers) to the tail of
+ * Move @wk and the items LINKED behind it (flush barriers) to the tail of
  * @head.  Pool lock held.
  */
-static void move_linked_works(struct work_struct *work, struct list_head *head)
+static void move_linked_works(struct work_struct *wk, struct list_head *head)
 {
 	struct work_struct *n;
 
 	for (;;) {
-		n = list_next_entry(work, entry);
-		list_move_tail(&work->entry, head);
-		if (!(*work_data_bits(work) & WORK_STRUCT_LINKED))
+		n = list_next_entry(wk, entry);
+		list_move_tail(&wk->entry, head);
+		if (!(*work_data_bits(wk) & WORK_STRUCT_LINKED))
 			break;
-		work = n;
+		wk = n;
 	}
 }
 
 /* Pool lock held, dropped while the function runs. */
-static void process_one_work(struct worker *worker, struct work_struct *work)
+static void process_one_work(struct worker *wkr, struct work_struct *wk)
 {
-	struct worker_pool *pool = worker->pool;
+	struct worker_pool *wp = wkr->pool;
 	struct worker *collision;
-	work_func_t func = work->func;
+	work_func_t func = wk->func;
 
 	/*
 	 * Still running on another worker of this pool: hand it (and its
 	 * barriers) over, so that it never runs concurrently with itself.
 	 */
-	collision = find_worker_executing_work(pool, work);
+	collision = find_worker_executing_work(wp, wk);
 	if (unlikely(collision)) {
-		move_linked_works(work, &collision->scheduled);
+		move_linked_works(wk, &collision->scheduled);
 		return;
 	}
 
-	list_add(&worker->busy_entry, &pool->busy_list);
-	worker->current_work = work;
-	worker->current_func = func;
-	list_del_init(&work->entry);
+	list_add(&wkr->busy_entry, &wp->busy_list);
+	wkr->current_work = wk;
+	wkr->current_func = func;
+	list_del_init(&wk->entry);
 
 	/* nr_running is at least 1 for us here; kept for symmetry with Linux */
-	if (need_more_worker(pool))
-		wake_up_worker(pool);
+	if (need_more_worker(wp))
+		wake_up_worker(wp);
 
 	/* unlinked: from here on it may be queued again, also on this pool */
 	smp_wmb();
-	WRITE_ONCE(work->data, (unsigned long)pool);
+	WRITE_ONCE(wk->data, (unsigned long)wp);
 	smp_mb();
-	raw_spin_unlock_irq(&pool->lock);
+	raw_spin_unlock_irq(&wp->lock);
 
-	func(work);
+	func(wk);
 
 	if (unlikely(preempt_count() || irqs_disabled())) {
 		char sym[128];
@@ -511,142 +511,142 @@ static void process_one_work(struct worker *worker, struct work_struct *work)
 	}
 	cond_resched();
 
-	raw_spin_lock_irq(&pool->lock);
-	list_del_init(&worker->busy_entry);
-	worker->current_work = NULL;
-	worker->current_func = NULL;
+	raw_spin_lock_irq(&wp->lock);
+	list_del_init(&wkr->busy_entry);
+	wkr->current_work = NULL;
+	wkr->current_func = NULL;
 }
 
-/* Run everything on @worker's scheduled list.  Pool lock held. */
-static void process_scheduled_works(struct worker *worker)
+/* Run everything on @wkr's scheduled list.  Pool lock held. */
+static void process_scheduled_works(struct worker *wkr)
 {
-	while (!list_empty(&worker->scheduled))
-		process_one_work(worker, list_first_entry(&worker->scheduled,
-							  struct work_struct, entry));
+	while (!list_empty(&wkr->scheduled))
+		process_one_work(wkr, list_first_entry(&wkr->scheduled,
+						       struct work_struct, entry));
 }
 
-/* Pool lock held: @worker has nothing to do. */
-static void worker_enter_idle(struct worker *worker)
+/* Pool lock held: @wkr has nothing to do. */
+static void worker_enter_idle(struct worker *wkr)
 {
-	struct worker_pool *pool = worker->pool;
+	struct worker_pool *wp = wkr->pool;
 
-	if (WARN_ON_ONCE(worker->flags & WORKER_IDLE) ||
-	    WARN_ON_ONCE(!list_empty(&worker->entry)))
+	if (WARN_ON_ONCE(wkr->flags & WORKER_IDLE) ||
+	    WARN_ON_ONCE(!list_empty(&wkr->entry)))
 		return;
 	/* PREP is already set, so nr_running does not change */
-	worker->flags |= WORKER_IDLE;
-	pool->nr_idle++;
-	worker->last_active = ktime_get();
-	list_add(&worker->entry, &pool->idle_list);
+	wkr->flags |= WORKER_IDLE;
+	wp->nr_idle++;
+	wkr->last_active = ktime_get();
+	list_add(&wkr->entry, &wp->idle_list);
 
-	if (too_many_workers(pool) && !hrtimer_is_queued(&pool->idle_timer))
-		hrtimer_start(&pool->idle_timer,
+	if (too_many_workers(wp) && !hrtimer_is_queued(&wp->idle_timer))
+		hrtimer_start(&wp->idle_timer,
 			      ns_to_ktime((u64)wq_idle_timeout_ms * NSEC_PER_MSEC),
 			      HRTIMER_MODE_REL_SOFT);
 }
 
 /* Pool lock held. */
-static void worker_leave_idle(struct worker *worker)
+static void worker_leave_idle(struct worker *wkr)
 {
-	struct worker_pool *pool = worker->pool;
+	struct worker_pool *wp = wkr->pool;
 
-	if (WARN_ON_ONCE(!(worker->flags & WORKER_IDLE)))
+	if (WARN_ON_ONCE(!(wkr->flags & WORKER_IDLE)))
 		return;
-	worker_clr_flags(worker, WORKER_IDLE);
-	pool->nr_idle--;
-	list_del_init(&worker->entry);
+	worker_clr_flags(wkr, WORKER_IDLE);
+	wp->nr_idle--;
+	list_del_init(&wkr->entry);
 }
 
 static int worker_thread(void *arg);
 
 /*
- * Create an idle worker for @pool, in a free slot.  Sleeps; called without
+ * Create an idle worker for @wp, in a free slot.  Sleeps; called without
  * the pool lock.  Returns NULL if no slot is free or the thread could not
  * be created.
  */
-static struct worker *create_worker(struct worker_pool *pool)
+static struct worker *create_worker(struct worker_pool *wp)
 {
-	struct worker *worker;
+	struct worker *wkr;
 	struct task_struct *p;
 	int id;
 
-	raw_spin_lock_irq(&pool->lock);
+	raw_spin_lock_irq(&wp->lock);
 	for (id = 0; id < NR_POOL_WORKERS; id++)
-		if (!test_bit(id, &pool->worker_ids))
+		if (!test_bit(id, &wp->worker_ids))
 			break;
 	if (id == NR_POOL_WORKERS) {
-		raw_spin_unlock_irq(&pool->lock);
+		raw_spin_unlock_irq(&wp->lock);
 		return NULL;
 	}
-	__set_bit(id, &pool->worker_ids);
-	raw_spin_unlock_irq(&pool->lock);
+	__set_bit(id, &wp->worker_ids);
+	raw_spin_unlock_irq(&wp->lock);
 
-	worker = &pool->workers[id];
-	memset(worker, 0, sizeof(*worker));
-	INIT_LIST_HEAD(&worker->entry);
-	INIT_LIST_HEAD(&worker->busy_entry);
-	INIT_LIST_HEAD(&worker->scheduled);
-	worker->pool = pool;
-	worker->id = id;
-	worker->flags = WORKER_PREP;	/* not counted until it runs items */
+	wkr = &wp->workers[id];
+	memset(wkr, 0, sizeof(*wkr));
+	INIT_LIST_HEAD(&wkr->entry);
+	INIT_LIST_HEAD(&wkr->busy_entry);
+	INIT_LIST_HEAD(&wkr->scheduled);
+	wkr->pool = wp;
+	wkr->id = id;
+	wkr->flags = WORKER_PREP;	/* not counted until it runs items */
 
-	p = kthread_create(worker_thread, worker, "kworker/%d:%d%s", pool->cpu, id,
-			   pool->highpri ? "H" : "");
+	p = kthread_create(worker_thread, wkr, "kworker/%d:%d%s", wp->cpu, id,
+			   wp->highpri ? "H" : "");
 	if (!p) {
-		raw_spin_lock_irq(&pool->lock);
-		__clear_bit(id, &pool->worker_ids);
-		raw_spin_unlock_irq(&pool->lock);
+		raw_spin_lock_irq(&wp->lock);
+		__clear_bit(id, &wp->worker_ids);
+		raw_spin_unlock_irq(&wp->lock);
 		return NULL;
 	}
-	kthread_bind(p, pool->cpu);
-	if (pool->highpri)
+	kthread_bind(p, wp->cpu);
+	if (wp->highpri)
 		set_user_nice(p, HIGHPRI_NICE_LEVEL);
-	worker->task = p;
+	wkr->task = p;
 
-	raw_spin_lock_irq(&pool->lock);
-	pool->nr_workers++;
-	worker_enter_idle(worker);
+	raw_spin_lock_irq(&wp->lock);
+	wp->nr_workers++;
+	worker_enter_idle(wkr);
 	wake_up_process(p);
-	raw_spin_unlock_irq(&pool->lock);
-	return worker;
+	raw_spin_unlock_irq(&wp->lock);
+	return wkr;
 }
 
-/* Pool lock held: tell idle @worker to exit. */
-static void destroy_worker(struct worker *worker)
+/* Pool lock held: tell idle @wkr to exit. */
+static void destroy_worker(struct worker *wkr)
 {
-	struct worker_pool *pool = worker->pool;
+	struct worker_pool *wp = wkr->pool;
 
-	if (WARN_ON(worker->current_work) || WARN_ON(!list_empty(&worker->scheduled)) ||
-	    WARN_ON(!(worker->flags & WORKER_IDLE)))
+	if (WARN_ON(wkr->current_work) || WARN_ON(!list_empty(&wkr->scheduled)) ||
+	    WARN_ON(!(wkr->flags & WORKER_IDLE)))
 		return;
-	pool->nr_workers--;
-	pool->nr_idle--;
-	list_del_init(&worker->entry);
-	worker->flags |= WORKER_DIE;
-	wake_up_process(worker->task);
+	wp->nr_workers--;
+	wp->nr_idle--;
+	list_del_init(&wkr->entry);
+	wkr->flags |= WORKER_DIE;
+	wake_up_process(wkr->task);
 }
 
 /* Reap the idle workers that have been idle the longest, beyond the two kept. */
 static enum hrtimer_restart idle_worker_timeout(struct hrtimer *timer)
 {
-	struct worker_pool *pool = container_of(timer, struct worker_pool, idle_timer);
+	struct worker_pool *wp = container_of(timer, struct worker_pool, idle_timer);
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&pool->lock, flags);
-	while (too_many_workers(pool)) {
-		struct worker *worker;
+	raw_spin_lock_irqsave(&wp->lock, flags);
+	while (too_many_workers(wp)) {
+		struct worker *wkr;
 		ktime_t expires;
 
-		worker = list_last_entry(&pool->idle_list, struct worker, entry);
-		expires = worker->last_active +
+		wkr = list_last_entry(&wp->idle_list, struct worker, entry);
+		expires = wkr->last_active +
 			  ns_to_ktime((u64)wq_idle_timeout_ms * NSEC_PER_MSEC);
 		if (ktime_get() < expires) {
-			hrtimer_start(&pool->idle_timer, expires, HRTIMER_MODE_ABS_SOFT);
+			hrtimer_start(&wp->idle_timer, expires, HRTIMER_MODE_ABS_SOFT);
 			break;
 		}
-		destroy_worker(worker);
+		destroy_worker(wkr);
 	}
-	raw_spin_unlock_irqrestore(&pool->lock, flags);
+	raw_spin_unlock_irqrestore(&wp->lock, flags);
 	return HRTIMER_NORESTART;
 }
 
@@ -654,17 +654,17 @@ static enum hrtimer_restart idle_worker_timeout(struct hrtimer *timer)
  * Pool lock held, dropped and retaken.  Create workers until one is idle
  * or no longer needed; if creation fails, wait a little and retry.
  */
-static void maybe_create_worker(struct worker_pool *pool)
+static void maybe_create_worker(struct worker_pool *wp)
 {
-	raw_spin_unlock_irq(&pool->lock);
+	raw_spin_unlock_irq(&wp->lock);
 	for (;;) {
-		if (create_worker(pool) || !need_to_create_worker(pool))
+		if (create_worker(wp) || !need_to_create_worker(wp))
 			break;
 		schedule_timeout_uninterruptible(max(1UL, msecs_to_jiffies(100)));
-		if (!need_to_create_worker(pool))
+		if (!need_to_create_worker(wp))
 			break;
 	}
-	raw_spin_lock_irq(&pool->lock);
+	raw_spin_lock_irq(&wp->lock);
 }
 
 /*
@@ -673,76 +673,76 @@ static void maybe_create_worker(struct worker_pool *pool)
  * (lock not dropped), true if the lock was dropped and the pool's state
  * must be looked at again.
  */
-static bool manage_workers(struct worker *worker)
+static bool manage_workers(struct worker *wkr)
 {
-	struct worker_pool *pool = worker->pool;
+	struct worker_pool *wp = wkr->pool;
 
-	if (pool->flags & POOL_MANAGER_ACTIVE)
+	if (wp->flags & POOL_MANAGER_ACTIVE)
 		return false;
-	pool->flags |= POOL_MANAGER_ACTIVE;
-	maybe_create_worker(pool);
-	pool->flags &= ~POOL_MANAGER_ACTIVE;
+	wp->flags |= POOL_MANAGER_ACTIVE;
+	maybe_create_worker(wp);
+	wp->flags &= ~POOL_MANAGER_ACTIVE;
 	return true;
 }
 
 static int worker_thread(void *arg)
 {
-	struct worker *worker = arg;
-	struct worker_pool *pool = worker->pool;
+	struct worker *wkr = arg;
+	struct worker_pool *wp = wkr->pool;
 
 	/* the scheduler hooks look at worker->flags from now on */
 	current->flags |= PF_WQ_WORKER;
 woke_up:
-	raw_spin_lock_irq(&pool->lock);
-	if (unlikely(worker->flags & WORKER_DIE)) {
+	raw_spin_lock_irq(&wp->lock);
+	if (unlikely(wkr->flags & WORKER_DIE)) {
 		current->flags &= ~PF_WQ_WORKER;
 		current->thread_data = NULL;
 		/* the slot may be reused once the bit is clear: touch it no more */
-		__clear_bit(worker->id, &pool->worker_ids);
-		raw_spin_unlock_irq(&pool->lock);
+		__clear_bit(wkr->id, &wp->worker_ids);
+		raw_spin_unlock_irq(&wp->lock);
 		return 0;
 	}
-	worker_leave_idle(worker);
+	worker_leave_idle(wkr);
 recheck:
-	if (!need_more_worker(pool))
+	if (!need_more_worker(wp))
 		goto sleep;
 	/* keep an idle worker ready to take over if we block */
-	if (unlikely(!may_start_working(pool)) && manage_workers(worker))
+	if (unlikely(!may_start_working(wp)) && manage_workers(wkr))
 		goto recheck;
 
-	WARN_ON_ONCE(!list_empty(&worker->scheduled));
+	WARN_ON_ONCE(!list_empty(&wkr->scheduled));
 	/* counted in nr_running from here: a second woken worker backs off */
-	worker_clr_flags(worker, WORKER_PREP);
+	worker_clr_flags(wkr, WORKER_PREP);
 	do {
-		struct work_struct *work = list_first_entry(&pool->worklist,
-							    struct work_struct, entry);
+		struct work_struct *wk = list_first_entry(&wp->worklist,
+							  struct work_struct, entry);
 
-		if (likely(!(*work_data_bits(work) & WORK_STRUCT_LINKED))) {
-			process_one_work(worker, work);
-			if (unlikely(!list_empty(&worker->scheduled)))
-				process_scheduled_works(worker);
+		if (likely(!(*work_data_bits(wk) & WORK_STRUCT_LINKED))) {
+			process_one_work(wkr, wk);
+			if (unlikely(!list_empty(&wkr->scheduled)))
+				process_scheduled_works(wkr);
 		} else {
-			move_linked_works(work, &worker->scheduled);
-			process_scheduled_works(worker);
+			move_linked_works(wk, &wkr->scheduled);
+			process_scheduled_works(wkr);
 		}
-	} while (keep_working(pool));
-	worker_set_flags(worker, WORKER_PREP);
+	} while (keep_working(wp));
+	worker_set_flags(wkr, WORKER_PREP);
 sleep:
-	worker_enter_idle(worker);
+	worker_enter_idle(wkr);
 	__set_current_state(TASK_INTERRUPTIBLE);
-	raw_spin_unlock_irq(&pool->lock);
+	raw_spin_unlock_irq(&wp->lock);
 	schedule();
 	goto woke_up;
 }
 
-void wq_pool_counts(int cpu, bool highpri, int *nr_workers, int *nr_idle)
+void wq_pool_counts(int cpu, bool highpri, int *nr_workers, int *idle)
 {
-	struct worker_pool *pool = per_cpu_ptr(&cpu_worker_pools[highpri ? 1 : 0], cpu);
+	struct worker_pool *wp = per_cpu_ptr(&cpu_worker_pools[highpri ? 1 : 0], cpu);
 
-	raw_spin_lock_irq(&pool->lock);
-	*nr_workers = pool->nr_workers;
-	*nr_idle = pool->nr_idle;
-	raw_spin_unlock_irq(&pool->lock);
+	raw_spin_lock_irq(&wp->lock);
+	*nr_workers = wp->nr_workers;
+	*idle = wp->nr_idle;
+	raw_spin_unlock_irq(&wp->lock);
 }
 
 /* Called from sched_init_smp() with every CPU online. */
@@ -752,17 +752,17 @@ void workqueue_init(void)
 
 	for_each_possible_cpu(cpu) {
 		for (i = 0; i < NR_STD_WORKER_POOLS; i++) {
-			struct worker_pool *pool = per_cpu_ptr(&cpu_worker_pools[i], cpu);
+			struct worker_pool *wp = per_cpu_ptr(&cpu_worker_pools[i], cpu);
 
-			raw_spin_lock_init(&pool->lock);
-			INIT_LIST_HEAD(&pool->worklist);
-			INIT_LIST_HEAD(&pool->idle_list);
-			INIT_LIST_HEAD(&pool->busy_list);
-			hrtimer_init(&pool->idle_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-			pool->idle_timer.function = idle_worker_timeout;
-			atomic_set(&pool->nr_running, 0);
-			pool->cpu = cpu;
-			pool->highpri = i == 1;
+			raw_spin_lock_init(&wp->lock);
+			INIT_LIST_HEAD(&wp->worklist);
+			INIT_LIST_HEAD(&wp->idle_list);
+			INIT_LIST_HEAD(&wp->busy_list);
+			hrtimer_init(&wp->idle_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+			wp->idle_timer.function = idle_worker_timeout;
+			atomic_set(&wp->nr_running, 0);
+			wp->cpu = cpu;
+			wp->highpri = i == 1;
 		}
 	}
 	for_each_online_cpu(cpu)

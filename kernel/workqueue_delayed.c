@@ -21,48 +21,48 @@
 
 enum hrtimer_restart delayed_work_timer_fn(struct hrtimer *timer)
 {
-	struct delayed_work *dwork = container_of(timer, struct delayed_work, timer);
+	struct delayed_work *dw = container_of(timer, struct delayed_work, timer);
 	unsigned long flags;
 
 	/* PENDING has been ours since queue_delayed_work_on() */
 	local_irq_save(flags);
-	__queue_work(dwork->cpu, dwork->wq, &dwork->work);
+	__queue_work(dw->cpu, dw->wq, &dw->work);
 	local_irq_restore(flags);
 	return HRTIMER_NORESTART;
 }
 
 /* Interrupts off, PENDING owned by the caller. */
-static void __queue_delayed_work(int cpu, struct workqueue_struct *wq,
-				 struct delayed_work *dwork, unsigned long delay)
+static void __queue_delayed_work(int tgt_cpu, struct workqueue_struct *q,
+				 struct delayed_work *dw, unsigned long delay)
 {
-	WARN_ON_ONCE(dwork->timer.function != delayed_work_timer_fn);
-	WARN_ON_ONCE(!list_empty(&dwork->work.entry));
+	WARN_ON_ONCE(dw->timer.function != delayed_work_timer_fn);
+	WARN_ON_ONCE(!list_empty(&dw->work.entry));
 
-	dwork->wq = wq;
-	dwork->cpu = cpu;
+	dw->wq = q;
+	dw->cpu = tgt_cpu;
 	if (!delay) {
-		__queue_work(cpu, wq, &dwork->work);
+		__queue_work(tgt_cpu, q, &dw->work);
 		return;
 	}
-	hrtimer_start(&dwork->timer, ns_to_ktime(jiffies_to_nsecs(delay)),
+	hrtimer_start(&dw->timer, ns_to_ktime(jiffies_to_nsecs(delay)),
 		      HRTIMER_MODE_REL_SOFT);
 }
 
 /**
- * queue_delayed_work_on - queue @dwork on @cpu's pool of @wq after @delay jiffies
+ * queue_delayed_work_on - queue @dw on @tgt_cpu's pool of @q after @delay jiffies
  *
- * Returns false if @dwork was already pending (its timer is left alone),
+ * Returns false if @dw was already pending (its timer is left alone),
  * true otherwise.  A @delay of zero queues it at once.
  */
-bool queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
-			   struct delayed_work *dwork, unsigned long delay)
+bool queue_delayed_work_on(int tgt_cpu, struct workqueue_struct *q,
+			   struct delayed_work *dw, unsigned long delay)
 {
 	unsigned long flags;
 	bool ret = false;
 
 	local_irq_save(flags);
-	if (!test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(&dwork->work))) {
-		__queue_delayed_work(cpu, wq, dwork, delay);
+	if (!test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(&dw->work))) {
+		__queue_delayed_work(tgt_cpu, q, dw, delay);
 		ret = true;
 	}
 	local_irq_restore(flags);
@@ -70,31 +70,31 @@ bool queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
 }
 
 /**
- * flush_delayed_work - run @dwork now if its timer is armed, and wait for it
+ * flush_delayed_work - run @dw now if its timer is armed, and wait for it
  *
  * Returns true if it had to wait, false if the item was idle.
  */
-bool flush_delayed_work(struct delayed_work *dwork)
+bool flush_delayed_work(struct delayed_work *dw)
 {
 	unsigned long flags;
 
 	might_sleep();
 	/* a timer we stop before it fires leaves PENDING to us */
-	if (hrtimer_cancel(&dwork->timer)) {
+	if (hrtimer_cancel(&dw->timer)) {
 		local_irq_save(flags);
-		__queue_work(dwork->cpu, dwork->wq, &dwork->work);
+		__queue_work(dw->cpu, dw->wq, &dw->work);
 		local_irq_restore(flags);
 	}
-	return flush_work(&dwork->work);
+	return flush_work(&dw->work);
 }
 
 /**
- * cancel_delayed_work_sync - stop @dwork's timer or unqueue it, and wait
+ * cancel_delayed_work_sync - stop @dw's timer or unqueue it, and wait
  *
  * Returns true if the item was pending (armed or queued), false otherwise.
  * On return it is neither pending nor running, unless queued again.
  */
-bool cancel_delayed_work_sync(struct delayed_work *dwork)
+bool cancel_delayed_work_sync(struct delayed_work *dw)
 {
 	unsigned long flags;
 	int ret;
@@ -102,11 +102,11 @@ bool cancel_delayed_work_sync(struct delayed_work *dwork)
 	might_sleep();
 	for (;;) {
 		/* hrtimer_cancel() waits for a running callback: call it with irqs on */
-		if (hrtimer_cancel(&dwork->timer)) {
+		if (hrtimer_cancel(&dw->timer)) {
 			ret = 1;	/* it was armed: PENDING is now ours */
 			break;
 		}
-		ret = try_to_grab_pending(&dwork->work, &flags);
+		ret = try_to_grab_pending(&dw->work, &flags);
 		if (ret >= 0) {
 			local_irq_restore(flags);
 			break;
@@ -115,7 +115,7 @@ bool cancel_delayed_work_sync(struct delayed_work *dwork)
 		cpu_relax();
 	}
 
-	flush_work(&dwork->work);
-	clear_work_pending(&dwork->work);
+	flush_work(&dw->work);
+	clear_work_pending(&dw->work);
 	return ret;
 }

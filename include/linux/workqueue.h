@@ -149,8 +149,8 @@ static inline struct delayed_work *to_delayed_work(struct work_struct *work)
 
 #define delayed_work_pending(w)	work_pending(&(w)->work)
 
-bool queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
-			   struct delayed_work *dwork, unsigned long delay);
+bool queue_delayed_work_on(int cpu, struct workqueue_struct *q,
+			   struct delayed_work *dw, unsigned long delay);
 bool flush_delayed_work(struct delayed_work *dwork);
 bool cancel_delayed_work_sync(struct delayed_work *dwork);
 

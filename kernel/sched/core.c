@@ -464,21 +464,21 @@ static void __schedule(bool preempt)
  * A kworker about to block lets its pool wake another worker; done before
  * the rq lock is taken since that path wakes tasks.
  */
-static inline void sched_submit_work(struct task_struct *tsk)
+static inline void sched_submit_work(struct task_struct *prev)
 {
-	if (!READ_ONCE(tsk->__state))
+	if (!READ_ONCE(prev->__state))
 		return;
-	if (tsk->flags & PF_WQ_WORKER) {
+	if (prev->flags & PF_WQ_WORKER) {
 		preempt_disable();
-		wq_worker_sleeping(tsk);
+		wq_worker_sleeping(prev);
 		preempt_enable_no_resched();
 	}
 }
 
-static void sched_update_worker(struct task_struct *tsk)
+static void sched_update_worker(struct task_struct *prev)
 {
-	if (tsk->flags & PF_WQ_WORKER)
-		wq_worker_running(tsk);
+	if (prev->flags & PF_WQ_WORKER)
+		wq_worker_running(prev);
 }
 
 void schedule(void)
