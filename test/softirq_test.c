@@ -41,8 +41,14 @@ static void test_action(struct softirq_action *h)
 	seen.serving = in_serving_softirq();
 	seen.in_thread = current == this_cpu_read(ksoftirqd);
 	while (seen.spin_ns && !seen.release && ktime_get_ns() - start < seen.spin_ns)
-		if (seen.rt_ran && *seen.rt_ran)
-			seen.saw_rt_run = true;
+		cpu_relax();
+	/*
+	 * Still inside the action: had the probe (bound to this CPU) run yet?
+	 * Checked here, not in the loop, since the release can come between
+	 * the probe running and this thread getting the CPU back.
+	 */
+	if (seen.rt_ran && *seen.rt_ran)
+		seen.saw_rt_run = true;
 	seen.done = true;
 }
 
