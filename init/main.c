@@ -158,6 +158,7 @@ static __noreturn void rest_init(void)
 	kthread_bind(init, 0);
 	wake_up_process(init);
 	sched_init_smp();
+	init_mm_internals();
 	system_state = SYSTEM_SCHEDULING;
 	WRITE_ONCE(boot_done, 1);
 	wake_up_process(init);

@@ -457,8 +457,8 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp_mask, unsigned int order,
 		return page;
 	/*
 	 * Nothing to reclaim or compact; what a waiting caller can still get
-	 * is what sits on other CPUs' lists.  Draining needs IPIs, so not
-	 * with interrupts off.
+	 * is what sits on other CPUs' lists.  Draining waits for a work
+	 * item on each CPU, so only for callers that may sleep.
 	 */
 	if (gfpflags_allow_blocking(gfp_mask) && !(gfp_mask & __GFP_NORETRY) &&
 	    !irqs_disabled()) {

@@ -20,6 +20,9 @@
 #include <linux/smp.h>
 #include <linux/local_lock.h>
 #include <linux/irqflags.h>
+#include <linux/workqueue.h>
+#include <linux/wait.h>
+#include <linux/sched.h>
 #include "internal.h"
 
 struct pagesets {
@@ -191,48 +194,96 @@ void drain_local_pages(struct zone *zone)
 		drain_pages_zone(cpu, zone);
 }
 
-static void drain_local_pages_ipi(void *zone)
+struct pcpu_drain {
+	struct zone *zone;
+	struct work_struct work;
+};
+static DEFINE_PER_CPU(struct pcpu_drain, pcpu_drains);
+
+static unsigned long pcpu_drain_busy;
+static DECLARE_WAIT_QUEUE_HEAD(pcpu_drain_wait);
+
+/* NULL until the workqueues are up; only the boot CPU is online before. */
+struct workqueue_struct *mm_percpu_wq;
+
+void init_mm_internals(void)
 {
-	drain_local_pages(zone);
+	mm_percpu_wq = system_wq;
 }
 
-struct drain_request {
-	struct zone *zone;
-	bool force;
-};
-
-static bool cpu_has_pcps(int cpu, void *info)
+/* Runs in a kworker bound to the CPU whose lists it empties. */
+static void drain_local_pages_wq(struct work_struct *w)
 {
-	struct drain_request *req = info;
-	struct zone *zone;
+	struct pcpu_drain *drain = container_of(w, struct pcpu_drain, work);
 
-	if (req->force)
+	/*
+	 * The worker is bound, but a CPU going down could still move it;
+	 * with preemption off the CPU drained is the one we run on.
+	 */
+	preempt_disable();
+	drain_local_pages(drain->zone);
+	preempt_enable();
+}
+
+static bool cpu_has_pcps(int cpu, struct zone *zone, bool force)
+{
+	struct zone *z;
+
+	if (force)
 		return true;
-	if (req->zone)
-		return per_cpu_ptr(req->zone->per_cpu_pageset, cpu)->count;
-	for_each_populated_zone(zone)
-		if (per_cpu_ptr(zone->per_cpu_pageset, cpu)->count)
+	if (zone)
+		return per_cpu_ptr(zone->per_cpu_pageset, cpu)->count;
+	for_each_populated_zone(z)
+		if (per_cpu_ptr(z->per_cpu_pageset, cpu)->count)
 			return true;
 	return false;
 }
 
-static void drain_request_ipi(void *info)
-{
-	drain_local_pages_ipi(((struct drain_request *)info)->zone);
-}
-
 /*
- * Every CPU drains its own lists, by IPI and waited for (Linux queues a
- * work item per CPU; irqlab has no workqueues yet).  Interrupts must be
- * enabled.  Afterwards each list is empty unless its CPU has refilled it.
+ * Every CPU with something on its lists drains them itself, in a work
+ * item on that CPU, and we wait for all of them, as Linux does on
+ * mm_percpu_wq.  Sleeps.  Afterwards each list is empty unless its CPU
+ * has refilled it since.
  */
-static void __drain_all_pages(struct zone *zone, bool all_cpus)
+static void __drain_all_pages(struct zone *zone, bool every_cpu)
 {
-	struct drain_request req = { .zone = zone, .force = all_cpus };
+	static cpumask_t cpus_with_pcps;
+	int cpu;
 
-	if (WARN_ON_ONCE(irqs_disabled()))
+	might_sleep();
+	if (!mm_percpu_wq) {
+		preempt_disable();
+		drain_local_pages(zone);
+		preempt_enable();
 		return;
-	on_each_cpu_cond(cpu_has_pcps, drain_request_ipi, &req, true);
+	}
+	/*
+	 * One drain at a time: the per-CPU work items and the mask are
+	 * shared.  A global drain already under way serves a second global
+	 * caller; a zone's caller needs its own to have finished, so waits.
+	 * (Linux's pcpu_drain_mutex; a bit and a wait queue until irqlab has
+	 * struct mutex.)
+	 */
+	if (test_and_set_bit(0, &pcpu_drain_busy)) {
+		if (!zone)
+			return;
+		wait_event(pcpu_drain_wait, !test_and_set_bit(0, &pcpu_drain_busy));
+	}
+	cpumask_clear(&cpus_with_pcps);
+	for_each_online_cpu(cpu)
+		if (cpu_has_pcps(cpu, zone, every_cpu))
+			cpumask_set_cpu(cpu, &cpus_with_pcps);
+	for_each_cpu(cpu, &cpus_with_pcps) {
+		struct pcpu_drain *drain = per_cpu_ptr(&pcpu_drains, cpu);
+
+		drain->zone = zone;
+		INIT_WORK(&drain->work, drain_local_pages_wq);
+		queue_work_on(cpu, mm_percpu_wq, &drain->work);
+	}
+	for_each_cpu(cpu, &cpus_with_pcps)
+		flush_work(&per_cpu_ptr(&pcpu_drains, cpu)->work);
+	clear_bit(0, &pcpu_drain_busy);
+	wake_up(&pcpu_drain_wait);
 }
 
 void drain_all_pages(struct zone *zone)

@@ -230,6 +230,8 @@ static inline int get_order(unsigned long size)
 extern int after_bootmem;
 
 void mm_init(void);
+/* After workqueue_init(): drain_all_pages() may use per-CPU work items. */
+void init_mm_internals(void);
 /* memblock_alloc_try_nid() in Linux: boot memory on @nid if it has room. */
 phys_addr_t memblock_phys_alloc_try_nid(phys_addr_t size, phys_addr_t align, int nid);
 unsigned long totalram_pages(void);
