@@ -142,7 +142,12 @@ static void schedule_work_runs_locally(struct ktest *t)
 
 	probe_init(&p, 0);
 	KTEST_EXPECT_TRUE(t, schedule_work(&p.work));
-	KTEST_EXPECT_TRUE(t, flush_work(&p.work));
+	/*
+	 * Its return value is racy here: a kworker woken on this CPU may
+	 * preempt us and finish the item first, and then flush_work() finds
+	 * it idle and returns false.  What counts is that it ran once.
+	 */
+	flush_work(&p.work);
 	KTEST_EXPECT_EQ(t, p.runs, 1);
 	KTEST_EXPECT_TRUE(t, p.kthread);
 	KTEST_EXPECT_TRUE(t, !strncmp(p.comm, "kworker/", 8));
