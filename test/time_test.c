@@ -28,9 +28,11 @@ core_param("ktest.exact_time", ktest_exact_time, bool,
 	   "the TSC is QEMU icount's exact 1 GHz clock: check timing to 1%");
 
 /*
- * Which clock a reported figure came from: "icount" (exact, set by the
- * icount entries), "TCG" or "KVM" (from the hypervisor's CPUID signature),
- * another hypervisor's signature, or "hardware".
+ * Which clock a reported figure came from: "icount", "TCG" or "KVM" (from
+ * the hypervisor's CPUID signature), another hypervisor's signature, or
+ * "hardware".  icount is ktest.exact_time=1, or TCG with a TSC of 1 GHz to
+ * 10 ppm: -icount shift=0 gives exactly that (calibration is off by a kHz
+ * at most); a TSC that follows host time lands there only by accident.
  */
 const char *ktest_clock_mode(void)
 {
@@ -41,7 +43,7 @@ const char *ktest_clock_mode(void)
 	if (!boot_cpu_data.has_hypervisor || !sig[0])
 		return "hardware";
 	if (!strcmp(sig, "TCGTCGTCGTCG"))
-		return "TCG";
+		return tsc_khz >= 999990 && tsc_khz <= 1000010 ? "icount" : "TCG";
 	if (!strncmp(sig, "KVMKVMKVM", 9))
 		return "KVM";
 	return sig;
