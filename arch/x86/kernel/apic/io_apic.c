@@ -63,28 +63,29 @@ static struct ioapic *gsi_to_ioapic(u32 gsi, u32 *pin)
 	return NULL;
 }
 
-static void ioapic_mask(struct irq_desc *desc)
+/* Set or clear the mask bit of @desc's redirection entry. */
+static void ioapic_set_masked(struct irq_desc *desc, bool masked)
 {
 	u32 pin = 0;
 	struct ioapic *io = gsi_to_ioapic(desc->gsi, &pin);
 	unsigned long f;
+	u32 rte;
 
 	raw_spin_lock_irqsave(&io->lock, f);
-	io_apic_write(io, IO_APIC_RTE(pin),
-		      io_apic_read(io, IO_APIC_RTE(pin)) | RTE_MASKED);
+	rte = io_apic_read(io, IO_APIC_RTE(pin));
+	rte = masked ? rte | RTE_MASKED : rte & ~RTE_MASKED;
+	io_apic_write(io, IO_APIC_RTE(pin), rte);
 	raw_spin_unlock_irqrestore(&io->lock, f);
+}
+
+static void ioapic_mask(struct irq_desc *desc)
+{
+	ioapic_set_masked(desc, true);
 }
 
 static void ioapic_unmask(struct irq_desc *desc)
 {
-	u32 pin = 0;
-	struct ioapic *io = gsi_to_ioapic(desc->gsi, &pin);
-	unsigned long f;
-
-	raw_spin_lock_irqsave(&io->lock, f);
-	io_apic_write(io, IO_APIC_RTE(pin),
-		      io_apic_read(io, IO_APIC_RTE(pin)) & ~RTE_MASKED);
-	raw_spin_unlock_irqrestore(&io->lock, f);
+	ioapic_set_masked(desc, false);
 }
 
 /* Fixed delivery, physical destination; written masked, unmasked later. */
