@@ -70,12 +70,16 @@ static inline bool wq_has_sleeper(struct wait_queue_head *wq_head)
 	return !list_empty(&wq_head->head);
 }
 
-/* Sleep until @condition; the waker sets it before wake_up(). */
-#define wait_event(wq_head, condition) do {				\
+/*
+ * Sleep until @condition; the waker sets it before wake_up().  @prepare
+ * queues the waiter (exclusive or not) and sets the task state, so that a
+ * wakeup between the check and schedule() is not lost.
+ */
+#define ___wait_event(wq_head, condition, prepare) do {			\
 	DEFINE_WAIT(__wait);						\
 	might_sleep();							\
 	for (;;) {							\
-		prepare_to_wait(&(wq_head), &__wait, TASK_UNINTERRUPTIBLE);\
+		prepare(&(wq_head), &__wait, TASK_UNINTERRUPTIBLE);	\
 		if (condition)						\
 			break;						\
 		schedule();						\
@@ -83,17 +87,10 @@ static inline bool wq_has_sleeper(struct wait_queue_head *wq_head)
 	finish_wait(&(wq_head), &__wait);				\
 } while (0)
 
-#define wait_event_exclusive(wq_head, condition) do {			\
-	DEFINE_WAIT(__wait);						\
-	might_sleep();							\
-	for (;;) {							\
-		prepare_to_wait_exclusive(&(wq_head), &__wait,		\
-					  TASK_UNINTERRUPTIBLE);	\
-		if (condition)						\
-			break;						\
-		schedule();						\
-	}								\
-	finish_wait(&(wq_head), &__wait);				\
-} while (0)
+#define wait_event(wq_head, condition)					\
+	___wait_event(wq_head, condition, prepare_to_wait)
+
+#define wait_event_exclusive(wq_head, condition)			\
+	___wait_event(wq_head, condition, prepare_to_wait_exclusive)
 
 #endif
