@@ -93,6 +93,14 @@ static void unblock_worker(struct blocker *b)
 	flush_work(&b->work);
 }
 
+/* @p queued on @cpu, pending behind an item that holds the pool. */
+static void queue_behind_blocker(struct ktest *t, struct blocker *b, struct probe *p, int cpu)
+{
+	probe_init(p, 0);
+	block_worker(b, cpu);
+	KTEST_EXPECT_TRUE(t, schedule_work_on(cpu, &p->work));
+}
+
 static int last_cpu(void)
 {
 	int cpu, last = 0;
@@ -159,9 +167,7 @@ static void pending_item_not_requeued(struct ktest *t)
 	struct probe p;
 	int cpu = last_cpu();
 
-	probe_init(&p, 0);
-	block_worker(&b, cpu);
-	KTEST_EXPECT_TRUE(t, schedule_work_on(cpu, &p.work));
+	queue_behind_blocker(t, &b, &p, cpu);
 	KTEST_EXPECT_TRUE(t, work_pending(&p.work));
 	KTEST_EXPECT_FALSE(t, schedule_work_on(cpu, &p.work));
 	KTEST_EXPECT_FALSE(t, schedule_work_on(0, &p.work));
@@ -213,9 +219,7 @@ static void cancel_pending(struct ktest *t)
 	struct probe p;
 	int cpu = last_cpu();
 
-	probe_init(&p, 0);
-	block_worker(&b, cpu);
-	KTEST_EXPECT_TRUE(t, schedule_work_on(cpu, &p.work));
+	queue_behind_blocker(t, &b, &p, cpu);
 	KTEST_EXPECT_TRUE(t, cancel_work_sync(&p.work));
 	KTEST_EXPECT_FALSE(t, work_pending(&p.work));
 	unblock_worker(&b);
