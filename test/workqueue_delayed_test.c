@@ -54,15 +54,6 @@ static void dprobe_init(struct dprobe *p, unsigned int spin_ms)
 	p->spin_ms = spin_ms;
 }
 
-static int last_cpu(void)
-{
-	int cpu, last = 0;
-
-	for_each_online_cpu(cpu)
-		last = cpu;
-	return last;
-}
-
 static void runs_after_delay_on_cpu(struct ktest *t)
 {
 	int cpu;
@@ -95,7 +86,7 @@ static void zero_delay_queues_at_once(struct ktest *t)
 
 	/* spins, so it is still running when flush_work() looks */
 	dprobe_init(&p, 20);
-	KTEST_EXPECT_TRUE(t, schedule_delayed_work_on(last_cpu(), &p.dwork, 0));
+	KTEST_EXPECT_TRUE(t, schedule_delayed_work_on(cpumask_last(cpu_online_mask), &p.dwork, 0));
 	KTEST_EXPECT_TRUE(t, flush_work(&p.dwork.work));
 	KTEST_EXPECT_EQ(t, p.runs, 1);
 }
@@ -103,7 +94,7 @@ static void zero_delay_queues_at_once(struct ktest *t)
 static void pending_while_armed(struct ktest *t)
 {
 	struct dprobe p;
-	int cpu = last_cpu();
+	int cpu = cpumask_last(cpu_online_mask);
 
 	dprobe_init(&p, 0);
 	KTEST_EXPECT_TRUE(t, schedule_delayed_work_on(cpu, &p.dwork, msecs_to_jiffies(20)));
@@ -123,14 +114,14 @@ static void cancel_armed(struct ktest *t)
 
 	dprobe_init(&p, 0);
 	KTEST_EXPECT_FALSE(t, cancel_delayed_work_sync(&p.dwork));	/* idle */
-	KTEST_EXPECT_TRUE(t, schedule_delayed_work_on(last_cpu(), &p.dwork,
+	KTEST_EXPECT_TRUE(t, schedule_delayed_work_on(cpumask_last(cpu_online_mask), &p.dwork,
 						      msecs_to_jiffies(30)));
 	KTEST_EXPECT_TRUE(t, cancel_delayed_work_sync(&p.dwork));
 	KTEST_EXPECT_FALSE(t, delayed_work_pending(&p.dwork));
 	mdelay(60);
 	KTEST_EXPECT_EQ(t, p.runs, 0);
 	/* usable again */
-	KTEST_EXPECT_TRUE(t, schedule_delayed_work_on(last_cpu(), &p.dwork, 1));
+	KTEST_EXPECT_TRUE(t, schedule_delayed_work_on(cpumask_last(cpu_online_mask), &p.dwork, 1));
 	wait_for_completion(&p.ran);
 	KTEST_EXPECT_EQ(t, p.runs, 1);
 	flush_delayed_work(&p.dwork);
@@ -141,7 +132,7 @@ static void cancel_running(struct ktest *t)
 	struct dprobe p;
 
 	dprobe_init(&p, 30);
-	schedule_delayed_work_on(last_cpu(), &p.dwork, 1);
+	schedule_delayed_work_on(cpumask_last(cpu_online_mask), &p.dwork, 1);
 	wait_for_completion(&p.begun);
 	KTEST_EXPECT_FALSE(t, p.finished);
 	KTEST_EXPECT_FALSE(t, cancel_delayed_work_sync(&p.dwork));
@@ -157,11 +148,11 @@ static void flush_runs_armed_now(struct ktest *t)
 	/* spins: an idle worker of the pool cannot finish it before we look */
 	dprobe_init(&p, 20);
 	start = ktime_get_ns();
-	KTEST_EXPECT_TRUE(t, schedule_delayed_work_on(last_cpu(), &p.dwork,
+	KTEST_EXPECT_TRUE(t, schedule_delayed_work_on(cpumask_last(cpu_online_mask), &p.dwork,
 						      msecs_to_jiffies(5000)));
 	KTEST_EXPECT_TRUE(t, flush_delayed_work(&p.dwork));
 	KTEST_EXPECT_EQ(t, p.runs, 1);
-	KTEST_EXPECT_EQ(t, p.cpu, last_cpu());
+	KTEST_EXPECT_EQ(t, p.cpu, cpumask_last(cpu_online_mask));
 	KTEST_EXPECT_LT(t, ktime_get_ns() - start, 1000 * NSEC_PER_MSEC);
 	KTEST_EXPECT_FALSE(t, delayed_work_pending(&p.dwork));
 	KTEST_EXPECT_FALSE(t, flush_delayed_work(&p.dwork));		/* idle */

@@ -101,15 +101,6 @@ static void queue_behind_blocker(struct ktest *t, struct blocker *b, struct prob
 	KTEST_EXPECT_TRUE(t, schedule_work_on(cpu, &p->work));
 }
 
-static int last_cpu(void)
-{
-	int cpu, last = 0;
-
-	for_each_online_cpu(cpu)
-		last = cpu;
-	return last;
-}
-
 static void check_runs_on(struct ktest *t, struct workqueue_struct *wq,
 			  const char *suffix, int nice)
 {
@@ -165,7 +156,7 @@ static void pending_item_not_requeued(struct ktest *t)
 {
 	struct blocker b;
 	struct probe p;
-	int cpu = last_cpu();
+	int cpu = cpumask_last(cpu_online_mask);
 
 	queue_behind_blocker(t, &b, &p, cpu);
 	KTEST_EXPECT_TRUE(t, work_pending(&p.work));
@@ -202,7 +193,7 @@ static void flush_work_waits(struct ktest *t)
 static void flush_work_waits_for_running(struct ktest *t)
 {
 	struct probe p;
-	int cpu = last_cpu();
+	int cpu = cpumask_last(cpu_online_mask);
 
 	probe_init(&p, 30);
 	schedule_work_on(cpu, &p.work);
@@ -217,7 +208,7 @@ static void cancel_pending(struct ktest *t)
 {
 	struct blocker b;
 	struct probe p;
-	int cpu = last_cpu();
+	int cpu = cpumask_last(cpu_online_mask);
 
 	queue_behind_blocker(t, &b, &p, cpu);
 	KTEST_EXPECT_TRUE(t, cancel_work_sync(&p.work));
@@ -237,7 +228,7 @@ static void cancel_pending(struct ktest *t)
 static void cancel_running(struct ktest *t)
 {
 	struct probe p;
-	int cpu = last_cpu();
+	int cpu = cpumask_last(cpu_online_mask);
 
 	probe_init(&p, 30);
 	schedule_work_on(cpu, &p.work);
@@ -270,7 +261,7 @@ static void fifo_order(struct ktest *t)
 	struct order_item items[FIFO_ITEMS];
 	int order[FIFO_ITEMS], next = 0;
 	struct blocker b;
-	int cpu = last_cpu();
+	int cpu = cpumask_last(cpu_online_mask);
 
 	block_worker(&b, cpu);
 	for (int i = 0; i < FIFO_ITEMS; i++) {
@@ -424,7 +415,7 @@ static void cm_init(struct cm_item *it, work_func_t fn)
 static void sleeping_item_does_not_block_pool(struct ktest *t)
 {
 	static struct cm_item a, b;
-	int cpu = last_cpu();
+	int cpu = cpumask_last(cpu_online_mask);
 
 	cm_init(&a, cm_sleeper_fn);
 	cm_init(&b, cm_second_fn);
@@ -469,7 +460,7 @@ static void flush_from_work_same_cpu(struct ktest *t)
 	INIT_WORK(&f.work, flusher_fn);
 	init_completion(&f.done);
 	f.target = &p;
-	f.cpu = last_cpu();
+	f.cpu = cpumask_last(cpu_online_mask);
 	f.flushed = false;
 	schedule_work_on(f.cpu, &f.work);
 	KTEST_ASSERT_TRUE(t, wait_done_ms(&f.done, 2000));
@@ -504,7 +495,7 @@ static void spin_fn(struct work_struct *work)
 static void cpu_bound_items_share_one_worker(struct ktest *t)
 {
 	static struct spin_item items[SPIN_ITEMS];
-	int cpu = last_cpu(), before, after, idle, i, distinct = 1;
+	int cpu = cpumask_last(cpu_online_mask), before, after, idle, i, distinct = 1;
 
 	atomic_set(&spin_inflight, 0);
 	atomic_set(&spin_max, 0);
@@ -555,7 +546,7 @@ static void requeue_not_reentrant(struct ktest *t)
 	atomic_set(&rq_inflight, 0);
 	atomic_set(&rq_max, 0);
 	atomic_set(&rq_runs, 0);
-	rq_cpu = last_cpu();
+	rq_cpu = cpumask_last(cpu_online_mask);
 	INIT_WORK(&requeue_work, requeue_fn);
 	schedule_work_on(rq_cpu, &requeue_work);
 	/* also from another CPU (or this one), onto other CPUs, while it runs */
@@ -581,7 +572,7 @@ static void requeue_not_reentrant(struct ktest *t)
 static void idle_workers_reaped(struct ktest *t)
 {
 	static struct cm_item s[REAP_SLEEPERS];
-	int cpu = last_cpu(), nr_workers, nr_idle, i, peak;
+	int cpu = cpumask_last(cpu_online_mask), nr_workers, nr_idle, i, peak;
 
 	if (wq_idle_timeout_ms > 2000)
 		ktest_skip(t, "workqueue.idle_timeout_ms not set small on the cmdline");

@@ -64,6 +64,16 @@ static inline unsigned int cpumask_next(int n, const struct cpumask *m)
 	for ((cpu) = cpumask_first(mask); (cpu) < NR_CPUS;		\
 	     (cpu) = cpumask_next((cpu), (mask)))
 
+/* The highest CPU in @m, or NR_CPUS if it is empty. */
+static inline unsigned int cpumask_last(const struct cpumask *m)
+{
+	unsigned int cpu, last = NR_CPUS;
+
+	for_each_cpu(cpu, m)
+		last = cpu;
+	return last;
+}
+
 #define for_each_possible_cpu(cpu)	for_each_cpu((cpu), cpu_possible_mask)
 #define for_each_online_cpu(cpu)	for_each_cpu((cpu), cpu_online_mask)
 #define for_each_present_cpu(cpu)	for_each_cpu((cpu), cpu_present_mask)
