@@ -13,8 +13,8 @@
  * spinlock_t and interrupts stay on; zone->lock is a spinlock_t so both
  * sleep there).
  *
- * Other CPUs' lists are drained by asking those CPUs (IPIs); Linux uses a
- * work item per CPU, irqlab has no workqueues yet.
+ * Other CPUs' lists are drained by those CPUs, in a work item queued on
+ * each (__drain_all_pages()).
  */
 #include <linux/mm.h>
 #include <linux/smp.h>
@@ -211,18 +211,21 @@ void init_mm_internals(void)
 	mm_percpu_wq = system_wq;
 }
 
-/* Runs in a kworker bound to the CPU whose lists it empties. */
+/* The CPU we are on, which cannot change under us meanwhile. */
+static void drain_this_cpu(struct zone *zone)
+{
+	preempt_disable();
+	drain_local_pages(zone);
+	preempt_enable();
+}
+
+/*
+ * Runs in a kworker bound to the CPU whose lists it empties (bound, but a
+ * CPU going down could still move it: hence drain_this_cpu()).
+ */
 static void drain_local_pages_wq(struct work_struct *w)
 {
-	struct pcpu_drain *drain = container_of(w, struct pcpu_drain, work);
-
-	/*
-	 * The worker is bound, but a CPU going down could still move it;
-	 * with preemption off the CPU drained is the one we run on.
-	 */
-	preempt_disable();
-	drain_local_pages(drain->zone);
-	preempt_enable();
+	drain_this_cpu(container_of(w, struct pcpu_drain, work)->zone);
 }
 
 static bool cpu_has_pcps(int cpu, struct zone *zone, bool force)
@@ -251,10 +254,15 @@ static void __drain_all_pages(struct zone *zone, bool every_cpu)
 	int cpu;
 
 	might_sleep();
-	if (!mm_percpu_wq) {
-		preempt_disable();
-		drain_local_pages(zone);
-		preempt_enable();
+	/*
+	 * Before the workqueues only this CPU is up.  A kworker must not wait
+	 * for work items here: it may be its pool's manager allocating a new
+	 * worker, and the item on its own CPU would wait for that worker.
+	 * Linux's mm_percpu_wq has a rescuer for this; irqlab has none yet,
+	 * so a kworker drains only its own CPU.
+	 */
+	if (!mm_percpu_wq || (current->flags & PF_WQ_WORKER)) {
+		drain_this_cpu(zone);
 		return;
 	}
 	/*
