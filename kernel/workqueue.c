@@ -249,8 +249,10 @@ void __queue_work(int cpu, struct workqueue_struct *wq, struct work_struct *wk)
 {
 	struct worker_pool *wp, *last_pool;
 
-	if (WARN_ON_ONCE(!wq_online))
+	if (WARN_ON_ONCE(!wq_online)) {
+		clear_work_pending(wk);		/* dropped, but queueable later */
 		return;
+	}
 	if (cpu == WORK_CPU_UNBOUND)
 		cpu = raw_smp_processor_id();
 	wp = cpu_pool(cpu, wq);
