@@ -76,15 +76,10 @@ bool queue_delayed_work_on(int tgt_cpu, struct workqueue_struct *q,
  */
 bool flush_delayed_work(struct delayed_work *dw)
 {
-	unsigned long flags;
-
 	might_sleep();
 	/* a timer we stop before it fires leaves PENDING to us */
-	if (hrtimer_cancel(&dw->timer)) {
-		local_irq_save(flags);
-		__queue_work(dw->cpu, dw->wq, &dw->work);
-		local_irq_restore(flags);
-	}
+	if (hrtimer_cancel(&dw->timer))
+		delayed_work_timer_fn(&dw->timer);	/* queue it now */
 	return flush_work(&dw->work);
 }
 
