@@ -17,7 +17,6 @@
 
 static DEFINE_PER_CPU(struct hrtimer, tick_sched_timer);
 static DEFINE_PER_CPU(bool, tick_running);
-static DEFINE_PER_CPU(void (*)(struct clock_event_device *), tick_saved_handler);
 
 /*
  * jiffies counts elapsed periods of ktime, updated by CPU 0's tick: a late
@@ -80,7 +79,6 @@ void tick_suspend_local(void)
 		hrtimer_try_to_cancel(this_cpu_ptr(&tick_sched_timer));
 		hrtimers_suspend_local();
 		dev = this_cpu_clockevent();
-		this_cpu_write(tick_saved_handler, dev->event_handler);
 		clockevents_shutdown(dev);
 		dev->event_handler = NULL;
 	}
@@ -95,9 +93,8 @@ void tick_resume_local(void)
 
 	local_irq_save(flags);
 	if (!this_cpu_read(tick_running)) {
-		clockevents_shutdown(dev);
-		dev->event_handler = this_cpu_read(tick_saved_handler);
-		hrtimers_resume_local();
+		clockevents_shutdown(dev);	/* drop what the borrower programmed */
+		hrtimers_resume_local();	/* handler back to hrtimer_interrupt */
 		this_cpu_write(tick_running, true);
 		tick_start_local();
 	}
