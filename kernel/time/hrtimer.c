@@ -412,6 +412,12 @@ void hrtimer_interrupt(struct clock_event_device *ced)
 			break;
 		cb->nr_retries++;
 	}
+	/*
+	 * After the retries an expiry may already be past: we take the
+	 * interrupt again at once.  Linux instead backs off (hang detection,
+	 * up to 100 ms); irqlab prefers never to delay a timer, and counts
+	 * the retries in nr_retries.
+	 */
 	hrtimer_program(cb, expires_next);
 	raw_spin_unlock_irqrestore(&cb->lock, flags);
 }
