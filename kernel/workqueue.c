@@ -201,7 +201,10 @@ void wq_worker_sleeping(struct task_struct *t)
 	wkr->sleeping = 1;
 
 	raw_spin_lock_irqsave(&wp->lock, flags);
-	/* the flags may have changed (reaping) before we took the lock */
+	/*
+	 * Rechecked under the lock as Linux does; there, unbinding a pool on
+	 * CPU hotplug can set NOT_RUNNING meanwhile.  irqlab has no hotplug.
+	 */
 	if (wkr->flags & WORKER_NOT_RUNNING) {
 		raw_spin_unlock_irqrestore(&wp->lock, flags);
 		return;
@@ -257,8 +260,14 @@ void __queue_work(int cpu, struct workqueue_struct *wq, struct work_struct *wk)
 		cpu = raw_smp_processor_id();
 	wp = cpu_pool(cpu, wq);
 
+	/*
+	 * Still running on another CPU's pool of the same workqueue (the
+	 * pool kind is the workqueue here): queue behind that instance, so
+	 * the item never runs twice at once.  Like Linux, no such promise
+	 * across workqueues.
+	 */
 	last_pool = get_work_pool(wk);
-	if (last_pool && last_pool != wp) {
+	if (last_pool && last_pool != wp && last_pool->highpri == wp->highpri) {
 		raw_spin_lock(&last_pool->lock);
 		if (find_worker_executing_work(last_pool, wk)) {
 			wp = last_pool;
