@@ -31,6 +31,10 @@
 #define __cold		__attribute__((__cold__))
 #define __returns_twice	__attribute__((__returns_twice__))
 
+/* The caller's and this code's address, for lock and tracer annotations. */
+#define _RET_IP_	((unsigned long)__builtin_return_address(0))
+#define _THIS_IP_	({ __label__ __here; __here: (unsigned long)&&__here; })
+
 #define __stringify_1(x...)	#x
 #define __stringify(x...)	__stringify_1(x)
 

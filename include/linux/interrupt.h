@@ -4,6 +4,7 @@
 
 #include <linux/types.h>
 #include <linux/hardirq.h>
+#include <linux/bottom_half.h>
 
 typedef enum irqreturn {
 	IRQ_NONE = 0,
@@ -49,8 +50,6 @@ void raise_softirq(unsigned int nr);
 void raise_softirq_irqoff(unsigned int nr);
 unsigned long local_softirq_pending(void);
 void do_softirq(void);
-void local_bh_disable(void);
-void local_bh_enable(void);
 void spawn_ksoftirqd(void);
 
 /*

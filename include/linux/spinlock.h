@@ -3,77 +3,155 @@
 #define _LINUX_SPINLOCK_H
 
 /*
- * raw_spinlock_t always spins with preemption disabled.  spinlock_t is the
- * same on !PREEMPT_RT; the locking issue adds the PREEMPT_RT mapping
- * (an rt_mutex-based sleeping lock) behind this same API.
+ * Spinning locks.  raw_spinlock_t always spins with preemption disabled
+ * (and IRQs off for the _irq/_irqsave forms) on every model.  spinlock_t
+ * is the same thing on !PREEMPT_RT; on PREEMPT_RT it is a sleeping rtlock
+ * (linux/spinlock_rt.h) that keeps the owner migrate-disabled and leaves
+ * interrupts on even in its _irqsave form.  Lock classes for lockdep are
+ * keyed by the init site (the static __key in each *_init macro).
  */
 #include <linux/preempt.h>
 #include <linux/irqflags.h>
-#include <asm/spinlock.h>
+#include <linux/bottom_half.h>
+#include <linux/lockdep.h>
+#include <linux/spinlock_types.h>
 
-typedef struct raw_spinlock {
-	arch_spinlock_t raw_lock;
-} raw_spinlock_t;
+/* ---------------------------------------------------------- raw_spinlock_t */
 
-#define __RAW_SPIN_LOCK_UNLOCKED(name)	{ .raw_lock = __ARCH_SPIN_LOCK_UNLOCKED }
-#define DEFINE_RAW_SPINLOCK(name)	raw_spinlock_t name = __RAW_SPIN_LOCK_UNLOCKED(name)
-#define raw_spin_lock_init(l)		do { *(l) = (raw_spinlock_t)__RAW_SPIN_LOCK_UNLOCKED(l); } while (0)
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+void __raw_spin_lock_init(raw_spinlock_t *lock, const char *name,
+			  struct lock_class_key *key, short inner);
+# define raw_spin_lock_init(lock)					\
+do {									\
+	static struct lock_class_key __key;				\
+	__raw_spin_lock_init((lock), #lock, &__key, LD_WAIT_SPIN);	\
+} while (0)
+#else
+# define raw_spin_lock_init(lock)					\
+	do { *(lock) = __RAW_SPIN_LOCK_UNLOCKED(lock); } while (0)
+#endif
 
-static __always_inline void raw_spin_lock(raw_spinlock_t *l)
+#define raw_spin_is_locked(lock)	arch_spin_is_locked(&(lock)->raw_lock)
+
+static __always_inline void do_raw_spin_lock(raw_spinlock_t *lock)
 {
-	preempt_disable();
-	arch_spin_lock(&l->raw_lock);
+	arch_spin_lock(&lock->raw_lock);
 }
 
-static __always_inline void raw_spin_unlock(raw_spinlock_t *l)
+static __always_inline bool do_raw_spin_trylock(raw_spinlock_t *lock)
 {
-	arch_spin_unlock(&l->raw_lock);
+	return arch_spin_trylock(&lock->raw_lock);
+}
+
+static __always_inline void do_raw_spin_unlock(raw_spinlock_t *lock)
+{
+	arch_spin_unlock(&lock->raw_lock);
+}
+
+static __always_inline void __raw_spin_lock_nested(raw_spinlock_t *lock, int subclass)
+{
+	preempt_disable();
+	spin_acquire(&lock->dep_map, subclass, 0, _RET_IP_);
+	do_raw_spin_lock(lock);
+}
+
+static __always_inline void raw_spin_lock(raw_spinlock_t *lock)
+{
+	__raw_spin_lock_nested(lock, 0);
+}
+#define raw_spin_lock_nested(lock, subclass)	__raw_spin_lock_nested(lock, subclass)
+
+static __always_inline void raw_spin_unlock(raw_spinlock_t *lock)
+{
+	spin_release(&lock->dep_map, _RET_IP_);
+	do_raw_spin_unlock(lock);
 	preempt_enable();
 }
 
-static __always_inline bool raw_spin_trylock(raw_spinlock_t *l)
+static __always_inline void raw_spin_lock_irq(raw_spinlock_t *lock)
+{
+	local_irq_disable();
+	raw_spin_lock(lock);
+}
+
+static __always_inline void raw_spin_unlock_irq(raw_spinlock_t *lock)
+{
+	spin_release(&lock->dep_map, _RET_IP_);
+	do_raw_spin_unlock(lock);
+	local_irq_enable();
+	preempt_enable();
+}
+
+static __always_inline unsigned long __raw_spin_lock_irqsave(raw_spinlock_t *lock,
+							     int subclass)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__raw_spin_lock_nested(lock, subclass);
+	return flags;
+}
+#define raw_spin_lock_irqsave(lock, flags)				\
+	do { flags = __raw_spin_lock_irqsave(lock, 0); } while (0)
+#define raw_spin_lock_irqsave_nested(lock, flags, subclass)		\
+	do { flags = __raw_spin_lock_irqsave(lock, subclass); } while (0)
+
+static __always_inline void raw_spin_unlock_irqrestore(raw_spinlock_t *lock,
+						       unsigned long flags)
+{
+	spin_release(&lock->dep_map, _RET_IP_);
+	do_raw_spin_unlock(lock);
+	local_irq_restore(flags);
+	preempt_enable();
+}
+
+static __always_inline void raw_spin_lock_bh(raw_spinlock_t *lock)
+{
+	local_bh_disable();
+	raw_spin_lock(lock);
+}
+
+static __always_inline void raw_spin_unlock_bh(raw_spinlock_t *lock)
+{
+	raw_spin_unlock(lock);
+	local_bh_enable();
+}
+
+static __always_inline bool raw_spin_trylock(raw_spinlock_t *lock)
 {
 	preempt_disable();
-	if (arch_spin_trylock(&l->raw_lock))
+	if (do_raw_spin_trylock(lock)) {
+		spin_acquire(&lock->dep_map, 0, 1, _RET_IP_);
 		return true;
+	}
 	preempt_enable();
 	return false;
 }
 
-static __always_inline void raw_spin_lock_irq(raw_spinlock_t *l)
-{
-	local_irq_disable();
-	raw_spin_lock(l);
-}
+#define raw_spin_trylock_irq(lock)					\
+({									\
+	local_irq_disable();						\
+	raw_spin_trylock(lock) ? 1 : ({ local_irq_enable(); 0; });	\
+})
 
-static __always_inline void raw_spin_unlock_irq(raw_spinlock_t *l)
-{
-	raw_spin_unlock(l);
-	local_irq_enable();
-}
+#define raw_spin_trylock_irqsave(lock, flags)				\
+({									\
+	local_irq_save(flags);						\
+	raw_spin_trylock(lock) ? 1 : ({ local_irq_restore(flags); 0; }); \
+})
 
-#define raw_spin_lock_irqsave(l, flags)					\
-	do { local_irq_save(flags); raw_spin_lock(l); } while (0)
-#define raw_spin_unlock_irqrestore(l, flags)				\
-	do { raw_spin_unlock(l); local_irq_restore(flags); } while (0)
-#define raw_spin_is_locked(l)	arch_spin_is_locked(&(l)->raw_lock)
+#define raw_spin_trylock_bh(lock)					\
+({									\
+	local_bh_disable();						\
+	raw_spin_trylock(lock) ? 1 : ({ local_bh_enable(); 0; });	\
+})
 
-/* spinlock_t on !PREEMPT_RT: a raw spinlock under another name. */
-typedef struct spinlock {
-	raw_spinlock_t rlock;
-} spinlock_t;
+/* --------------------------------------------------------------- spinlock_t */
 
-#define __SPIN_LOCK_UNLOCKED(name)	{ .rlock = __RAW_SPIN_LOCK_UNLOCKED(name) }
-#define DEFINE_SPINLOCK(name)		spinlock_t name = __SPIN_LOCK_UNLOCKED(name)
-#define spin_lock_init(l)		raw_spin_lock_init(&(l)->rlock)
-
-#define spin_lock(l)			raw_spin_lock(&(l)->rlock)
-#define spin_unlock(l)			raw_spin_unlock(&(l)->rlock)
-#define spin_trylock(l)			raw_spin_trylock(&(l)->rlock)
-#define spin_lock_irq(l)		raw_spin_lock_irq(&(l)->rlock)
-#define spin_unlock_irq(l)		raw_spin_unlock_irq(&(l)->rlock)
-#define spin_lock_irqsave(l, f)		raw_spin_lock_irqsave(&(l)->rlock, f)
-#define spin_unlock_irqrestore(l, f)	raw_spin_unlock_irqrestore(&(l)->rlock, f)
-#define spin_is_locked(l)		raw_spin_is_locked(&(l)->rlock)
+#if !defined(CONFIG_PREEMPT_RT) || !defined(CONFIG_RT_SLEEPING_SPINLOCKS) /* XXX until spinlock_rt.c lands */
+# include <linux/spinlock_api_smp.h>
+#else
+# include <linux/spinlock_rt.h>
+#endif
 
 #endif

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_LOCKDEP_H
+#define _LINUX_LOCKDEP_H
+
+/*
+ * lockdep-lite: lock dependency validation (CONFIG_PROVE_LOCKING).  Every
+ * lock type calls the acquire/release annotations below; without
+ * CONFIG_PROVE_LOCKING they compile to nothing, so lock fast paths cost
+ * the same as in a Linux build without lockdep.
+ */
+#include <linux/lockdep_types.h>
+#include <linux/compiler.h>
+
+struct task_struct;
+
+#ifdef CONFIG_PROVE_LOCKING
+
+void lockdep_init_map_type(struct lockdep_map *lock, const char *name,
+			   struct lock_class_key *key, int subclass,
+			   u8 inner, u8 outer);
+void lock_acquire(struct lockdep_map *lock, unsigned int subclass, int trylock,
+		  int read, int check, struct lockdep_map *nest_lock,
+		  unsigned long ip);
+void lock_release(struct lockdep_map *lock, unsigned long ip);
+int lock_is_held_type(const struct lockdep_map *lock, int read);
+void lockdep_assert_irqs_disabled_fail(const char *file, int line, bool want_off);
+void lockdep_assert_fail(const char *what, const char *file, int line);
+
+#define lockdep_init_map_wait(l, n, k, s, inner)			\
+	lockdep_init_map_type(l, n, k, s, inner, LD_WAIT_INV)
+#define lockdep_init_map(l, n, k, s)					\
+	lockdep_init_map_type(l, n, k, s, LD_WAIT_INV, LD_WAIT_INV)
+
+#define lock_is_held(l)		lock_is_held_type(l, -1)
+
+#define lockdep_assert_held(l) do {					\
+	if (!lock_is_held(&(l)->dep_map))				\
+		lockdep_assert_fail("held " #l, __FILE__, __LINE__);	\
+} while (0)
+#define lockdep_assert_not_held(l) do {					\
+	if (lock_is_held(&(l)->dep_map))				\
+		lockdep_assert_fail("not held " #l, __FILE__, __LINE__); \
+} while (0)
+#define lockdep_assert_held_write(l) do {				\
+	if (!lock_is_held_type(&(l)->dep_map, 0))			\
+		lockdep_assert_fail("held for write " #l, __FILE__, __LINE__); \
+} while (0)
+#define lockdep_assert_held_read(l) do {				\
+	if (!lock_is_held_type(&(l)->dep_map, 1))			\
+		lockdep_assert_fail("held for read " #l, __FILE__, __LINE__); \
+} while (0)
+#define lockdep_assert_irqs_disabled() do {				\
+	if (arch_irqs_disabled() == false)				\
+		lockdep_assert_irqs_disabled_fail(__FILE__, __LINE__, true); \
+} while (0)
+#define lockdep_assert_irqs_enabled() do {				\
+	if (arch_irqs_disabled())					\
+		lockdep_assert_irqs_disabled_fail(__FILE__, __LINE__, false); \
+} while (0)
+
+#else /* !CONFIG_PROVE_LOCKING */
+
+#define lockdep_init_map_type(l, n, k, s, i, o)	do { } while (0)
+#define lockdep_init_map_wait(l, n, k, s, i)	do { } while (0)
+#define lockdep_init_map(l, n, k, s)		do { } while (0)
+#define lock_acquire(l, s, t, r, c, n, i)	do { } while (0)
+#define lock_release(l, i)			do { } while (0)
+#define lockdep_assert_held(l)			do { (void)(l); } while (0)
+#define lockdep_assert_not_held(l)		do { (void)(l); } while (0)
+#define lockdep_assert_held_write(l)		do { (void)(l); } while (0)
+#define lockdep_assert_held_read(l)		do { (void)(l); } while (0)
+#define lockdep_assert_irqs_disabled()		do { } while (0)
+#define lockdep_assert_irqs_enabled()		do { } while (0)
+
+#endif /* CONFIG_PROVE_LOCKING */
+
+/* Exclusive, shared and shared-recursive acquisitions, by lock kind. */
+#define lock_acquire_exclusive(l, s, t, n, i)	lock_acquire(l, s, t, 0, 1, n, i)
+#define lock_acquire_shared(l, s, t, n, i)	lock_acquire(l, s, t, 1, 1, n, i)
+#define lock_acquire_shared_recursive(l, s, t, n, i) lock_acquire(l, s, t, 2, 1, n, i)
+
+#define spin_acquire(l, s, t, i)		lock_acquire_exclusive(l, s, t, NULL, i)
+#define spin_acquire_nest(l, s, t, n, i)	lock_acquire_exclusive(l, s, t, n, i)
+#define spin_release(l, i)			lock_release(l, i)
+
+#define rwlock_acquire(l, s, t, i)		lock_acquire_exclusive(l, s, t, NULL, i)
+#define rwlock_acquire_read(l, s, t, i)		lock_acquire_shared_recursive(l, s, t, NULL, i)
+#define rwlock_release(l, i)			lock_release(l, i)
+
+#define mutex_acquire(l, s, t, i)		lock_acquire_exclusive(l, s, t, NULL, i)
+#define mutex_acquire_nest(l, s, t, n, i)	lock_acquire_exclusive(l, s, t, n, i)
+#define mutex_release(l, i)			lock_release(l, i)
+
+#define rwsem_acquire(l, s, t, i)		lock_acquire_exclusive(l, s, t, NULL, i)
+#define rwsem_acquire_nest(l, s, t, n, i)	lock_acquire_exclusive(l, s, t, n, i)
+#define rwsem_acquire_read(l, s, t, i)		lock_acquire_shared(l, s, t, NULL, i)
+#define rwsem_release(l, i)			lock_release(l, i)
+
+#define lock_map_acquire(l)			lock_acquire_exclusive(l, 0, 0, NULL, _THIS_IP_)
+#define lock_map_release(l)			lock_release(l, _THIS_IP_)
+
+#define SINGLE_DEPTH_NESTING	1
+
+#endif

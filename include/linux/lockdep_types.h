@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_LOCKDEP_TYPES_H
+#define _LINUX_LOCKDEP_TYPES_H
+
+/*
+ * Types shared by every lock that lockdep-lite tracks.  A lock class is
+ * keyed by the address of a struct lock_class_key: a static key in the
+ * init macro (one class per init site, as Linux) or, for statically
+ * defined locks, the lock itself.
+ */
+#include <linux/types.h>
+
+/* Wait types: what a lock may nest inside (Linux's LD_WAIT_*). */
+enum lockdep_wait_type {
+	LD_WAIT_INV = 0,
+	LD_WAIT_FREE,		/* wait-free: RCU and the like */
+	LD_WAIT_SPIN,		/* raw_spinlock_t */
+	LD_WAIT_CONFIG,		/* spinlock_t: spins on !RT, sleeps on RT */
+	LD_WAIT_SLEEP,		/* mutex, rwsem, semaphore */
+	LD_WAIT_MAX,
+};
+
+struct lock_class;
+
+struct lock_class_key {
+	char __one_byte;	/* distinct addresses for distinct keys */
+};
+
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+struct lockdep_map {
+	struct lock_class_key *key;
+	struct lock_class *class_cache;
+	const char *name;
+	u8 wait_type_outer;
+	u8 wait_type_inner;
+};
+
+#define STATIC_LOCKDEP_MAP_INIT(_name, _key)				\
+	{ .key = (void *)(_key), .name = (_name) }
+#endif
+
+#endif
