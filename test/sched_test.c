@@ -709,7 +709,8 @@ static void kernel_checks_fire(struct ktest *t)
 	mark = ktest_log_mark();
 	preempt_disable();
 	schedule();
-	preempt_enable();
+	/* The report reset the count, as Linux does: nothing to enable. */
+	KTEST_EXPECT_EQ(t, preempt_count(), 0);
 	EXPECT_SCHED_REPORT(t, mark, before, "BUG: scheduling while atomic");
 #endif
 	mark = ktest_log_mark();

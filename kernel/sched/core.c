@@ -419,9 +419,15 @@ static void context_switch(struct rq *rq, struct task_struct *prev,
 
 static void schedule_debug(struct task_struct *prev, bool preempt)
 {
-	if (unlikely(preempt_count() != PREEMPT_DISABLE_OFFSET))
+	if (unlikely(preempt_count() != PREEMPT_DISABLE_OFFSET)) {
 		sched_report_bug("BUG: scheduling while atomic: %s/%d/0x%08x\n",
 				 prev->comm, prev->pid, preempt_count());
+		/*
+		 * As Linux: drop the leaked count, or the next task to run
+		 * on this CPU would inherit it.
+		 */
+		preempt_count_set(PREEMPT_DISABLE_OFFSET);
+	}
 	if (unlikely(irqs_disabled()))
 		sched_report_bug("BUG: scheduling with interrupts disabled: %s/%d\n",
 				 prev->comm, prev->pid);
