@@ -11,6 +11,8 @@
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+#include <linux/llist.h>
 #include <linux/errno.h>
 #include <asm/stacktrace.h>
 #include <reent.h>
@@ -205,13 +207,46 @@ __noreturn void kthread_exit(int result)
 	BUG();		/* a dead task is never picked again */
 }
 
+static void __put_task_struct(struct task_struct *p)
+{
+	vfree(p->stack);
+	free_task_struct(p);
+}
+
+/*
+ * On PREEMPT_RT vfree() and the page allocator take sleeping locks, so a
+ * last reference dropped in atomic context (finish_task_switch(), the PI
+ * chain walk) frees from a work item instead — Linux defers through RCU
+ * for the same reason.  A dead task is never woken again, so its
+ * wake_entry node is free to carry it.
+ */
+static struct llist_head dead_tasks = LLIST_HEAD_INIT(dead_tasks);
+
+static void free_dead_tasks_fn(struct work_struct *work)
+{
+	struct llist_node *list = llist_del_all(&dead_tasks);
+
+	while (list) {
+		struct task_struct *p = container_of(list, struct task_struct, wake_entry);
+
+		list = list->next;
+		__put_task_struct(p);
+	}
+}
+static DECLARE_WORK(free_dead_tasks_work, free_dead_tasks_fn);
+
 /* Called once the dead task is off its CPU (finish_task_switch, kthread_stop). */
 void put_task_struct_dead(struct task_struct *p)
 {
 	if (!atomic_dec_and_test(&p->usage))
 		return;
-	vfree(p->stack);
-	free_task_struct(p);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) && (preempt_count() || irqs_disabled())) {
+		/* Before workqueue_init() the list just waits for a later put. */
+		llist_add(&p->wake_entry, &dead_tasks);
+		schedule_work(&free_dead_tasks_work);
+		return;
+	}
+	__put_task_struct(p);
 }
 
 /*

@@ -9,6 +9,7 @@
 #include <linux/errno.h>
 #include <linux/delay.h>
 #include <linux/local_lock.h>
+#include <linux/sched.h>
 #include <linux/percpu.h>
 #include <asm/io_apic.h>
 #include <asm/i8253.h>
@@ -130,6 +131,7 @@ static void irqflags_and_local_lock(struct ktest *t)
 	local_irq_enable();
 	KTEST_EXPECT_FALSE(t, irqs_disabled());
 
+#ifndef CONFIG_PREEMPT_RT
 	/* !PREEMPT_RT mapping: local_lock is preempt_disable, _irqsave is IRQ-off. */
 	local_lock(&test_llock);
 	KTEST_EXPECT_FALSE(t, irqs_disabled());
@@ -141,7 +143,29 @@ static void irqflags_and_local_lock(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, irqs_disabled());
 	local_unlock_irqrestore(&test_llock, flags);
 	KTEST_EXPECT_FALSE(t, irqs_disabled());
+#ifndef CONFIG_DEBUG_LOCK_ALLOC
 	KTEST_EXPECT_EQ(t, sizeof(local_lock_t), 0);
+#endif
+#else
+	/*
+	 * PREEMPT_RT mapping: a per-CPU sleeping lock; the holder is
+	 * migrate-disabled and preemptible, interrupts stay on even for
+	 * _irqsave (whose flags read back 0).
+	 */
+	local_lock(&test_llock);
+	KTEST_EXPECT_FALSE(t, irqs_disabled());
+	KTEST_EXPECT_EQ(t, preempt_count(), 0);
+	KTEST_EXPECT_TRUE(t, is_migration_disabled(current));
+	KTEST_EXPECT_TRUE(t, rt_mutex_base_owner(&this_cpu_ptr(&test_llock)->lock) == current);
+	local_unlock(&test_llock);
+	KTEST_EXPECT_FALSE(t, is_migration_disabled(current));
+	flags = 1;
+	local_lock_irqsave(&test_llock, flags);
+	KTEST_EXPECT_FALSE(t, irqs_disabled());
+	KTEST_EXPECT_EQ(t, flags, 0);
+	local_unlock_irqrestore(&test_llock, flags);
+	KTEST_EXPECT_FALSE(t, spin_is_locked(this_cpu_ptr(&test_llock)));
+#endif
 }
 
 static struct ktest_case irq_cases[] = {

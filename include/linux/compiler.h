@@ -2,6 +2,8 @@
 #ifndef _LINUX_COMPILER_H
 #define _LINUX_COMPILER_H
 
+#include <linux/kconfig.h>
+
 /* newlib's <sys/cdefs.h> has its own versions of some of these: ours win. */
 #include <sys/cdefs.h>
 #undef __always_inline

@@ -3,29 +3,25 @@
 #define _LINUX_LOCAL_LOCK_H
 
 /*
- * local_lock_t protects per-CPU data against the same CPU.  On !PREEMPT_RT
- * it is exactly preempt_disable(), local_irq_disable() or local_irq_save()
- * by variant; the lock argument (a per-CPU pointer, e.g.
- * &s->cpu_slab->lock) only documents what is protected.  The locking issue
- * adds the PREEMPT_RT form (a per-CPU spinlock_t, interrupts left on).
+ * local_lock_t: a named lock for per-CPU data used only by its own CPU,
+ * with the two mappings of Linux 5.15 (+RT):
+ *   !PREEMPT_RT  preempt_disable(), local_irq_disable() or local_irq_save()
+ *                by variant; nothing else (the struct is empty unless
+ *                lockdep is on).
+ *   PREEMPT_RT   migrate_disable() plus a per-CPU spinlock_t (sleeping,
+ *                PI), interrupts untouched in every variant.
+ * The argument is the per-CPU variable's address, e.g. &s->cpu_slab->lock,
+ * resolved with this_cpu_ptr() once the task cannot move.
  */
-#include <linux/preempt.h>
-#include <linux/irqflags.h>
+#include <linux/local_lock_internal.h>
 
-/* Empty (size 0, a GNU C extension) on !RT, as in Linux without lockdep. */
-typedef struct {
-} local_lock_t;
-
-#define INIT_LOCAL_LOCK(l)	{ }
-#define local_lock_init(l)	do { (void)(l); } while (0)
-
-#define local_lock(l)		do { (void)(l); preempt_disable(); } while (0)
-#define local_unlock(l)		do { (void)(l); preempt_enable(); } while (0)
-#define local_lock_irq(l)	do { (void)(l); local_irq_disable(); } while (0)
-#define local_unlock_irq(l)	do { (void)(l); local_irq_enable(); } while (0)
-#define local_lock_irqsave(l, flags)					\
-	do { (void)(l); local_irq_save(flags); } while (0)
-#define local_unlock_irqrestore(l, flags)				\
-	do { (void)(l); local_irq_restore(flags); } while (0)
+#define local_lock_init(lock)		__local_lock_init(lock)
+#define local_lock(lock)		__local_lock(lock)
+#define local_lock_irq(lock)		__local_lock_irq(lock)
+#define local_lock_irqsave(lock, flags)	__local_lock_irqsave(lock, flags)
+#define local_unlock(lock)		__local_unlock(lock)
+#define local_unlock_irq(lock)		__local_unlock_irq(lock)
+#define local_unlock_irqrestore(lock, flags)				\
+	__local_unlock_irqrestore(lock, flags)
 
 #endif

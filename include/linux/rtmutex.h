@@ -84,4 +84,17 @@ void rt_mutex_unlock(struct rt_mutex *lock);
 int rt_mutex_lock_timeout(struct rt_mutex *lock, u64 timeout_ns);
 int rt_mutex_lock_detect(struct rt_mutex *lock, u64 timeout_ns);
 
+/* Event counters for tests and reports (all rt_mutex-based locks). */
+struct rt_mutex_stats {
+	unsigned long slowlock;		/* entered the blocking path */
+	unsigned long spin_acquired;	/* got it by spinning on a running owner */
+	unsigned long lateral_steals;	/* an equal-priority rtlock steal */
+	unsigned long chain_walks;	/* rt_mutex_adjust_prio_chain() steps */
+	unsigned long deadlocks;	/* -EDEADLK returned */
+	unsigned long depth_limit;	/* max_lock_depth hit */
+};
+extern struct rt_mutex_stats rt_mutex_stats;
+
+struct task_struct *rt_mutex_base_owner(struct rt_mutex_base *lock);
+
 #endif

@@ -11,6 +11,7 @@
 #include <linux/rbtree.h>
 #include <linux/llist.h>
 #include <linux/sched/prio.h>
+#include <linux/sched/wake_q_types.h>
 #include <linux/atomic.h>
 #include <asm/thread_info.h>
 
@@ -107,10 +108,19 @@ struct task_struct {
 	struct set_affinity_pending *migration_pending;
 
 	raw_spinlock_t pi_lock;
-	/* Priority inheritance (the locking issue fills these in). */
-	struct task_struct *pi_top_task;
-	struct rb_root_cached pi_waiters;
-	struct rt_mutex_waiter *pi_blocked_on;
+#ifdef CONFIG_PREEMPT_RT
+	/*
+	 * The state a task had when it blocked on a sleeping spinlock: the
+	 * rtlock wait uses TASK_RTLOCK_WAIT and puts this back afterwards;
+	 * a regular wakeup meanwhile lands here (ttwu_state_match()).
+	 */
+	unsigned int saved_state;
+#endif
+	/* Priority inheritance (kernel/locking/rtmutex.c), under pi_lock. */
+	struct task_struct *pi_top_task;	/* top waiter of the locks we hold */
+	struct rb_root_cached pi_waiters;	/* top waiter of each such lock */
+	struct rt_mutex_waiter *pi_blocked_on;	/* the lock we wait for */
+	struct wake_q_node wake_q;
 
 	int pid;
 	char comm[TASK_COMM_LEN];
@@ -166,6 +176,13 @@ static inline int rt_prio(int prio)
 	return prio < MAX_RT_PRIO;
 }
 
+/* No deadline class yet (issue 13): nothing has a priority below 0. */
+#define MAX_DL_PRIO	0
+static inline int dl_prio(int prio)
+{
+	return prio < MAX_DL_PRIO;
+}
+
 static inline int rt_task(const struct task_struct *p)
 {
 	return rt_prio(p->prio);
@@ -210,6 +227,9 @@ void schedule(void);
 long schedule_timeout(long timeout);
 long schedule_timeout_uninterruptible(long timeout);
 void schedule_preempt_disabled(void);
+#ifdef CONFIG_PREEMPT_RT
+void schedule_rtlock(void);
+#endif
 void preempt_schedule(void);
 void preempt_schedule_irq(void);
 int wake_up_process(struct task_struct *p);
@@ -263,6 +283,34 @@ unsigned long nr_running(void);
 u64 task_sched_runtime(struct task_struct *p);
 
 void sched_print_stats(void);
+
+/* Priority inheritance hooks (kernel/sched/prio.c). */
+void rt_mutex_setprio(struct task_struct *p, struct task_struct *pi_task);
+void rt_mutex_adjust_pi(struct task_struct *task);
+
+#ifdef CONFIG_PREEMPT_RT
+/*
+ * A task about to block on a sleeping spinlock keeps its state aside and
+ * waits in TASK_RTLOCK_WAIT, so the code that took the lock after
+ * set_current_state() still sleeps in the state it asked for.  Both run
+ * with interrupts disabled; pi_lock orders them against try_to_wake_up().
+ */
+#define current_save_and_set_rtlock_wait_state()			\
+	do {								\
+		raw_spin_lock(&current->pi_lock);			\
+		current->saved_state = current->__state;		\
+		WRITE_ONCE(current->__state, TASK_RTLOCK_WAIT);		\
+		raw_spin_unlock(&current->pi_lock);			\
+	} while (0)
+
+#define current_restore_rtlock_saved_state()				\
+	do {								\
+		raw_spin_lock(&current->pi_lock);			\
+		WRITE_ONCE(current->__state, current->saved_state);	\
+		current->saved_state = TASK_RUNNING;			\
+		raw_spin_unlock(&current->pi_lock);			\
+	} while (0)
+#endif
 
 /* Reported checks: how many times the kernel caught a scheduling bug. */
 extern atomic_t sched_bug_count;

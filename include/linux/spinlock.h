@@ -148,7 +148,7 @@ static __always_inline bool raw_spin_trylock(raw_spinlock_t *lock)
 
 /* --------------------------------------------------------------- spinlock_t */
 
-#if !defined(CONFIG_PREEMPT_RT) || !defined(CONFIG_RT_SLEEPING_SPINLOCKS) /* XXX until spinlock_rt.c lands */
+#ifndef CONFIG_PREEMPT_RT
 # include <linux/spinlock_api_smp.h>
 #else
 # include <linux/spinlock_rt.h>

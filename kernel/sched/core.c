@@ -15,6 +15,8 @@
 #include <linux/irqflags.h>
 #include <linux/ktime.h>
 #include <linux/workqueue.h>
+#include <linux/sched/wake_q.h>
+#include <linux/sched/task.h>
 #include <asm/apic.h>
 #include <asm/processor.h>
 
@@ -288,6 +290,28 @@ static bool ttwu_runnable(struct task_struct *p, int wake_flags)
 	return ret;
 }
 
+/*
+ * Does @state wake @p?  On PREEMPT_RT a task blocked on a sleeping
+ * spinlock waits in TASK_RTLOCK_WAIT with its own state saved: a wakeup
+ * for that saved state is not lost but recorded there (the task resumes
+ * running once it has the lock) and does not disturb the lock wait.
+ * Only the rtlock code wakes TASK_RTLOCK_WAIT.  Called under p->pi_lock.
+ */
+static bool ttwu_state_match(struct task_struct *p, unsigned int state, int *success)
+{
+	if (READ_ONCE(p->__state) & state) {
+		*success = 1;
+		return true;
+	}
+#ifdef CONFIG_PREEMPT_RT
+	if (p->saved_state & state) {
+		p->saved_state = TASK_RUNNING;
+		*success = 1;
+	}
+#endif
+	return false;
+}
+
 int try_to_wake_up(struct task_struct *task, unsigned int state, int wake_flags)
 {
 	unsigned long irq_flags;
@@ -295,9 +319,8 @@ int try_to_wake_up(struct task_struct *task, unsigned int state, int wake_flags)
 
 	raw_spin_lock_irqsave(&task->pi_lock, irq_flags);
 	smp_mb();
-	if (!(READ_ONCE(task->__state) & state))
+	if (!ttwu_state_match(task, state, &success))
 		goto out;
-	success = 1;
 	smp_rmb();
 	if (READ_ONCE(task->on_rq) && ttwu_runnable(task, wake_flags))
 		goto out;
@@ -313,6 +336,38 @@ int try_to_wake_up(struct task_struct *task, unsigned int state, int wake_flags)
 out:
 	raw_spin_unlock_irqrestore(&task->pi_lock, irq_flags);
 	return success;
+}
+
+/*
+ * Queue @task for wake_up_q().  If its node is already claimed, another
+ * queue will wake it after our caller's changes are visible (the claim
+ * is a full barrier), so nothing is lost.
+ */
+void wake_q_add(struct wake_q_head *head, struct task_struct *task)
+{
+	struct wake_q_node *node = &task->wake_q;
+
+	if (cmpxchg(&node->next, NULL, WAKE_Q_TAIL))
+		return;
+	get_task_struct(task);
+	*head->lastp = node;
+	head->lastp = &node->next;
+}
+
+void wake_up_q(struct wake_q_head *head)
+{
+	struct wake_q_node *node = head->first;
+
+	while (node != WAKE_Q_TAIL) {
+		struct task_struct *task = container_of(node, struct task_struct, wake_q);
+
+		node = node->next;
+		/* Unclaim before waking: a new wake_q_add() must re-wake it. */
+		WRITE_ONCE(task->wake_q.next, NULL);
+		wake_up_process(task);
+		put_task_struct(task);
+	}
+	wake_q_init(head);
 }
 
 int wake_up_process(struct task_struct *p)
@@ -433,8 +488,18 @@ static void schedule_debug(struct task_struct *prev, bool preempt)
 				 prev->comm, prev->pid);
 }
 
-static void __schedule(bool preempt)
+/*
+ * __schedule() modes, as Linux 5.15: a voluntary sleep, a preemption
+ * (the task stays queued whatever its state), and the PREEMPT_RT wait
+ * for a sleeping spinlock, a sleep that bypasses the workqueue hooks.
+ */
+#define SM_NONE			0x0
+#define SM_PREEMPT		0x1
+#define SM_RTLOCK_WAIT		0x2
+
+static void __schedule(unsigned int sched_mode)
 {
+	bool preempt = sched_mode == SM_PREEMPT;
 	struct task_struct *prev, *next;
 	unsigned int prev_state;
 	struct rq *rq;
@@ -494,11 +559,28 @@ void schedule(void)
 	sched_submit_work(tsk);
 	do {
 		preempt_disable();
-		__schedule(false);
+		__schedule(SM_NONE);
 		preempt_enable_no_resched();
 	} while (need_resched());
 	sched_update_worker(tsk);
 }
+
+#ifdef CONFIG_PREEMPT_RT
+/*
+ * Blocking on a sleeping spinlock: not a real sleep as far as workqueue
+ * concurrency management is concerned (the worker still "runs" and is
+ * usually back within microseconds), so sched_submit_work() and the
+ * running hook are skipped, as in Linux.
+ */
+void schedule_rtlock(void)
+{
+	do {
+		preempt_disable();
+		__schedule(SM_RTLOCK_WAIT);
+		preempt_enable_no_resched();
+	} while (need_resched());
+}
+#endif
 
 void schedule_preempt_disabled(void)
 {
@@ -511,7 +593,7 @@ void schedule_preempt_disabled(void)
 void schedule_idle(void)
 {
 	do {
-		__schedule(true);
+		__schedule(SM_PREEMPT);
 	} while (need_resched());
 }
 
@@ -519,7 +601,7 @@ static void preempt_schedule_common(void)
 {
 	do {
 		preempt_disable();
-		__schedule(true);
+		__schedule(SM_PREEMPT);
 		preempt_enable_no_resched();
 	} while (tif_need_resched_now());
 }
@@ -539,7 +621,7 @@ void preempt_schedule_irq(void)
 	do {
 		preempt_disable();
 		local_irq_enable();
-		__schedule(true);
+		__schedule(SM_PREEMPT);
 		local_irq_disable();
 		preempt_enable_no_resched();
 	} while (tif_need_resched_now());

@@ -80,8 +80,7 @@ int __sched_setscheduler(struct task_struct *p, int policy,
 		return -EPERM;
 
 	raw_spin_lock_irqsave(&p->pi_lock, flags);
-	rq = task_rq(p);
-	raw_spin_rq_lock(rq);
+	rq = __task_rq_lock(p);
 	update_rq_clock(rq);
 	if (rq->curr == p && p->sched_class->update_curr)
 		p->sched_class->update_curr(rq);
@@ -94,6 +93,8 @@ int __sched_setscheduler(struct task_struct *p, int policy,
 	raw_spin_rq_unlock(rq);
 	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
 	rt_balance_after_unlock(rq);
+	/* A waiter's new priority propagates to the owners it waits for. */
+	rt_mutex_adjust_pi(p);
 	return 0;
 }
 
@@ -117,8 +118,7 @@ void set_user_nice(struct task_struct *task, long nice)
 	if (nice < MIN_NICE || nice > MAX_NICE)
 		return;
 	raw_spin_lock_irqsave(&task->pi_lock, irq_flags);
-	rq = task_rq(task);
-	raw_spin_rq_lock(rq);
+	rq = __task_rq_lock(task);
 	update_rq_clock(rq);
 	task->static_prio = NICE_TO_PRIO(nice);
 	if (!rt_prio(task->normal_prio)) {
@@ -153,10 +153,13 @@ int task_nice(const struct task_struct *p)
  */
 void rt_mutex_setprio(struct task_struct *task, struct task_struct *pi_task)
 {
-	struct rq *rq = task_rq(task);
+	struct rq *rq;
 
+	/* The idle task is never boosted (it cannot block on a lock). */
+	if (unlikely(is_idle_task(task)))
+		return;
 	task->pi_top_task = pi_task;
-	raw_spin_rq_lock(rq);
+	rq = __task_rq_lock(task);
 	update_rq_clock(rq);
 	if (rq->curr == task && task->sched_class->update_curr)
 		task->sched_class->update_curr(rq);

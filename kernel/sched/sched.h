@@ -126,6 +126,26 @@ static inline void raw_spin_rq_unlock(struct rq *rq)
 	raw_spin_unlock(&rq->__lock);
 }
 
+/*
+ * The rq of @p, locked, with p->pi_lock held by the caller.  pi_lock keeps
+ * wakeups from moving @p but balancing moves a queued task under the two
+ * rq locks only, so the rq is re-checked once held.
+ */
+static inline struct rq *__task_rq_lock(struct task_struct *p)
+{
+	struct rq *rq;
+
+	for (;;) {
+		rq = task_rq(p);
+		raw_spin_rq_lock(rq);
+		if (likely(rq == task_rq(p) &&
+			   READ_ONCE(p->on_rq) != TASK_ON_RQ_MIGRATING))
+			return rq;
+		raw_spin_rq_unlock(rq);
+		cpu_relax();
+	}
+}
+
 static inline void lockdep_assert_rq_held(struct rq *rq)
 {
 	WARN_ON_ONCE(!raw_spin_is_locked(&rq->__lock));

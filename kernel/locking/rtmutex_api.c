@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rt_mutex API, and on PREEMPT_RT the mutex built on it, over the
+ * core in rtmutex.c (built here with the mutex rules: no lateral steals,
+ * TASK_NORMAL wakeups).
+ */
+#define RT_MUTEX_BUILD_MUTEX
+#include "rtmutex.c"
+
+#include <linux/moduleparam.h>
+#include <linux/lockdep.h>
+#include <linux/ktime.h>
+
+/* Linux's default; a longer chain is treated as a deadlock. */
+int max_lock_depth = 1024;
+core_param_range("rtmutex.max_lock_depth", max_lock_depth, int, 1, 1000000,
+		 "longest PI chain walked before -EDEADLK");
+
+struct rt_mutex_stats rt_mutex_stats;
+
+void rt_mutex_base_init(struct rt_mutex_base *rtb)
+{
+	raw_spin_lock_init(&rtb->wait_lock);
+	rtb->waiters = RB_ROOT_CACHED;
+	rtb->owner = NULL;
+}
+
+void __rt_mutex_init(struct rt_mutex *lock, const char *name,
+		     struct lock_class_key *key)
+{
+	rt_mutex_base_init(&lock->rtmutex);
+	lockdep_init_map_wait(&lock->dep_map, name, key, 0, LD_WAIT_SLEEP);
+}
+
+static __always_inline int __rt_mutex_lock_common(struct rt_mutex *lock,
+						  unsigned int state,
+						  unsigned int subclass)
+{
+	int ret;
+
+	might_sleep();
+	mutex_acquire(&lock->dep_map, subclass, 0, _RET_IP_);
+	ret = __rt_mutex_lock(&lock->rtmutex, state);
+	if (ret)
+		mutex_release(&lock->dep_map, _RET_IP_);
+	return ret;
+}
+
+void rt_mutex_lock_nested(struct rt_mutex *lock, unsigned int subclass)
+{
+	__rt_mutex_lock_common(lock, TASK_UNINTERRUPTIBLE, subclass);
+}
+
+/* irqlab has no signals: the interruptible forms sleep like the plain one. */
+int rt_mutex_lock_interruptible(struct rt_mutex *lock)
+{
+	return __rt_mutex_lock_common(lock, TASK_INTERRUPTIBLE, 0);
+}
+
+int rt_mutex_lock_killable(struct rt_mutex *lock)
+{
+	return __rt_mutex_lock_common(lock, TASK_UNINTERRUPTIBLE, 0);
+}
+
+int rt_mutex_trylock(struct rt_mutex *lock)
+{
+	int ret;
+
+	ret = __rt_mutex_trylock(&lock->rtmutex);
+	if (ret)
+		mutex_acquire(&lock->dep_map, 0, 1, _RET_IP_);
+	return ret;
+}
+
+void rt_mutex_unlock(struct rt_mutex *lock)
+{
+	mutex_release(&lock->dep_map, _RET_IP_);
+	__rt_mutex_unlock(&lock->rtmutex);
+}
+
+/*
+ * Block with a timeout (relative, ns) and a chosen chain walk, on an
+ * hrtimer sleeper that clears ->task when it fires.  FULL chain walk turns
+ * on deadlock detection: -EDEADLK instead of blocking forever.
+ */
+static int rt_mutex_lock_bounded(struct rt_mutex *lock, u64 timeout_ns,
+				 enum rtmutex_chainwalk chwalk)
+{
+	struct hrtimer_sleeper sl, *to = NULL;
+	int ret;
+
+	might_sleep();
+	mutex_acquire(&lock->dep_map, 0, 0, _RET_IP_);
+	if (rt_mutex_cmpxchg_acquire(&lock->rtmutex, NULL, current))
+		return 0;
+	if (timeout_ns) {
+		to = &sl;
+		hrtimer_init_sleeper(to, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+		hrtimer_set_expires(&to->timer, ktime_get() + timeout_ns);
+		hrtimer_sleeper_start_expires(to, HRTIMER_MODE_ABS);
+	}
+	ret = rt_mutex_slowlock(&lock->rtmutex, TASK_UNINTERRUPTIBLE, chwalk, to);
+	if (to)
+		hrtimer_cancel(&to->timer);
+	if (ret)
+		mutex_release(&lock->dep_map, _RET_IP_);
+	return ret;
+}
+
+int rt_mutex_lock_timeout(struct rt_mutex *lock, u64 timeout_ns)
+{
+	return rt_mutex_lock_bounded(lock, timeout_ns, RT_MUTEX_MIN_CHAINWALK);
+}
+
+int rt_mutex_lock_detect(struct rt_mutex *lock, u64 timeout_ns)
+{
+	return rt_mutex_lock_bounded(lock, timeout_ns, RT_MUTEX_FULL_CHAINWALK);
+}
+
+/*
+ * A blocked task's priority changed (sched_setscheduler()): requeue its
+ * waiter and propagate along the chain of owners.
+ */
+void rt_mutex_adjust_pi(struct task_struct *task)
+{
+	struct rt_mutex_waiter *waiter;
+	struct rt_mutex_base *next_lock;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&task->pi_lock, flags);
+	waiter = task->pi_blocked_on;
+	if (!waiter || rt_mutex_waiter_equal(waiter, task_to_waiter(task))) {
+		raw_spin_unlock_irqrestore(&task->pi_lock, flags);
+		return;
+	}
+	next_lock = waiter->lock;
+	raw_spin_unlock_irqrestore(&task->pi_lock, flags);
+
+	get_task_struct(task);
+	rt_mutex_adjust_prio_chain(task, RT_MUTEX_MIN_CHAINWALK, NULL, next_lock,
+				   NULL, task);
+}
+
+/* The owner, for tests and reports (racy unless the caller holds it). */
+struct task_struct *rt_mutex_base_owner(struct rt_mutex_base *lock)
+{
+	return rt_mutex_owner(lock);
+}

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PREEMPT_RT's spinlock_t and rwlock_t: "rtlocks", the rt_mutex core built
+ * with the spinlock rules (lateral steals, TASK_RTLOCK_WAIT waits that keep
+ * the caller's task state).
+ *
+ * Holding one keeps the task migrate-disabled instead of non-preemptible:
+ * code written for spinlocks may rely on staying on its CPU (per-CPU data
+ * found under the lock stays this CPU's) but not on excluding other tasks
+ * of this CPU — those are excluded by the lock itself.  Linux also enters
+ * an RCU read-side section here; irqlab has no RCU.
+ */
+#include <linux/spinlock.h>
+
+#define RT_MUTEX_BUILD_SPINLOCKS
+#include "rtmutex.c"
+
+static __always_inline void rtlock_lock(struct rt_mutex_base *rtm)
+{
+	if (unlikely(!rt_mutex_cmpxchg_acquire(rtm, NULL, current)))
+		rtlock_slowlock(rtm);
+}
+
+static __always_inline void __rt_spin_lock(spinlock_t *lock)
+{
+	might_sleep();
+	rtlock_lock(&lock->lock);
+	migrate_disable();
+}
+
+void rt_spin_lock(spinlock_t *lock)
+{
+	spin_acquire(&lock->dep_map, 0, 0, _RET_IP_);
+	__rt_spin_lock(lock);
+}
+
+void rt_spin_lock_nested(spinlock_t *lock, int subclass)
+{
+	spin_acquire(&lock->dep_map, subclass, 0, _RET_IP_);
+	__rt_spin_lock(lock);
+}
+
+void rt_spin_unlock(spinlock_t *lock)
+{
+	spin_release(&lock->dep_map, _RET_IP_);
+	migrate_enable();
+	if (unlikely(!rt_mutex_cmpxchg_release(&lock->lock, current, NULL)))
+		rt_mutex_slowunlock(&lock->lock);
+}
+
+/* Wait for the current holder to let go (hrtimer/softirq expiry waits). */
+void rt_spin_lock_unlock(spinlock_t *lock)
+{
+	spin_lock(lock);
+	spin_unlock(lock);
+}
+
+static __always_inline int __rt_spin_trylock(spinlock_t *lock)
+{
+	int ret = 1;
+
+	if (unlikely(!rt_mutex_cmpxchg_acquire(&lock->lock, NULL, current)))
+		ret = rt_mutex_slowtrylock(&lock->lock);
+	if (ret) {
+		spin_acquire(&lock->dep_map, 0, 1, _RET_IP_);
+		migrate_disable();
+	}
+	return ret;
+}
+
+int rt_spin_trylock(spinlock_t *lock)
+{
+	return __rt_spin_trylock(lock);
+}
+
+int rt_spin_trylock_bh(spinlock_t *lock)
+{
+	int ret;
+
+	local_bh_disable();
+	ret = __rt_spin_trylock(lock);
+	if (!ret)
+		local_bh_enable();
+	return ret;
+}
+
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+void __rt_spin_lock_init(spinlock_t *lock, const char *name,
+			 struct lock_class_key *key, bool percpu)
+{
+	(void)percpu;
+	lockdep_init_map_wait(&lock->dep_map, name, key, 0, LD_WAIT_CONFIG);
+}
+#endif
+
+/* ---------------------------------------------------------------- rwlock_t */
+
+#define rwbase_set_and_save_current_state(state)			\
+	current_save_and_set_rtlock_wait_state()
+#define rwbase_restore_current_state()					\
+	current_restore_rtlock_saved_state()
+#define rwbase_signal_pending_state(state, task)	false
+#define rwbase_schedule()				schedule_rtlock()
+
+static __always_inline int rwbase_rtmutex_lock_state(struct rt_mutex_base *rtm,
+						     unsigned int state)
+{
+	rtlock_lock(rtm);
+	return 0;
+}
+
+static __always_inline int rwbase_rtmutex_slowlock_locked(struct rt_mutex_base *rtm,
+							  unsigned int state)
+{
+	rtlock_slowlock_locked(rtm);
+	return 0;
+}
+
+static __always_inline void rwbase_rtmutex_unlock(struct rt_mutex_base *rtm)
+{
+	if (likely(rt_mutex_cmpxchg_release(rtm, current, NULL)))
+		return;
+	rt_mutex_slowunlock(rtm);
+}
+
+static __always_inline int rwbase_rtmutex_trylock(struct rt_mutex_base *rtm)
+{
+	if (likely(rt_mutex_cmpxchg_acquire(rtm, NULL, current)))
+		return 1;
+	return rt_mutex_slowtrylock(rtm);
+}
+
+#include "rwbase_rt.c"
+
+int rt_read_trylock(rwlock_t *rwlock)
+{
+	int ret = rwbase_read_trylock(&rwlock->rwbase);
+
+	if (ret) {
+		rwlock_acquire_read(&rwlock->dep_map, 0, 1, _RET_IP_);
+		migrate_disable();
+	}
+	return ret;
+}
+
+int rt_write_trylock(rwlock_t *rwlock)
+{
+	int ret = rwbase_write_trylock(&rwlock->rwbase);
+
+	if (ret) {
+		rwlock_acquire(&rwlock->dep_map, 0, 1, _RET_IP_);
+		migrate_disable();
+	}
+	return ret;
+}
+
+void rt_read_lock(rwlock_t *rwlock)
+{
+	might_sleep();
+	rwlock_acquire_read(&rwlock->dep_map, 0, 0, _RET_IP_);
+	rwbase_read_lock(&rwlock->rwbase, TASK_RTLOCK_WAIT);
+	migrate_disable();
+}
+
+void rt_write_lock(rwlock_t *rwlock)
+{
+	might_sleep();
+	rwlock_acquire(&rwlock->dep_map, 0, 0, _RET_IP_);
+	rwbase_write_lock(&rwlock->rwbase, TASK_RTLOCK_WAIT);
+	migrate_disable();
+}
+
+void rt_read_unlock(rwlock_t *rwlock)
+{
+	rwlock_release(&rwlock->dep_map, _RET_IP_);
+	migrate_enable();
+	rwbase_read_unlock(&rwlock->rwbase, TASK_RTLOCK_WAIT);
+}
+
+void rt_write_unlock(rwlock_t *rwlock)
+{
+	rwlock_release(&rwlock->dep_map, _RET_IP_);
+	migrate_enable();
+	rwbase_write_unlock(&rwlock->rwbase);
+}
+
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+void __rt_rwlock_init(rwlock_t *rwlock, const char *name, struct lock_class_key *key)
+{
+	lockdep_init_map_wait(&rwlock->dep_map, name, key, 0, LD_WAIT_CONFIG);
+}
+#endif
