@@ -66,6 +66,13 @@ void ktest_subtests_begin(struct ktest *t, unsigned int n);
 void ktest_subtest(struct ktest *t, const char *name,
 		   void (*fn)(struct ktest *t, void *arg), void *arg);
 
+/* Threads for staged scenarios (test/ktest_thread.c). */
+struct task_struct;
+struct task_struct *ktest_kthread(int (*fn)(void *), void *arg, const char *name,
+				  int cpu, int policy, int prio);
+void ktest_wait_flag(volatile bool *flag);
+void ktest_set_fifo(int prio);
+
 /* printk ring inspection: did the kernel report something since @mark? */
 u64 ktest_log_mark(void);
 bool ktest_log_contains(u64 mark, const char *needle);

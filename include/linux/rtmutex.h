@@ -95,6 +95,9 @@ struct rt_mutex_stats {
 };
 extern struct rt_mutex_stats rt_mutex_stats;
 
+/* The longest PI chain walked before -EDEADLK (rtmutex.max_lock_depth=). */
+extern int max_lock_depth;
+
 struct task_struct *rt_mutex_base_owner(struct rt_mutex_base *lock);
 
 #endif

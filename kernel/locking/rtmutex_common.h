@@ -56,7 +56,6 @@ enum rtmutex_chainwalk {
 /* Bit 0 of the owner word: there are waiters, the fast paths are off. */
 #define RT_MUTEX_HAS_WAITERS	1UL
 
-extern int max_lock_depth;
 
 static inline int rt_mutex_has_waiters(struct rt_mutex_base *lock)
 {

@@ -726,3 +726,25 @@ void sched_init(void)
 	init_idle(&init_task, 0);
 	cpu_rq(0)->online = 1;
 }
+
+/*
+ * @p's CPU time including the slice it is running now (for a task on
+ * another CPU the running slice is brought up to date under its rq lock).
+ */
+u64 task_sched_runtime(struct task_struct *p)
+{
+	unsigned long flags;
+	struct rq *rq;
+	u64 ns;
+
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	rq = __task_rq_lock(p);
+	if (task_current(rq, p) && task_on_rq_queued(p) && p->sched_class->update_curr) {
+		update_rq_clock(rq);
+		p->sched_class->update_curr(rq);
+	}
+	ns = p->se.sum_exec_runtime;
+	raw_spin_rq_unlock(rq);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	return ns;
+}
