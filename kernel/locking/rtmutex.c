@@ -686,7 +686,7 @@ static bool rtmutex_spin_on_owner(struct rt_mutex_base *lock,
 {
 	bool res = true;
 
-	if (!IS_ENABLED(CONFIG_SMP) || num_online_cpus() < 2)
+	if (num_online_cpus() < 2)
 		return false;
 	for (;;) {
 		if (owner != rt_mutex_owner(lock))
