@@ -15,6 +15,13 @@ struct task_struct;
 
 #ifdef CONFIG_PROVE_LOCKING
 
+#include <linux/atomic.h>
+
+/* Cleared by the first report: lockdep stops checking, as in Linux. */
+extern int debug_locks;
+/* Reports so far (each also prints a backtrace); the run fails if non-zero. */
+extern atomic_t lockdep_bug_count;
+
 void lockdep_init_map_type(struct lockdep_map *lock, const char *name,
 			   struct lock_class_key *key, int subclass,
 			   u8 inner, u8 outer);
@@ -26,6 +33,16 @@ int lock_is_held_type(const struct lockdep_map *lock, int read);
 void lockdep_assert_irqs_disabled_fail(const char *file, int line, bool want_off);
 void lockdep_assert_fail(const char *what, const char *file, int line);
 
+/* Forget every class of @lock and its dependencies (tests, freed keys). */
+void lockdep_reset_lock(struct lockdep_map *lock);
+/*
+ * Tests only: forget the classes the last report named, then turn
+ * checking back on after a deliberately provoked report.
+ */
+void lockdep_reset_after_report(void);
+/* Classes and dependencies in use, for the test and boot summaries. */
+void lockdep_stats(unsigned int *classes, unsigned int *deps, unsigned int *traces);
+
 #define lockdep_init_map_wait(l, n, k, s, inner)			\
 	lockdep_init_map_type(l, n, k, s, inner, LD_WAIT_INV)
 #define lockdep_init_map(l, n, k, s)					\
@@ -33,28 +50,30 @@ void lockdep_assert_fail(const char *what, const char *file, int line);
 
 #define lock_is_held(l)		lock_is_held_type(l, -1)
 
-#define lockdep_assert_held(l) do {					\
-	if (!lock_is_held(&(l)->dep_map))				\
-		lockdep_assert_fail("held " #l, __FILE__, __LINE__);	\
+/* As Linux, the assertions go quiet once lockdep has turned itself off. */
+#define __lockdep_assert(cond, what) do {				\
+	if (debug_locks && !(cond))					\
+		lockdep_assert_fail(what, __FILE__, __LINE__);		\
 } while (0)
-#define lockdep_assert_not_held(l) do {					\
-	if (lock_is_held(&(l)->dep_map))				\
-		lockdep_assert_fail("not held " #l, __FILE__, __LINE__); \
-} while (0)
-#define lockdep_assert_held_write(l) do {				\
-	if (!lock_is_held_type(&(l)->dep_map, 0))			\
-		lockdep_assert_fail("held for write " #l, __FILE__, __LINE__); \
-} while (0)
-#define lockdep_assert_held_read(l) do {				\
-	if (!lock_is_held_type(&(l)->dep_map, 1))			\
-		lockdep_assert_fail("held for read " #l, __FILE__, __LINE__); \
-} while (0)
+
+#define lockdep_assert_held(l)						\
+	__lockdep_assert(lock_is_held(&(l)->dep_map),			\
+			 "lockdep_assert_held(" #l ")")
+#define lockdep_assert_not_held(l)					\
+	__lockdep_assert(!lock_is_held(&(l)->dep_map),			\
+			 "lockdep_assert_not_held(" #l ")")
+#define lockdep_assert_held_write(l)					\
+	__lockdep_assert(lock_is_held_type(&(l)->dep_map, 0),		\
+			 "lockdep_assert_held_write(" #l ")")
+#define lockdep_assert_held_read(l)					\
+	__lockdep_assert(lock_is_held_type(&(l)->dep_map, 1),		\
+			 "lockdep_assert_held_read(" #l ")")
 #define lockdep_assert_irqs_disabled() do {				\
-	if (arch_irqs_disabled() == false)				\
+	if (debug_locks && !arch_irqs_disabled())			\
 		lockdep_assert_irqs_disabled_fail(__FILE__, __LINE__, true); \
 } while (0)
 #define lockdep_assert_irqs_enabled() do {				\
-	if (arch_irqs_disabled())					\
+	if (debug_locks && arch_irqs_disabled())			\
 		lockdep_assert_irqs_disabled_fail(__FILE__, __LINE__, false); \
 } while (0)
 

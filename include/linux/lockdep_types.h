@@ -39,4 +39,26 @@ struct lockdep_map {
 	{ .key = (void *)(_key), .name = (_name) }
 #endif
 
+#ifdef CONFIG_LOCKDEP
+/* Locks one task may hold at once (interrupt handlers stack on top). */
+#define MAX_LOCK_DEPTH		48U
+
+/*
+ * One entry of a task's held-lock stack.  The instance is what unlock
+ * matches on; the class is what dependencies are recorded between.
+ */
+struct held_lock {
+	unsigned long acquire_ip;
+	struct lockdep_map *instance;
+	struct lockdep_map *nest_lock;
+	struct lock_class *class;	/* NULL if lockdep ran out of classes */
+	u8 subclass;
+	u8 read;		/* 0 exclusive, 1 shared, 2 shared-recursive */
+	u8 trylock;
+	u8 check;
+	u8 irq_context;		/* LOCKDEP_CTX_* where it was taken */
+	u8 hardirqs_off;
+};
+#endif
+
 #endif

@@ -138,6 +138,12 @@ struct task_struct {
 	struct task_struct *stop_waiter;
 
 	struct _reent *reent;	/* newlib's per-task state */
+#ifdef CONFIG_LOCKDEP
+	/* lockdep-lite: what this task (and interrupts on top of it) holds. */
+	struct held_lock held_locks[MAX_LOCK_DEPTH];
+	int lockdep_depth;
+	unsigned int lockdep_recursion;
+#endif
 	struct thread_struct thread;
 };
 
