@@ -442,6 +442,8 @@ static void finish_task_switch(struct task_struct *prev)
 {
 	struct rq *rq = this_rq();
 
+	/* The rq lock changes hands with the CPU: @prev took it, we drop it. */
+	spin_acquire(&rq->__lock.dep_map, 0, 0, _THIS_IP_);
 	/* After this store @prev may run elsewhere (ttwu waits for it). */
 	smp_store_release(&prev->on_cpu, 0);
 	raw_spin_rq_unlock(rq);
@@ -468,6 +470,7 @@ static void context_switch(struct rq *rq, struct task_struct *prev,
 			   struct task_struct *next)
 {
 	next->on_cpu = 1;
+	spin_release(&rq->__lock.dep_map, _THIS_IP_);
 	prev = __switch_to_asm(prev, next, &prev->thread.sp, next->thread.sp);
 	finish_task_switch(prev);
 }
