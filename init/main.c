@@ -26,6 +26,7 @@
 #include <linux/irqflags.h>
 #include <linux/sched.h>
 #include <linux/kthread.h>
+#include <linux/lockdep.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
 extern u64 acpi_hpet_addr;
@@ -127,6 +128,13 @@ static int kernel_init(void *unused)
 	if (atomic_read(&sched_bug_count))
 		pr_err("irqlab: the kernel reported %d scheduling bug(s): see above\n",
 		       atomic_read(&sched_bug_count));
+#ifdef CONFIG_PROVE_LOCKING
+	/* Tests forget the reports they provoke; any other one is a bug. */
+	if (atomic_read(&lockdep_bug_count))
+		pr_err("irqlab: lockdep reported %d locking bug(s): see above\n",
+		       atomic_read(&lockdep_bug_count));
+	failed += atomic_read(&lockdep_bug_count);
+#endif
 	if (cmdline_errors) {
 		pr_err("irqlab: %u command-line error(s): see above\n", cmdline_errors);
 		irqlab_exit(EXIT_BAD_CMDLINE);
