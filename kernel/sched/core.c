@@ -49,10 +49,10 @@ void double_rq_lock(struct rq *rq_a, struct rq *rq_b)
 		raw_spin_rq_lock(rq_a);
 	} else if (rq_a < rq_b) {
 		raw_spin_rq_lock(rq_a);
-		raw_spin_rq_lock(rq_b);
+		raw_spin_rq_lock_nested(rq_b, SINGLE_DEPTH_NESTING);
 	} else {
 		raw_spin_rq_lock(rq_b);
-		raw_spin_rq_lock(rq_a);
+		raw_spin_rq_lock_nested(rq_a, SINGLE_DEPTH_NESTING);
 	}
 }
 
@@ -70,10 +70,10 @@ bool double_lock_balance(struct rq *this_rq, struct rq *busiest)
 	if (busiest < this_rq) {
 		raw_spin_rq_unlock(this_rq);
 		raw_spin_rq_lock(busiest);
-		raw_spin_rq_lock(this_rq);
+		raw_spin_rq_lock_nested(this_rq, SINGLE_DEPTH_NESTING);
 		return true;
 	}
-	raw_spin_rq_lock(busiest);
+	raw_spin_rq_lock_nested(busiest, SINGLE_DEPTH_NESTING);
 	return false;
 }
 

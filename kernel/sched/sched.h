@@ -121,6 +121,12 @@ static inline void raw_spin_rq_lock(struct rq *rq)
 	raw_spin_lock(&rq->__lock);
 }
 
+/* The second of two rq locks: same lock class, so lockdep needs a subclass. */
+static inline void raw_spin_rq_lock_nested(struct rq *rq, int subclass)
+{
+	raw_spin_lock_nested(&rq->__lock, subclass);
+}
+
 static inline void raw_spin_rq_unlock(struct rq *rq)
 {
 	raw_spin_unlock(&rq->__lock);
