@@ -663,7 +663,8 @@ static u8 irq_context_now(void)
 
 static void __lock_acquire(struct lockdep_map *lock, unsigned int subclass,
 			   int trylock, int read, int check,
-			   struct lockdep_map *nest_lock, unsigned long ip)
+			   struct lockdep_map *nest_lock, unsigned long ip,
+			   bool hardirqs_off)
 {
 	struct task_struct *curr = current;
 	int depth = curr->lockdep_depth;
@@ -683,7 +684,7 @@ static void __lock_acquire(struct lockdep_map *lock, unsigned int subclass,
 		.class = class, .subclass = subclass, .read = read,
 		.trylock = trylock, .check = check,
 		.irq_context = irq_context_now(),
-		.hardirqs_off = arch_irqs_disabled(),
+		.hardirqs_off = hardirqs_off,
 	};
 	/*
 	 * Validate with the new lock not yet on the stack (reports list what
@@ -745,7 +746,9 @@ void lock_acquire(struct lockdep_map *lock, unsigned int subclass, int trylock,
 
 	if (!lockdep_enter(&flags, (unsigned long)__builtin_return_address(0)))
 		return;
-	__lock_acquire(lock, subclass, trylock, read, check, nest_lock, ip);
+	/* The caller's IRQ state, from before lockdep_enter() disabled them. */
+	__lock_acquire(lock, subclass, trylock, read, check, nest_lock, ip,
+		       arch_irqs_disabled_flags(flags));
 	lockdep_exit(flags);
 }
 

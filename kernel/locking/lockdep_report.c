@@ -176,13 +176,18 @@ static void print_stack_backtrace(void)
 	dump_stack();
 }
 
-static void print_irq_state(void)
+/*
+ * "comm/pid [HC0[0]:SC0[0]:HE1:SE1]": contexts and what was enabled when
+ * @hl was taken (lockdep itself runs with IRQs off).
+ */
+static void irq_state(char *buf, size_t size, const struct held_lock *hl)
 {
-	lp("%s/%d [HC%u[%u]:SC%u[%u]:HE%u:SE%u]", current->comm, current->pid,
-	   in_hardirq() ? 1 : 0, (unsigned int)(hardirq_count() >> HARDIRQ_SHIFT),
-	   in_serving_softirq() ? 1 : 0,
-	   (unsigned int)(softirq_count() >> SOFTIRQ_SHIFT),
-	   !irqs_disabled(), !softirq_count());
+	snprintf(buf, size, "%s/%d [HC%u[%u]:SC%u[%u]:HE%u:SE%u]", current->comm,
+		 current->pid, in_hardirq() ? 1 : 0,
+		 (unsigned int)(hardirq_count() >> HARDIRQ_SHIFT),
+		 in_serving_softirq() ? 1 : 0,
+		 (unsigned int)(softirq_count() >> SOFTIRQ_SHIFT),
+		 !hl->hardirqs_off, !softirq_count());
 }
 
 static const char *cname(const struct lock_class *class)
@@ -207,17 +212,18 @@ static void print_circular_scenario(struct lock_list *target, struct held_lock *
 	struct lock_class *parent = target->parent ? target->parent->class : source;
 
 	if (parent != source) {
-		struct lock_list *e;
+		char chain[256];
+		size_t n = snprintf(chain, sizeof(chain), "  %s", cname(source));
 
-		lp("Chain exists of:\n  %s", cname(source));
 		/* The path runs source -> ... -> target; print it in that order. */
-		for (unsigned int d = path_depth(target); d > 0; d--) {
-			e = target;
+		for (unsigned int d = path_depth(target); d > 0 && n < sizeof(chain); d--) {
+			struct lock_list *e = target;
+
 			for (unsigned int k = 1; k < d; k++)
 				e = e->parent;
-			printk(KERN_CONT " --> %s", cname(e->class));
+			n += snprintf(chain + n, sizeof(chain) - n, " --> %s", cname(e->class));
 		}
-		printk(KERN_CONT " --> %s\n\n", cname(source));
+		lp("Chain exists of:\n%s --> %s\n\n", chain, cname(source));
 	}
 	lp(" Possible unsafe locking scenario:\n\n");
 	lp("       CPU0                    CPU1\n");
@@ -244,13 +250,14 @@ void print_circular_bug(struct lock_list *target, struct held_lock *prev,
 	lp("\nthe existing dependency chain (in reverse order) is:\n");
 	lockdep_note_class(next->class);
 	for (struct lock_list *e = target; e->parent; e = e->parent, depth--) {
-		lp("\n-> #%u ", depth);
-		print_lock_class("", e->class, ":");
+		char prefix[24];
+
+		snprintf(prefix, sizeof(prefix), "\n-> #%u ", depth);
+		print_lock_class(prefix, e->class, ":");
 		print_lock_trace(&e->trace, 7);
 		lockdep_note_class(e->class);
 	}
-	lp("\n-> #0 ");
-	print_lock_class("", next->class, ":");
+	print_lock_class("\n-> #0 ", next->class, ":");
 	print_current_trace(7);
 	lp("\nother info that might help us debug this:\n\n");
 	print_circular_scenario(target, next);
@@ -303,11 +310,12 @@ void print_usage_bug(struct held_lock *this, enum lock_usage_bit prev_bit,
 {
 	struct task_struct *curr = current;
 	const char *kind = kind_names[new_bit / 4];
+	char state[64];
 
 	print_banner("WARNING: inconsistent lock state");
 	lp("inconsistent {%s} -> {%s} usage.\n", usage_str(prev_bit), usage_str(new_bit));
-	print_irq_state();
-	printk(KERN_CONT " takes:\n");
+	irq_state(state, sizeof(state), this);
+	lp("%s takes:\n", state);
 	print_held_lock(this);
 	lp("{%s} state was registered at:\n", usage_str(prev_bit));
 	print_lock_trace(&this->class->usage_traces[prev_bit], 2);
@@ -352,13 +360,13 @@ void print_bad_irq_dependency(struct held_lock *prev, struct held_lock *next,
 					   kind * 4 + LOCK_USED_IN_HARDIRQ_READ);
 	enum lock_usage_bit ub = first_set(unsafe->class, kind * 4 + LOCK_ENABLED_HARDIRQ,
 					   kind * 4 + LOCK_ENABLED_HARDIRQ_READ);
-	char title[80];
+	char title[80], state[64];
 
 	snprintf(title, sizeof(title), "WARNING: %s-safe -> %s-unsafe lock order detected",
 		 k, k);
 	print_banner(title);
-	print_irq_state();
-	printk(KERN_CONT " is trying to acquire:\n");
+	irq_state(state, sizeof(state), next);
+	lp("%s is trying to acquire:\n", state);
 	print_held_lock(next);
 	lp("\nand this task is already holding:\n");
 	print_held_lock(prev);
