@@ -579,6 +579,12 @@ static void bench_raw_spin_lock_unlock(struct ktest *t)
 	bench_pairs(true);
 	alone = bench_pairs(false);
 	nested = bench_pairs(true);
+	KTEST_EXPECT_GT(t, alone, 0);
+#ifdef CONFIG_PROVE_LOCKING
+	/* 80000 tracked acquisitions leave nothing behind and report nothing. */
+	KTEST_EXPECT_EQ(t, current->lockdep_depth, 0);
+	KTEST_EXPECT_EQ(t, debug_locks, 1);
+#endif
 	ktest_info(t, "raw_spin_lock+unlock: %llu cycles per pair, %llu nested in another lock (lockdep %s, %s)",
 		   (unsigned long long)alone, (unsigned long long)nested,
 		   LOCKDEP_ON, ktest_clock_mode());
