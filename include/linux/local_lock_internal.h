@@ -27,12 +27,13 @@ typedef struct {
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 # define LOCAL_LOCK_DEBUG_INIT(lockname)				\
 	.dep_map = { .name = #lockname, .wait_type_inner = LD_WAIT_CONFIG },
-struct task_struct *get_current(void);
+/* <linux/sched.h> cannot be included here: read current_task directly. */
+#include <asm/current.h>
 
 static inline void local_lock_acquire(local_lock_t *l)
 {
 	lock_map_acquire(&l->dep_map);
-	l->owner = get_current();
+	l->owner = this_cpu_read(current_task);
 }
 
 static inline void local_lock_release(local_lock_t *l)
