@@ -85,15 +85,16 @@ static void clean_nesting_is_quiet(struct ktest *t)
 		KTEST_EXPECT_TRUE(t, lock_is_held(&clean_b.dep_map));
 		raw_spin_unlock(&clean_b);
 		raw_spin_unlock(&clean_a);
-		raw_spin_lock_irqsave(&clean_a, flags);
+		/* spinlock_t outside raw_spinlock_t: it sleeps on PREEMPT_RT. */
 		spin_lock(&clean_c);
-		spin_unlock(&clean_c);
+		raw_spin_lock_irqsave(&clean_a, flags);
 		raw_spin_unlock_irqrestore(&clean_a, flags);
+		spin_unlock(&clean_c);
 	}
 	KTEST_EXPECT_FALSE(t, lock_is_held(&clean_a.dep_map));
 	lockdep_stats(&classes, &deps1, &traces);
 	/*
-	 * a -> b and a -> c, recorded once each, not once per round (other
+	 * a -> b and c -> a, recorded once each, not once per round (other
 	 * CPUs may add a few of their own meanwhile).
 	 */
 	KTEST_EXPECT_GE(t, deps1 - deps0, 2);
