@@ -41,6 +41,8 @@ core_param("run", run_list, charp,
 static const struct irqlab_workload workloads[] = {
 #ifdef CONFIG_KTEST
 	{ "ktest", ktest_run_all, "in-kernel KTAP tests (ktest.filter=<glob>)" },
+	{ "pi_stress", pi_stress_run,
+	  "priority-inversion scenarios (pi_stress.groups/iterations/timeout_ms)" },
 #endif
 };
 

@@ -57,7 +57,7 @@ struct inversion {
 	struct rt_mutex lock;
 	u64 hold_ns;		/* the owner's CPU time inside the lock */
 	u64 hog_ns;		/* the medium task's busy time */
-	volatile bool owner_holds, owner_done, hog_done, high_done;
+	volatile bool owner_holds, owner_done, hog_done, high_started, high_done;
 	int owner_min_prio, owner_prio_after;
 	u64 t_hog_end, t_high_block, t_high_got;
 };
@@ -71,7 +71,13 @@ static int inv_owner_fn(void *data)
 	rt_mutex_lock(&inv.lock);
 	smp_store_release(&inv.owner_holds, true);
 	inv.owner_min_prio = current->prio;
-	/* Burn CPU time (not wall time): with no boost we get none. */
+	/*
+	 * Hold on until high comes for the lock (the test thread polls our
+	 * flag only once per jiffy), then burn CPU time, not wall time: with
+	 * no boost we get none while med hogs the CPU.
+	 */
+	while (!READ_ONCE(inv.high_started))
+		cpu_relax();
 	start = task_sched_runtime(current);
 	while (task_sched_runtime(current) - start < inv.hold_ns) {
 		if (current->prio < inv.owner_min_prio)
@@ -97,6 +103,8 @@ static int inv_hog_fn(void *data)
 
 static int inv_high_fn(void *data)
 {
+	/* low cannot run between these two: we outrank it on its CPU. */
+	WRITE_ONCE(inv.high_started, true);
 	inv.t_high_block = ktime_get_ns();
 	rt_mutex_lock(&inv.lock);
 	inv.t_high_got = ktime_get_ns();
@@ -460,6 +468,27 @@ static void pi_boosts_normal_owner(struct ktest *t)
 	ktest_set_fifo(0);
 }
 
+/* ---------------------------------------------------------- pi_stress */
+
+/*
+ * Repeated inversions on every CPU: none may stay unresolved (med spins
+ * 50 ms at most, so a failure costs time but cannot hang the run).
+ */
+static void pi_stress_no_failures(struct ktest *t)
+{
+	struct pi_stress_result res;
+	int groups = num_online_cpus();
+	long ret;
+
+	ktest_set_fifo(95);
+	ret = pi_stress(groups, 300, 50, &res);
+	ktest_set_fifo(0);
+	pi_stress_report(&res);
+	KTEST_EXPECT_EQ(t, ret, 0);
+	KTEST_EXPECT_EQ(t, res.iterations, 300UL * groups);
+	KTEST_EXPECT_EQ(t, res.failures, 0);
+}
+
 /* --------------------------------------------------------- benchmarks */
 
 static void bench_rt_mutex_uncontended(struct ktest *t)
@@ -489,6 +518,7 @@ static struct ktest_case rtmutex_cases[] = {
 	KTEST_CASE(pi_chain_depth_limited),
 	KTEST_CASE(pi_waiters_by_priority),
 	KTEST_CASE(pi_boosts_normal_owner),
+	KTEST_CASE(pi_stress_no_failures),
 	KTEST_CASE(bench_rt_mutex_uncontended),
 	{}
 };

@@ -73,6 +73,16 @@ struct task_struct *ktest_kthread(int (*fn)(void *), void *arg, const char *name
 void ktest_wait_flag(volatile bool *flag);
 void ktest_set_fifo(int prio);
 
+/* pi_stress (test/pi_stress.c): a test case and the run=pi_stress workload. */
+struct pi_stress_result {
+	int groups;
+	unsigned long iterations, failures;
+	u64 elapsed_ns, max_wait_ns;
+};
+long pi_stress(int ngroups, int iterations, int timeout_ms, struct pi_stress_result *res);
+void pi_stress_report(const struct pi_stress_result *r);
+int pi_stress_run(void);
+
 /* printk ring inspection: did the kernel report something since @mark? */
 u64 ktest_log_mark(void);
 bool ktest_log_contains(u64 mark, const char *needle);

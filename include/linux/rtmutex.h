@@ -87,7 +87,8 @@ int rt_mutex_lock_detect(struct rt_mutex *lock, u64 timeout_ns);
 /* Event counters for tests and reports (all rt_mutex-based locks). */
 struct rt_mutex_stats {
 	unsigned long slowlock;		/* entered the blocking path */
-	unsigned long spin_acquired;	/* got it by spinning on a running owner */
+	unsigned long spin_on_owner;	/* spun on a running owner until it let go */
+	unsigned long spin_acquired;	/* ...and then got the lock */
 	unsigned long lateral_steals;	/* an equal-priority rtlock steal */
 	unsigned long chain_walks;	/* rt_mutex_adjust_prio_chain() steps */
 	unsigned long deadlocks;	/* -EDEADLK returned */

@@ -689,8 +689,10 @@ static bool rtmutex_spin_on_owner(struct rt_mutex_base *lock,
 	if (num_online_cpus() < 2)
 		return false;
 	for (;;) {
-		if (owner != rt_mutex_owner(lock))
+		if (owner != rt_mutex_owner(lock)) {
+			rt_stat_inc(spin_on_owner);
 			break;
+		}
 		barrier();
 		if (!READ_ONCE(owner->on_cpu) || need_resched() ||
 		    !rt_mutex_waiter_is_top_waiter(lock, waiter)) {
