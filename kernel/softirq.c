@@ -7,7 +7,12 @@
  * SOFTIRQ_OFFSET in preempt_count and interrupts enabled, for at most
  * 2 ms or 10 rounds; what is left goes to the per-CPU ksoftirqd thread.
  * On PREEMPT_RT they run only in thread context - ksoftirqd, or the task
- * that re-enables bottom halves - so an RT task can preempt them.
+ * that re-enables bottom halves - so an RT task can preempt them.  What
+ * !RT gets from preempt_count (one bottom-half section per CPU at a time)
+ * RT gets from a per-CPU local_lock, softirq_ctrl.lock: the first
+ * local_bh_disable() of a task takes it, so BH sections and softirq
+ * processing on one CPU serialise, with priority inheritance, while
+ * staying preemptible.
  */
 #include <linux/kernel.h>
 #include <linux/hardirq.h>
@@ -17,6 +22,7 @@
 #include <linux/sched.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/local_lock.h>
 
 #define MAX_SOFTIRQ_TIME_NS	(2 * NSEC_PER_MSEC)
 #define MAX_SOFTIRQ_RESTART	10
@@ -49,13 +55,34 @@ static void wakeup_softirqd(void)
 		wake_up_process(tsk);
 }
 
+#ifdef CONFIG_PREEMPT_RT
+/*
+ * The BH lock and the count of the task holding it; softirq_disable_cnt
+ * of that task mirrors cnt, so softirq_count() reads the task's view.
+ */
+struct softirq_ctrl {
+	local_lock_t lock;
+	int cnt;
+};
+
+static DEFINE_PER_CPU(struct softirq_ctrl, softirq_ctrl) = {
+	.lock = INIT_LOCAL_LOCK(softirq_ctrl.lock),
+};
+
+/* Nobody on this CPU is in a BH section: only ksoftirqd can run them. */
+static inline bool should_wake_ksoftirqd(void)
+{
+	return !this_cpu_read(softirq_ctrl.cnt);
+}
+#endif
+
 /* Interrupts off: mark @nr pending; outside interrupts only ksoftirqd will see it. */
 void raise_softirq_irqoff(unsigned int nr)
 {
 	this_cpu_or(softirq_pending, 1UL << nr);
 #ifdef CONFIG_PREEMPT_RT
-	/* irq_exit() wakes it for hard interrupts, local_bh_enable() runs them. */
-	if (!in_hardirq() && !current_thread_info()->softirq_disable_cnt)
+	/* A BH section's end runs them; a hard interrupt's exit wakes ksoftirqd. */
+	if (!in_hardirq() && should_wake_ksoftirqd())
 		wakeup_softirqd();
 #else
 	if (!in_interrupt())
@@ -73,27 +100,22 @@ void raise_softirq(unsigned int nr)
 }
 
 /*
- * "Serving softirqs": in preempt_count on !RT (not preemptible), in the
- * task's own count on RT (preemptible, but kept on this CPU).
+ * "Serving softirqs": in preempt_count on !RT (not preemptible).  On RT
+ * every caller of __do_softirq() already holds the BH lock with
+ * SOFTIRQ_OFFSET counted (ksoftirqd_run_begin(), local_bh_enable()).
  */
-static void softirq_serving_begin(void)
+static void softirq_handle_begin(void)
 {
-#ifdef CONFIG_PREEMPT_RT
-	migrate_disable();
-	current_thread_info()->softirq_disable_cnt += SOFTIRQ_OFFSET;
-#else
+#ifndef CONFIG_PREEMPT_RT
 	__preempt_count_add(SOFTIRQ_OFFSET);
 #endif
 	barrier();
 }
 
-static void softirq_serving_end(void)
+static void softirq_handle_end(void)
 {
 	barrier();
-#ifdef CONFIG_PREEMPT_RT
-	current_thread_info()->softirq_disable_cnt -= SOFTIRQ_OFFSET;
-	migrate_enable();
-#else
+#ifndef CONFIG_PREEMPT_RT
 	__preempt_count_sub(SOFTIRQ_OFFSET);
 #endif
 }
@@ -105,7 +127,7 @@ static void __do_softirq(void)
 	int restart = MAX_SOFTIRQ_RESTART;
 	unsigned long pending;
 
-	softirq_serving_begin();
+	softirq_handle_begin();
 	while ((pending = this_cpu_read(softirq_pending))) {
 		this_cpu_write(softirq_pending, 0);
 		local_irq_enable();
@@ -124,9 +146,11 @@ static void __do_softirq(void)
 			break;
 		}
 	}
-	softirq_serving_end();
+	softirq_handle_end();
 }
 
+#ifndef CONFIG_PREEMPT_RT
+/* !RT only: on RT every softirq run holds the BH lock (see below). */
 void do_softirq(void)
 {
 	unsigned long flags;
@@ -138,33 +162,90 @@ void do_softirq(void)
 		__do_softirq();
 	local_irq_restore(flags);
 }
+#endif
 
 #ifdef CONFIG_PREEMPT_RT
 /*
- * RT: bottom halves are a per-task state that keeps the task on its CPU;
- * preemption stays possible.  Softirqs raised meanwhile run at the last
- * local_bh_enable(), in this task.
+ * RT: a task's first BH disable takes this CPU's BH lock (pinning it to
+ * the CPU and, if another task holds the lock, sleeping with PI until it
+ * is released); nested ones only count.  From a non-preemptible context
+ * the lock cannot be taken; then no other task may hold it either.
  */
-void local_bh_disable(void)
+static void __local_bh_disable_ip(unsigned long ip, unsigned int cnt)
 {
-	migrate_disable();
-	current_thread_info()->softirq_disable_cnt += SOFTIRQ_DISABLE_OFFSET;
+	int newcnt;
+
+	if (!current_thread_info()->softirq_disable_cnt) {
+		if (preemptible())
+			local_lock(&softirq_ctrl.lock);
+		else
+			WARN_ON_ONCE(this_cpu_read(softirq_ctrl.cnt));
+	}
+	newcnt = this_cpu_read(softirq_ctrl.cnt) + cnt;
+	this_cpu_write(softirq_ctrl.cnt, newcnt);
+	current_thread_info()->softirq_disable_cnt = newcnt;
 }
 
+static void __local_bh_enable(unsigned int cnt, bool unlock)
+{
+	int newcnt = this_cpu_read(softirq_ctrl.cnt) - cnt;
+
+	this_cpu_write(softirq_ctrl.cnt, newcnt);
+	current_thread_info()->softirq_disable_cnt = newcnt;
+	if (!newcnt && unlock)
+		local_unlock(&softirq_ctrl.lock);
+}
+
+void local_bh_disable(void)
+{
+	__local_bh_disable_ip(_RET_IP_, SOFTIRQ_DISABLE_OFFSET);
+}
+
+/*
+ * The outermost enable runs what was raised meanwhile, in this task and
+ * still under the BH lock, now counted as serving (SOFTIRQ_OFFSET); from
+ * a non-preemptible context it leaves them to ksoftirqd.
+ */
 void local_bh_enable(void)
 {
-	struct thread_info *ti = current_thread_info();
+	unsigned int cnt = SOFTIRQ_DISABLE_OFFSET;
+	bool preempt_on = preemptible();
+	unsigned long flags;
 
-	ti->softirq_disable_cnt -= SOFTIRQ_DISABLE_OFFSET;
-	if (!ti->softirq_disable_cnt && this_cpu_read(softirq_pending)) {
-		unsigned long flags;
-
-		local_irq_save(flags);
-		if (this_cpu_read(softirq_pending))
-			__do_softirq();
-		local_irq_restore(flags);
+	WARN_ON_ONCE(in_hardirq());
+	local_irq_save(flags);
+	if (this_cpu_read(softirq_ctrl.cnt) != (int)cnt)
+		goto out;
+	if (!this_cpu_read(softirq_pending))
+		goto out;
+	if (!preempt_on) {
+		wakeup_softirqd();
+		goto out;
 	}
-	migrate_enable();
+	/*
+	 * Drop half of the disable count (SOFTIRQ_DISABLE_OFFSET is twice
+	 * SOFTIRQ_OFFSET): what remains reads as "serving", and the lock
+	 * stays held until the out: path removes the rest.
+	 */
+	cnt = SOFTIRQ_OFFSET;
+	__local_bh_enable(cnt, false);
+	__do_softirq();
+out:
+	__local_bh_enable(cnt, preempt_on);
+	local_irq_restore(flags);
+}
+
+static void ksoftirqd_run_begin(void)
+{
+	__local_bh_disable_ip(_RET_IP_, SOFTIRQ_OFFSET);
+	local_irq_disable();
+}
+
+static void ksoftirqd_run_end(void)
+{
+	__local_bh_enable(SOFTIRQ_OFFSET, true);
+	WARN_ON_ONCE(in_interrupt());
+	local_irq_enable();
 }
 #else
 void local_bh_disable(void)
@@ -183,6 +264,16 @@ void local_bh_enable(void)
 	__preempt_count_sub(1);	/* bottom-half counts exist with or without PREEMPT_COUNT */
 	preempt_check_resched();
 }
+
+static void ksoftirqd_run_begin(void)
+{
+	local_irq_disable();
+}
+
+static void ksoftirqd_run_end(void)
+{
+	local_irq_enable();
+}
 #endif
 
 void irq_enter(void)
@@ -198,7 +289,9 @@ void irq_exit(void)
 	if (in_interrupt() || !this_cpu_read(softirq_pending))
 		return;
 #ifdef CONFIG_PREEMPT_RT
-	wakeup_softirqd();
+	/* A task in a BH section runs them when it leaves the section. */
+	if (should_wake_ksoftirqd())
+		wakeup_softirqd();
 #else
 	__do_softirq();		/* interrupts are still off here */
 #endif
@@ -213,10 +306,10 @@ static int ksoftirqd_fn(void *unused)
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
-		local_irq_disable();
+		ksoftirqd_run_begin();
 		if (this_cpu_read(softirq_pending))
 			__do_softirq();
-		local_irq_enable();
+		ksoftirqd_run_end();
 		cond_resched();
 	}
 	return 0;

@@ -398,12 +398,94 @@ static void latency_thread_wakeup(struct ktest *t)
 	lat_report(t, "expiry-to-thread-wakeup");
 }
 
+#ifdef CONFIG_PREEMPT_RT
+/* --------------------------------------------- cancel vs. soft expiry (RT) */
+
+static struct hrtimer slow_timer;
+static volatile bool slow_running, slow_done, slow_cancelled, slow_starter_done;
+static int slow_min_prio;
+static volatile u64 slow_t_end, slow_t_cancel;
+
+static enum hrtimer_restart slow_fn(struct hrtimer *timer)
+{
+	u64 end = ktime_get_ns() + 30 * NSEC_PER_MSEC;
+
+	slow_min_prio = current->prio;
+	smp_store_release(&slow_running, true);
+	while (ktime_get_ns() < end) {
+		if (current->prio < slow_min_prio)
+			slow_min_prio = current->prio;
+		cpu_relax();
+	}
+	slow_t_end = ktime_get_ns();
+	smp_store_release(&slow_done, true);
+	return HRTIMER_NORESTART;
+}
+
+static int slow_starter_fn(void *data)
+{
+	hrtimer_start(&slow_timer, 1 * NSEC_PER_MSEC, HRTIMER_MODE_REL_SOFT);
+	smp_store_release(&slow_starter_done, true);
+	return 0;
+}
+
+static int slow_canceller_fn(void *data)
+{
+	while (!smp_load_acquire(&slow_running))
+		cpu_relax();
+	hrtimer_cancel(&slow_timer);
+	slow_t_cancel = ktime_get_ns();
+	smp_store_release(&slow_cancelled, true);
+	return 0;
+}
+
+/*
+ * A FIFO 60 task cancels a soft timer whose callback is running in
+ * ksoftirqd on another CPU: it blocks on that CPU's expiry lock, boosting
+ * the callback's thread, and returns only after the callback.
+ */
+static void cancel_soft_blocks_with_pi(struct ktest *t)
+{
+	struct task_struct *starter, *canceller;
+	bool seen_blocked = false;
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs 2 CPUs");
+	slow_running = slow_done = slow_cancelled = slow_starter_done = false;
+	hrtimer_init(&slow_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	slow_timer.function = slow_fn;
+	ktest_set_fifo(95);
+	starter = ktest_kthread(slow_starter_fn, NULL, "hrt-start", 1, SCHED_NORMAL, 0);
+	canceller = ktest_kthread(slow_canceller_fn, NULL, "hrt-cancel", 0, SCHED_FIFO, 60);
+	KTEST_ASSERT_TRUE(t, starter && canceller);
+	wake_up_process(canceller);
+	wake_up_process(starter);
+	ktest_wait_flag(&slow_running);
+	for (int i = 0; i < 25 && !slow_done; i++) {
+		if (READ_ONCE(canceller->pi_blocked_on))
+			seen_blocked = true;
+		msleep(1);
+	}
+	ktest_wait_flag(&slow_cancelled);
+	ktest_wait_flag(&slow_starter_done);
+	ktest_set_fifo(0);
+
+	KTEST_EXPECT_TRUE(t, slow_done);
+	KTEST_EXPECT_GE(t, slow_t_cancel, slow_t_end);
+	KTEST_EXPECT_TRUE(t, seen_blocked);
+	KTEST_EXPECT_EQ(t, slow_min_prio, MAX_RT_PRIO - 1 - 60);
+}
+#endif
+
 static struct ktest_case hrtimer_cases[] = {
 	KTEST_CASE(hard_in_order_not_early),
 	KTEST_CASE(soft_in_order_not_early),
 	KTEST_CASE(plain_mode_per_model),
 	KTEST_CASE(cancel_races_expiry_hard),
 	KTEST_CASE(cancel_races_expiry_soft),
+#ifdef CONFIG_PREEMPT_RT
+	KTEST_CASE(cancel_soft_blocks_with_pi),
+#endif
 	KTEST_CASE(periodic_restart_forward),
 	KTEST_CASE(forward_counts_overruns),
 	KTEST_CASE(msleep_2ms),

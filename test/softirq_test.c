@@ -184,10 +184,88 @@ static void rt_task_preempts_softirq(struct ktest *t)
 #endif
 }
 
+/* ------------------------------------------------ BH sections per CPU */
+
+struct bh_holder {
+	u64 hold_ns, t_enable;
+	int min_prio;
+	volatile bool holds, done;
+};
+
+static struct bh_holder bhh;
+static volatile u64 bh_t_start, bh_t_got;
+static volatile bool bh_waiter_done;
+
+static int bh_holder_fn(void *data)
+{
+	u64 end;
+
+	local_bh_disable();
+	bhh.min_prio = current->prio;
+	smp_store_release(&bhh.holds, true);
+	end = ktime_get_ns() + bhh.hold_ns;
+	while (ktime_get_ns() < end) {
+		if (current->prio < bhh.min_prio)
+			bhh.min_prio = current->prio;
+		cpu_relax();
+	}
+	bhh.t_enable = ktime_get_ns();
+	local_bh_enable();
+	smp_store_release(&bhh.done, true);
+	return 0;
+}
+
+static int bh_waiter_fn(void *data)
+{
+	bh_t_start = ktime_get_ns();
+	local_bh_disable();
+	bh_t_got = ktime_get_ns();
+	local_bh_enable();
+	smp_store_release(&bh_waiter_done, true);
+	return 0;
+}
+
+/*
+ * One bottom-half section per CPU at a time.  !RT: the section is not
+ * preemptible, so a FIFO task of that CPU runs only after it.  RT: the
+ * FIFO task preempts the section but blocks on the CPU's BH lock
+ * (softirq_ctrl.lock), boosting the holder, until the section ends.
+ */
+static void bh_sections_serialise_per_cpu(struct ktest *t)
+{
+	struct task_struct *h, *w;
+	int cpu = num_online_cpus() > 1 ? 1 : -1;
+
+	if (cpu < 0)
+		ktest_skip(t, "needs 2 CPUs");
+	memset(&bhh, 0, sizeof(bhh));
+	bh_waiter_done = false;
+	bhh.hold_ns = 50 * NSEC_PER_MSEC;
+	ktest_set_fifo(95);
+	h = ktest_kthread(bh_holder_fn, NULL, "bh-holder", cpu, SCHED_NORMAL, 0);
+	w = ktest_kthread(bh_waiter_fn, NULL, "bh-waiter", cpu, SCHED_FIFO, 50);
+	KTEST_ASSERT_TRUE(t, h && w);
+	wake_up_process(h);
+	ktest_wait_flag(&bhh.holds);
+	wake_up_process(w);
+	ktest_wait_flag(&bhh.done);
+	ktest_wait_flag(&bh_waiter_done);
+	ktest_set_fifo(0);
+
+	KTEST_EXPECT_GE(t, bh_t_got, bhh.t_enable);
+#ifdef CONFIG_PREEMPT_RT
+	KTEST_EXPECT_LT(t, bh_t_start, bhh.t_enable);
+	KTEST_EXPECT_EQ(t, bhh.min_prio, MAX_RT_PRIO - 1 - 50);
+#else
+	KTEST_EXPECT_GE(t, bh_t_start, bhh.t_enable);
+#endif
+}
+
 static struct ktest_case softirq_cases[] = {
 	KTEST_CASE(raised_in_irq_runs_on_same_cpu),
 	KTEST_CASE(bh_disabled_defers),
 	KTEST_CASE(rt_task_preempts_softirq),
+	KTEST_CASE(bh_sections_serialise_per_cpu),
 	{}
 };
 

@@ -120,6 +120,16 @@ struct hrtimer_cpu_base {
 	ktime_t softirq_expires_next;
 	unsigned long nr_events;
 	unsigned long nr_retries;
+#ifdef CONFIG_PREEMPT_RT
+	/*
+	 * Held by the softirq expiry of the soft bases: a canceller of a
+	 * running soft callback blocks on it (with PI) instead of spinning
+	 * against a preemptible thread; the expiry drops and retakes it
+	 * between callbacks while timer_waiters says someone waits.
+	 */
+	spinlock_t softirq_expiry_lock;
+	atomic_t timer_waiters;
+#endif
 	struct hrtimer_clock_base clock_base[HRTIMER_MAX_CLOCK_BASES];
 };
 

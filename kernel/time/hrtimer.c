@@ -61,6 +61,10 @@ void hrtimers_init_cpu(void)
 	if (cb->online)
 		return;
 	raw_spin_lock_init(&cb->lock);
+#ifdef CONFIG_PREEMPT_RT
+	spin_lock_init(&cb->softirq_expiry_lock);
+	atomic_set(&cb->timer_waiters, 0);
+#endif
 	cb->cpu = smp_processor_id();
 	for (int i = 0; i < HRTIMER_MAX_CLOCK_BASES; i++) {
 		struct hrtimer_clock_base *base = &cb->clock_base[i];
@@ -279,22 +283,63 @@ int hrtimer_try_to_cancel(struct hrtimer *tmr)
 	return ret;
 }
 
+#ifdef CONFIG_PREEMPT_RT
+static void hrtimer_cpu_base_lock_expiry(struct hrtimer_cpu_base *cb)
+{
+	spin_lock(&cb->softirq_expiry_lock);
+}
+
+static void hrtimer_cpu_base_unlock_expiry(struct hrtimer_cpu_base *cb)
+{
+	spin_unlock(&cb->softirq_expiry_lock);
+}
+
 /*
- * Wait for a running callback.  A soft callback on PREEMPT_RT runs in a
- * preemptible thread that may be on our CPU, so a preemptible waiter
- * sleeps briefly instead of spinning.
+ * Between two soft callbacks: if a canceller waits for the expiry lock,
+ * let it have it (it finds its callback finished) before going on.
+ */
+static void hrtimer_sync_wait_running(struct hrtimer_cpu_base *cb, unsigned long flags)
+{
+	if (atomic_read(&cb->timer_waiters)) {
+		raw_spin_unlock_irqrestore(&cb->lock, flags);
+		spin_unlock(&cb->softirq_expiry_lock);
+		spin_lock(&cb->softirq_expiry_lock);
+		raw_spin_lock_irq(&cb->lock);
+	}
+}
+
+/*
+ * Wait for a running callback.  A hard one finishes within its interrupt:
+ * spin.  A soft one runs in a preemptible thread, perhaps preempted by
+ * us: block on the expiry lock of the timer's CPU, which boosts that
+ * thread until the callback is done.  (Linux requires a preemptible
+ * caller here; irqlab spins when it is not, rather than sleep in atomic.)
  */
 void hrtimer_cancel_wait_running(const struct hrtimer *tmr)
 {
-	if (HRTIMER_RT && tmr->is_soft && preemptible()) {
-		ktime_t t = 20 * NSEC_PER_USEC;
+	struct hrtimer_clock_base *base = READ_ONCE(tmr->base);
 
-		set_current_state(TASK_UNINTERRUPTIBLE);
-		schedule_hrtimeout(&t, HRTIMER_MODE_REL_HARD);
+	if (!tmr->is_soft || base == &migration_base || !preemptible()) {
+		cpu_relax();
 		return;
 	}
+	atomic_inc(&base->cpu_base->timer_waiters);
+	spin_lock_bh(&base->cpu_base->softirq_expiry_lock);
+	atomic_dec(&base->cpu_base->timer_waiters);
+	spin_unlock_bh(&base->cpu_base->softirq_expiry_lock);
+}
+#else
+static inline void hrtimer_cpu_base_lock_expiry(struct hrtimer_cpu_base *cb) { }
+static inline void hrtimer_cpu_base_unlock_expiry(struct hrtimer_cpu_base *cb) { }
+static inline void hrtimer_sync_wait_running(struct hrtimer_cpu_base *cb,
+					     unsigned long flags) { }
+
+/* !RT: every callback runs with interrupts or bottom halves off: spin. */
+void hrtimer_cancel_wait_running(const struct hrtimer *tmr)
+{
 	cpu_relax();
 }
+#endif
 
 int hrtimer_cancel(struct hrtimer *timer)
 {
@@ -381,6 +426,8 @@ static void __hrtimer_run_queues(struct hrtimer_cpu_base *cb, ktime_t now,
 		if (now < hrtimer_get_softexpires(timer))
 			break;
 		__run_hrtimer(cb, base, timer, flags);
+		if (soft)
+			hrtimer_sync_wait_running(cb, flags);
 	}
 }
 
@@ -427,11 +474,13 @@ static void hrtimer_run_softirq(struct softirq_action *h)
 	struct hrtimer_cpu_base *cb = this_cpu_ptr(&hrtimer_bases);
 	unsigned long flags;
 
+	hrtimer_cpu_base_lock_expiry(cb);
 	raw_spin_lock_irqsave(&cb->lock, flags);
 	__hrtimer_run_queues(cb, ktime_get(), flags, true);
 	cb->softirq_activated = 0;
 	hrtimer_force_reprogram(cb);
 	raw_spin_unlock_irqrestore(&cb->lock, flags);
+	hrtimer_cpu_base_unlock_expiry(cb);
 }
 
 /* Lend the device out (tick_suspend_local()) and take it back. */
