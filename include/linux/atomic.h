@@ -38,4 +38,6 @@ __ATOMIC_OPS(atomic, atomic_t, int)
 __ATOMIC_OPS(atomic64, atomic64_t, s64)
 #undef __ATOMIC_OPS
 
+#include <linux/atomic/atomic-long.h>
+
 #endif
