@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * struct rw_semaphore on !PREEMPT_RT, after Linux 5.15's
+ * kernel/locking/rwsem.c.
+ *
+ * @count:
+ *	bit 0		RWSEM_WRITER_LOCKED
+ *	bit 1		RWSEM_FLAG_WAITERS	wait_list not empty
+ *	bit 2		RWSEM_FLAG_HANDOFF	only the first waiter may take it
+ *	bits 8-62	readers holding it (or trying to: RWSEM_READER_BIAS each)
+ * A reader adds its bias first and looks afterwards: with no writer, no
+ * waiters and no handoff it holds the lock (one atomic add); otherwise
+ * it goes to rwsem_down_read_slowpath(), still counted, and sorts it out
+ * there.  A writer needs @count == 0 (one cmpxchg).
+ *
+ * Waiters queue in arrival order.  rwsem_mark_wake() serves the head: a
+ * writer there is woken to try for itself (a running writer may still
+ * get there first); readers are granted the lock by the waker (their
+ * bias added on their behalf) before they run, every queued reader at
+ * once, up to MAX_READERS_WAKEUP, the writers among them staying queued.
+ *
+ * Not here (yet): optimistic spinning of writers on a running owner
+ * (Linux's CONFIG_RWSEM_SPIN_ON_OWNER, rwsem_optimistic_spin()); a
+ * contended writer sleeps at once.  @owner is maintained as Linux does,
+ * for the debugger and for that spinning.
+ */
+#include <linux/rwsem.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/jiffies.h>
+#include "lock_events.h"
+#include "lock_wake.h"
+
+#if 1	/* #ifndef CONFIG_PREEMPT_RT (see include/linux/rwsem.h) */
+
+#define RWSEM_WRITER_LOCKED	(1UL << 0)
+#define RWSEM_FLAG_WAITERS	(1UL << 1)
+#define RWSEM_FLAG_HANDOFF	(1UL << 2)
+
+#define RWSEM_READER_SHIFT	8
+#define RWSEM_READER_BIAS	(1UL << RWSEM_READER_SHIFT)
+#define RWSEM_READER_MASK	(~(RWSEM_READER_BIAS - 1))
+#define RWSEM_WRITER_MASK	RWSEM_WRITER_LOCKED
+#define RWSEM_LOCK_MASK		(RWSEM_WRITER_MASK | RWSEM_READER_MASK)
+/* What sends a reader that added its bias to the slow path. */
+#define RWSEM_READ_FAILED_MASK	(RWSEM_WRITER_MASK | RWSEM_FLAG_WAITERS | \
+				 RWSEM_FLAG_HANDOFF)
+
+/* @owner: the writer, or a reader tagged with bit 0. */
+#define RWSEM_READER_OWNED	(1UL << 0)
+
+/* How long a waiter waits before it may demand a handoff (4 ms). */
+#define RWSEM_WAIT_TIMEOUT	DIV_ROUND_UP(HZ, 250)
+/* Readers granted per wakeup pass, bounding the wait_lock hold time. */
+#define MAX_READERS_WAKEUP	0x100
+
+static inline void rwsem_set_owner(struct rw_semaphore *sem)
+{
+	atomic_long_set(&sem->owner, (long)current);
+}
+
+static inline void rwsem_clear_owner(struct rw_semaphore *sem)
+{
+	atomic_long_set(&sem->owner, 0);
+}
+
+static inline void __rwsem_set_reader_owned(struct rw_semaphore *sem,
+					    struct task_struct *reader)
+{
+	atomic_long_set(&sem->owner, (long)reader | RWSEM_READER_OWNED);
+}
+
+static inline void rwsem_set_reader_owned(struct rw_semaphore *sem)
+{
+	__rwsem_set_reader_owned(sem, current);
+}
+
+static inline bool is_rwsem_reader_owned(struct rw_semaphore *sem)
+{
+	return atomic_long_read(&sem->owner) & RWSEM_READER_OWNED;
+}
+
+void __init_rwsem(struct rw_semaphore *sem, const char *name,
+		  struct lock_class_key *key)
+{
+	lockdep_init_map_wait(&sem->dep_map, name, key, 0, LD_WAIT_SLEEP);
+	atomic_long_set(&sem->count, RWSEM_UNLOCKED_VALUE);
+	raw_spin_lock_init(&sem->wait_lock);
+	INIT_LIST_HEAD(&sem->wait_list);
+	atomic_long_set(&sem->owner, 0);
+}
+
+enum rwsem_waiter_type {
+	RWSEM_WAITING_FOR_WRITE,
+	RWSEM_WAITING_FOR_READ,
+};
+
+struct rwsem_waiter {
+	struct list_head list;
+	struct task_struct *task;	/* a reader's is cleared when granted */
+	enum rwsem_waiter_type type;
+	unsigned long timeout;		/* jiffies after which it may demand a handoff */
+	bool handoff_set;		/* writers: this waiter owns the handoff bit */
+};
+
+#define rwsem_first_waiter(sem) \
+	list_first_entry(&(sem)->wait_list, struct rwsem_waiter, list)
+
+enum rwsem_wake_type {
+	RWSEM_WAKE_ANY,		/* whoever is first */
+	RWSEM_WAKE_READERS,	/* readers only */
+	RWSEM_WAKE_READ_OWNED,	/* readers only, and the waker holds a read lock */
+};
+
+/*
+ * The tasks rwsem_mark_wake() picked, woken by rwsem_wake_up_q() once
+ * wait_lock is dropped (Linux's wake_q).  Granted readers stay linked
+ * here through their rwsem_waiter: a reader does not return before its
+ * waiter.task is cleared, which rwsem_wake_up_q() does last.
+ */
+struct rwsem_wake_q {
+	struct list_head readers;
+	struct task_struct *writer;	/* pinned, see lock_wake.h */
+};
+
+static inline void rwsem_wake_q_init(struct rwsem_wake_q *wq)
+{
+	INIT_LIST_HEAD(&wq->readers);
+	wq->writer = NULL;
+}
+
+static inline bool rwsem_wake_q_empty(struct rwsem_wake_q *wq)
+{
+	return list_empty(&wq->readers) && !wq->writer;
+}
+
+static void rwsem_wake_up_q(struct rwsem_wake_q *wq)
+{
+	struct rwsem_waiter *waiter, *tmp;
+
+	list_for_each_entry_safe(waiter, tmp, &wq->readers, list) {
+		struct task_struct *tsk = lock_wake_hold(waiter->task);
+
+		/*
+		 * The reader may return as soon as it sees this store, and
+		 * @waiter lives on its stack: no access to it afterwards.
+		 */
+		smp_store_release(&waiter->task, NULL);
+		lock_wake_release(tsk);
+	}
+	if (wq->writer)
+		lock_wake_release(wq->writer);
+	rwsem_wake_q_init(wq);
+}
+
+/* Under wait_lock.  The caller sets RWSEM_FLAG_WAITERS. */
+static inline void rwsem_add_waiter(struct rw_semaphore *sem, struct rwsem_waiter *waiter)
+{
+	list_add_tail(&waiter->list, &sem->wait_list);
+}
+
+/*
+ * Grant or wake the head of the queue; under wait_lock, with waiters.
+ * Readers are granted here, the writer only woken.
+ */
+static void rwsem_mark_wake(struct rw_semaphore *sem, enum rwsem_wake_type wake_type,
+			    struct rwsem_wake_q *wq)
+{
+	struct rwsem_waiter *waiter, *tmp;
+	long oldcount, woken = 0, adjustment = 0;
+
+	waiter = rwsem_first_waiter(sem);
+	if (waiter->type == RWSEM_WAITING_FOR_WRITE) {
+		/* Readers arriving now queue behind it; a writer may steal. */
+		if (wake_type == RWSEM_WAKE_ANY && !wq->writer) {
+			wq->writer = lock_wake_hold(waiter->task);
+			lockevent_inc(rwsem_wake_writer);
+		}
+		return;
+	}
+
+	/*
+	 * Take one reader's share first, so that a writer that got in
+	 * meanwhile is seen before anyone is dequeued.  The holder of a read
+	 * lock (READ_OWNED) needs no such guard.
+	 */
+	if (wake_type != RWSEM_WAKE_READ_OWNED) {
+		adjustment = RWSEM_READER_BIAS;
+		oldcount = atomic_long_fetch_add(adjustment, &sem->count);
+		if (unlikely(oldcount & RWSEM_WRITER_MASK)) {
+			/* Writers keep beating the woken readers: stop that. */
+			if (!(oldcount & RWSEM_FLAG_HANDOFF) &&
+			    time_after(jiffies, waiter->timeout)) {
+				adjustment -= RWSEM_FLAG_HANDOFF;
+				lockevent_inc(rwsem_rlock_handoff);
+			}
+			atomic_long_add(-adjustment, &sem->count);
+			return;
+		}
+		__rwsem_set_reader_owned(sem, waiter->task);
+	}
+
+	/* Every queued reader, writers skipped (they keep their places). */
+	list_for_each_entry_safe(waiter, tmp, &sem->wait_list, list) {
+		if (waiter->type == RWSEM_WAITING_FOR_WRITE)
+			continue;
+		list_move_tail(&waiter->list, &wq->readers);
+		if (++woken >= MAX_READERS_WAKEUP)
+			break;
+	}
+	lockevent_cond_inc(rwsem_wake_reader, woken);
+
+	adjustment = woken * RWSEM_READER_BIAS - adjustment;
+	oldcount = atomic_long_read(&sem->count);
+	if (list_empty(&sem->wait_list)) {
+		adjustment -= RWSEM_FLAG_WAITERS;
+		if (oldcount & RWSEM_FLAG_HANDOFF)
+			adjustment -= RWSEM_FLAG_HANDOFF;
+	} else if (woken && (oldcount & RWSEM_FLAG_HANDOFF)) {
+		/* Readers got in: the handoff they asked for is done. */
+		adjustment -= RWSEM_FLAG_HANDOFF;
+	}
+	if (adjustment)
+		atomic_long_add(adjustment, &sem->count);
+}
+
+/*
+ * A queued writer's attempt, under wait_lock.  Takes the lock if it is
+ * free (and no handoff is owed to someone else); otherwise, once this
+ * waiter is first and has waited long enough (or is an RT task), sets
+ * the handoff bit so that nobody else takes it next.
+ */
+static bool rwsem_try_write_lock(struct rw_semaphore *sem, struct rwsem_waiter *waiter)
+{
+	bool first = rwsem_first_waiter(sem) == waiter;
+	long count, new;
+
+	count = atomic_long_read(&sem->count);
+	do {
+		bool has_handoff = count & RWSEM_FLAG_HANDOFF;
+
+		if (has_handoff) {
+			if (!first)
+				return false;
+			/* A handoff set for an earlier first waiter is ours now. */
+			waiter->handoff_set = true;
+		}
+
+		new = count;
+		if (count & RWSEM_LOCK_MASK) {
+			if (has_handoff || (!rt_task(waiter->task) &&
+					    !time_after(jiffies, waiter->timeout)))
+				return false;
+			new |= RWSEM_FLAG_HANDOFF;
+		} else {
+			new |= RWSEM_WRITER_LOCKED;
+			new &= ~RWSEM_FLAG_HANDOFF;
+			if (list_is_singular(&sem->wait_list))
+				new &= ~RWSEM_FLAG_WAITERS;
+		}
+	} while (!atomic_long_try_cmpxchg_acquire(&sem->count, &count, new));
+
+	if (new & RWSEM_FLAG_HANDOFF) {
+		waiter->handoff_set = true;
+		lockevent_inc(rwsem_wlock_handoff);
+		return false;
+	}
+
+	list_del(&waiter->list);
+	rwsem_set_owner(sem);
+	return true;
+}
+
+/* ------------------------------------------------------------ slow paths */
+
+/*
+ * A reader whose fast path saw a writer, waiters or a handoff.  @count
+ * is what that add returned; our bias is still in it.
+ */
+static void rwsem_down_read_slowpath(struct rw_semaphore *sem, long count,
+				     unsigned int state)
+{
+	long adjustment = -RWSEM_READER_BIAS;
+	long rcnt = count >> RWSEM_READER_SHIFT;
+	struct rwsem_waiter waiter;
+	struct rwsem_wake_q wq;
+
+	rwsem_wake_q_init(&wq);
+
+	/*
+	 * Other readers hold it and only waiters stopped us: queue behind
+	 * them rather than take it past a waiting writer.
+	 */
+	if (is_rwsem_reader_owned(sem) && rcnt > 1 && !(count & RWSEM_WRITER_LOCKED))
+		goto queue;
+
+	/*
+	 * No writer and no handoff: our bias makes us a holder already.  If
+	 * we are the only reader, let the queued readers share it with us.
+	 */
+	if (!(count & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_HANDOFF))) {
+		rwsem_set_reader_owned(sem);
+		lockevent_inc(rwsem_rlock_steal);
+		if (rcnt == 1 && (count & RWSEM_FLAG_WAITERS)) {
+			raw_spin_lock_irq(&sem->wait_lock);
+			if (!list_empty(&sem->wait_list))
+				rwsem_mark_wake(sem, RWSEM_WAKE_READ_OWNED, &wq);
+			raw_spin_unlock_irq(&sem->wait_lock);
+			rwsem_wake_up_q(&wq);
+		}
+		return;
+	}
+
+queue:
+	waiter.task = current;
+	waiter.type = RWSEM_WAITING_FOR_READ;
+	waiter.timeout = jiffies + RWSEM_WAIT_TIMEOUT;
+
+	raw_spin_lock_irq(&sem->wait_lock);
+	if (list_empty(&sem->wait_list)) {
+		/*
+		 * The waiters that stopped us are gone; if the writer is too,
+		 * we hold the lock (bias still in) without queueing.
+		 */
+		if (!(atomic_long_read(&sem->count) &
+		      (RWSEM_WRITER_MASK | RWSEM_FLAG_HANDOFF))) {
+			raw_spin_unlock_irq(&sem->wait_lock);
+			rwsem_set_reader_owned(sem);
+			return;
+		}
+		adjustment += RWSEM_FLAG_WAITERS;
+	}
+	rwsem_add_waiter(sem, &waiter);
+
+	/* Now a waiter, no longer a holder: drop the bias. */
+	count = atomic_long_add_return(adjustment, &sem->count);
+
+	/*
+	 * If nobody holds it now, the holder we saw left before our bias
+	 * went: no unlock will wake the queue, so we do.  Also, as the first
+	 * waiter behind readers only, wake the readers (us included).
+	 */
+	if (!(count & RWSEM_LOCK_MASK) ||
+	    (!(count & RWSEM_WRITER_MASK) && (adjustment & RWSEM_FLAG_WAITERS)))
+		rwsem_mark_wake(sem, RWSEM_WAKE_ANY, &wq);
+
+	raw_spin_unlock_irq(&sem->wait_lock);
+	rwsem_wake_up_q(&wq);
+
+	/* Granted when rwsem_wake_up_q() clears waiter.task. */
+	for (;;) {
+		set_current_state(state);
+		if (!smp_load_acquire(&waiter.task))
+			break;
+		schedule();
+		lockevent_inc(rwsem_sleep_reader);
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+static void rwsem_down_write_slowpath(struct rw_semaphore *sem, unsigned int state)
+{
+	struct rwsem_waiter waiter;
+	struct rwsem_wake_q wq;
+	long count;
+
+	rwsem_wake_q_init(&wq);
+	waiter.task = current;
+	waiter.type = RWSEM_WAITING_FOR_WRITE;
+	waiter.timeout = jiffies + RWSEM_WAIT_TIMEOUT;
+	waiter.handoff_set = false;
+
+	raw_spin_lock_irq(&sem->wait_lock);
+	rwsem_add_waiter(sem, &waiter);
+
+	if (rwsem_first_waiter(sem) != &waiter) {
+		/*
+		 * Behind others.  If readers hold the lock, readers queued
+		 * ahead of us can join them now instead of waiting for us.
+		 */
+		count = atomic_long_read(&sem->count);
+		if (!(count & RWSEM_WRITER_MASK)) {
+			rwsem_mark_wake(sem, (count & RWSEM_READER_MASK) ?
+					RWSEM_WAKE_READERS : RWSEM_WAKE_ANY, &wq);
+			if (!rwsem_wake_q_empty(&wq)) {
+				/* Do not wake a crowd with IRQs off. */
+				raw_spin_unlock_irq(&sem->wait_lock);
+				rwsem_wake_up_q(&wq);
+				raw_spin_lock_irq(&sem->wait_lock);
+			}
+		}
+	} else {
+		atomic_long_or(RWSEM_FLAG_WAITERS, &sem->count);
+	}
+
+	set_current_state(state);
+	for (;;) {
+		if (rwsem_try_write_lock(sem, &waiter))
+			break;
+		raw_spin_unlock_irq(&sem->wait_lock);
+		/* No signals in irqlab; no spinning on the owner yet (see top). */
+		schedule();
+		lockevent_inc(rwsem_sleep_writer);
+		set_current_state(state);
+		raw_spin_lock_irq(&sem->wait_lock);
+	}
+	__set_current_state(TASK_RUNNING);
+	raw_spin_unlock_irq(&sem->wait_lock);
+}
+
+/* The queue's head deserves a look: the lock was released or downgraded. */
+static void rwsem_wake(struct rw_semaphore *sem, enum rwsem_wake_type wake_type)
+{
+	struct rwsem_wake_q wq;
+	unsigned long flags;
+
+	rwsem_wake_q_init(&wq);
+	raw_spin_lock_irqsave(&sem->wait_lock, flags);
+	if (!list_empty(&sem->wait_list))
+		rwsem_mark_wake(sem, wake_type, &wq);
+	raw_spin_unlock_irqrestore(&sem->wait_lock, flags);
+	rwsem_wake_up_q(&wq);
+}
+
+/* ----------------------------------------------------------- primitives */
+
+static inline void __down_read_common(struct rw_semaphore *sem, unsigned int state)
+{
+	long count = atomic_long_add_return_acquire(RWSEM_READER_BIAS, &sem->count);
+
+	if (likely(!(count & RWSEM_READ_FAILED_MASK))) {
+		rwsem_set_reader_owned(sem);
+		return;
+	}
+	rwsem_down_read_slowpath(sem, count, state);
+}
+
+static inline int __down_read_trylock(struct rw_semaphore *sem)
+{
+	long count = RWSEM_UNLOCKED_VALUE;
+
+	/* Optimistic: most read locks are taken with other readers only. */
+	do {
+		if (atomic_long_try_cmpxchg_acquire(&sem->count, &count,
+						    count + RWSEM_READER_BIAS)) {
+			rwsem_set_reader_owned(sem);
+			return 1;
+		}
+	} while (!(count & RWSEM_READ_FAILED_MASK));
+	return 0;
+}
+
+static inline int __down_write_trylock(struct rw_semaphore *sem)
+{
+	long count = RWSEM_UNLOCKED_VALUE;
+
+	if (atomic_long_try_cmpxchg_acquire(&sem->count, &count, RWSEM_WRITER_LOCKED)) {
+		rwsem_set_owner(sem);
+		return 1;
+	}
+	return 0;
+}
+
+static inline void __down_write_common(struct rw_semaphore *sem, unsigned int state)
+{
+	if (unlikely(!__down_write_trylock(sem)))
+		rwsem_down_write_slowpath(sem, state);
+}
+
+static inline void __up_read(struct rw_semaphore *sem)
+{
+	long count = atomic_long_add_return_release(-RWSEM_READER_BIAS, &sem->count);
+
+	/* The last holder out, with waiters: hand on. */
+	if (unlikely((count & (RWSEM_LOCK_MASK | RWSEM_FLAG_WAITERS)) ==
+		     RWSEM_FLAG_WAITERS))
+		rwsem_wake(sem, RWSEM_WAKE_ANY);
+}
+
+static inline void __up_write(struct rw_semaphore *sem)
+{
+	long count;
+
+	rwsem_clear_owner(sem);
+	count = atomic_long_fetch_add_release(-RWSEM_WRITER_LOCKED, &sem->count);
+	if (unlikely(count & RWSEM_FLAG_WAITERS))
+		rwsem_wake(sem, RWSEM_WAKE_ANY);
+}
+
+static inline void __downgrade_write(struct rw_semaphore *sem)
+{
+	long count;
+
+	/* One add: the writer bit goes and our reader bias comes together. */
+	count = atomic_long_fetch_add_release(RWSEM_READER_BIAS - RWSEM_WRITER_LOCKED,
+					      &sem->count);
+	rwsem_set_reader_owned(sem);
+	if (count & RWSEM_FLAG_WAITERS)
+		rwsem_wake(sem, RWSEM_WAKE_READ_OWNED);
+}
+
+/*
+ * irqlab has no TASK_WAKEKILL (no signals): killable waits are
+ * uninterruptible ones that no fatal signal can cut short.
+ */
+#define RWSEM_TASK_KILLABLE	TASK_UNINTERRUPTIBLE
+
+/* ------------------------------------------------------------------ API */
+
+void down_read(struct rw_semaphore *sem)
+{
+	might_sleep();
+	rwsem_acquire_read(&sem->dep_map, 0, 0, _RET_IP_);
+	__down_read_common(sem, TASK_UNINTERRUPTIBLE);
+}
+
+int down_read_interruptible(struct rw_semaphore *sem)
+{
+	might_sleep();
+	rwsem_acquire_read(&sem->dep_map, 0, 0, _RET_IP_);
+	__down_read_common(sem, TASK_INTERRUPTIBLE);
+	return 0;
+}
+
+int down_read_killable(struct rw_semaphore *sem)
+{
+	might_sleep();
+	rwsem_acquire_read(&sem->dep_map, 0, 0, _RET_IP_);
+	__down_read_common(sem, RWSEM_TASK_KILLABLE);
+	return 0;
+}
+
+int down_read_trylock(struct rw_semaphore *sem)
+{
+	int ret = __down_read_trylock(sem);
+
+	if (ret)
+		rwsem_acquire_read(&sem->dep_map, 0, 1, _RET_IP_);
+	return ret;
+}
+
+void up_read(struct rw_semaphore *sem)
+{
+	rwsem_release(&sem->dep_map, _RET_IP_);
+	__up_read(sem);
+}
+
+void down_write(struct rw_semaphore *sem)
+{
+	might_sleep();
+	rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_);
+	__down_write_common(sem, TASK_UNINTERRUPTIBLE);
+}
+
+int down_write_killable(struct rw_semaphore *sem)
+{
+	might_sleep();
+	rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_);
+	__down_write_common(sem, RWSEM_TASK_KILLABLE);
+	return 0;
+}
+
+int down_write_trylock(struct rw_semaphore *sem)
+{
+	int ret = __down_write_trylock(sem);
+
+	if (ret)
+		rwsem_acquire(&sem->dep_map, 0, 1, _RET_IP_);
+	return ret;
+}
+
+void up_write(struct rw_semaphore *sem)
+{
+	rwsem_release(&sem->dep_map, _RET_IP_);
+	__up_write(sem);
+}
+
+/*
+ * lockdep-lite has no lock_downgrade() yet: the held lock stays recorded
+ * as the write acquisition until up_read() releases it.
+ */
+void downgrade_write(struct rw_semaphore *sem)
+{
+	__downgrade_write(sem);
+}
+
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+void down_read_nested(struct rw_semaphore *sem, int subclass)
+{
+	might_sleep();
+	rwsem_acquire_read(&sem->dep_map, subclass, 0, _RET_IP_);
+	__down_read_common(sem, TASK_UNINTERRUPTIBLE);
+}
+
+void down_write_nested(struct rw_semaphore *sem, int subclass)
+{
+	might_sleep();
+	rwsem_acquire(&sem->dep_map, subclass, 0, _RET_IP_);
+	__down_write_common(sem, TASK_UNINTERRUPTIBLE);
+}
+#endif
+
+#else	/* CONFIG_PREEMPT_RT */
+/* PREEMPT_RT form: see kernel/locking/rtmutex_api.c (lead) */
+#endif
