@@ -21,7 +21,7 @@
 #include <linux/local_lock.h>
 #include <linux/irqflags.h>
 #include <linux/workqueue.h>
-#include <linux/wait.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include "internal.h"
 
@@ -200,8 +200,8 @@ struct pcpu_drain {
 };
 static DEFINE_PER_CPU(struct pcpu_drain, pcpu_drains);
 
-static unsigned long pcpu_drain_busy;
-static DECLARE_WAIT_QUEUE_HEAD(pcpu_drain_wait);
+/* Serialises drains: the per-CPU work items and the CPU mask are shared. */
+static DEFINE_MUTEX(pcpu_drain_mutex);
 
 /* NULL until the workqueues are up; only the boot CPU is online before. */
 struct workqueue_struct *mm_percpu_wq;
@@ -266,16 +266,14 @@ static void __drain_all_pages(struct zone *zone, bool every_cpu)
 		return;
 	}
 	/*
-	 * One drain at a time: the per-CPU work items and the mask are
-	 * shared.  A global drain already under way serves a second global
-	 * caller; a zone's caller needs its own to have finished, so waits.
-	 * (Linux's pcpu_drain_mutex; a bit and a wait queue until irqlab has
-	 * struct mutex.)
+	 * One drain at a time.  A global drain already under way serves a
+	 * second global caller, which returns; a zone's caller needs its own
+	 * zone drained and waits for the mutex.
 	 */
-	if (test_and_set_bit(0, &pcpu_drain_busy)) {
+	if (unlikely(!mutex_trylock(&pcpu_drain_mutex))) {
 		if (!zone)
 			return;
-		wait_event(pcpu_drain_wait, !test_and_set_bit(0, &pcpu_drain_busy));
+		mutex_lock(&pcpu_drain_mutex);
 	}
 	cpumask_clear(&cpus_with_pcps);
 	for_each_online_cpu(cpu)
@@ -290,8 +288,7 @@ static void __drain_all_pages(struct zone *zone, bool every_cpu)
 	}
 	for_each_cpu(cpu, &cpus_with_pcps)
 		flush_work(&per_cpu_ptr(&pcpu_drains, cpu)->work);
-	clear_bit(0, &pcpu_drain_busy);
-	wake_up(&pcpu_drain_wait);
+	mutex_unlock(&pcpu_drain_mutex);
 }
 
 void drain_all_pages(struct zone *zone)
