@@ -26,6 +26,7 @@
 #include <linux/osq_lock.h>
 
 struct task_struct;
+struct lockdep_map;
 
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 # define __DEP_MAP_MUTEX_INITIALIZER(lockname)				\
