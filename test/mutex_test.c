@@ -481,9 +481,10 @@ static int fifo_waiter_fn(void *data)
 
 static int background_fn(void *data)
 {
+	/* cond_resched(): under PREEMPT_VOLUNTARY nothing else would let the waiter in. */
 	while (!READ_ONCE(ow.stop_bg)) {
 		ow.bg_progress++;
-		cpu_relax();
+		cond_resched();
 	}
 	atomic_inc(&ow.done);
 	return 0;

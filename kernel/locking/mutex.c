@@ -23,9 +23,9 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/osq_lock.h>
+#include <linux/sched/wake_q.h>
 #include <asm/processor.h>
 #include "lock_events.h"
-#include "lock_wake.h"
 
 #if 1	/* #ifndef CONFIG_PREEMPT_RT (see include/linux/mutex.h) */
 
@@ -417,6 +417,7 @@ int mutex_trylock(struct mutex *lock)
 static noinline void __mutex_unlock_slowpath(struct mutex *lock, unsigned long ip)
 {
 	struct task_struct *next = NULL;
+	DEFINE_WAKE_Q(wake_q);
 	long owner;
 
 	mutex_release(&lock->dep_map, ip);
@@ -443,7 +444,9 @@ static noinline void __mutex_unlock_slowpath(struct mutex *lock, unsigned long i
 		struct mutex_waiter *waiter =
 			list_first_entry(&lock->wait_list, struct mutex_waiter, list);
 
-		next = lock_wake_hold(waiter->task);
+		/* Queued with a reference: it may take the lock and exit first. */
+		next = waiter->task;
+		wake_q_add(&wake_q, next);
 	}
 	if (owner & MUTEX_FLAG_HANDOFF) {
 		__mutex_handoff(lock, next);
@@ -451,8 +454,7 @@ static noinline void __mutex_unlock_slowpath(struct mutex *lock, unsigned long i
 	}
 	raw_spin_unlock(&lock->wait_lock);
 
-	if (next)
-		lock_wake_release(next);
+	wake_up_q(&wake_q);
 }
 
 void mutex_unlock(struct mutex *lock)

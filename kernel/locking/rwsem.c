@@ -28,8 +28,9 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/jiffies.h>
+#include <linux/sched/task.h>
+#include <linux/sched/wake_q.h>
 #include "lock_events.h"
-#include "lock_wake.h"
 
 #if 1	/* #ifndef CONFIG_PREEMPT_RT (see include/linux/rwsem.h) */
 
@@ -112,47 +113,6 @@ enum rwsem_wake_type {
 	RWSEM_WAKE_READ_OWNED,	/* readers only, and the waker holds a read lock */
 };
 
-/*
- * The tasks rwsem_mark_wake() picked, woken by rwsem_wake_up_q() once
- * wait_lock is dropped (Linux's wake_q).  Granted readers stay linked
- * here through their rwsem_waiter: a reader does not return before its
- * waiter.task is cleared, which rwsem_wake_up_q() does last.
- */
-struct rwsem_wake_q {
-	struct list_head readers;
-	struct task_struct *writer;	/* pinned, see lock_wake.h */
-};
-
-static inline void rwsem_wake_q_init(struct rwsem_wake_q *wq)
-{
-	INIT_LIST_HEAD(&wq->readers);
-	wq->writer = NULL;
-}
-
-static inline bool rwsem_wake_q_empty(struct rwsem_wake_q *wq)
-{
-	return list_empty(&wq->readers) && !wq->writer;
-}
-
-static void rwsem_wake_up_q(struct rwsem_wake_q *wq)
-{
-	struct rwsem_waiter *waiter, *tmp;
-
-	list_for_each_entry_safe(waiter, tmp, &wq->readers, list) {
-		struct task_struct *tsk = lock_wake_hold(waiter->task);
-
-		/*
-		 * The reader may return as soon as it sees this store, and
-		 * @waiter lives on its stack: no access to it afterwards.
-		 */
-		smp_store_release(&waiter->task, NULL);
-		lock_wake_release(tsk);
-	}
-	if (wq->writer)
-		lock_wake_release(wq->writer);
-	rwsem_wake_q_init(wq);
-}
-
 /* Under wait_lock.  The caller sets RWSEM_FLAG_WAITERS. */
 static inline void rwsem_add_waiter(struct rw_semaphore *sem, struct rwsem_waiter *waiter)
 {
@@ -164,16 +124,17 @@ static inline void rwsem_add_waiter(struct rw_semaphore *sem, struct rwsem_waite
  * Readers are granted here, the writer only woken.
  */
 static void rwsem_mark_wake(struct rw_semaphore *sem, enum rwsem_wake_type wake_type,
-			    struct rwsem_wake_q *wq)
+			    struct wake_q_head *wake_q)
 {
 	struct rwsem_waiter *waiter, *tmp;
 	long oldcount, woken = 0, adjustment = 0;
+	struct list_head granted;
 
 	waiter = rwsem_first_waiter(sem);
 	if (waiter->type == RWSEM_WAITING_FOR_WRITE) {
 		/* Readers arriving now queue behind it; a writer may steal. */
-		if (wake_type == RWSEM_WAKE_ANY && !wq->writer) {
-			wq->writer = lock_wake_hold(waiter->task);
+		if (wake_type == RWSEM_WAKE_ANY) {
+			wake_q_add(wake_q, waiter->task);
 			lockevent_inc(rwsem_wake_writer);
 		}
 		return;
@@ -201,10 +162,11 @@ static void rwsem_mark_wake(struct rw_semaphore *sem, enum rwsem_wake_type wake_
 	}
 
 	/* Every queued reader, writers skipped (they keep their places). */
+	INIT_LIST_HEAD(&granted);
 	list_for_each_entry_safe(waiter, tmp, &sem->wait_list, list) {
 		if (waiter->type == RWSEM_WAITING_FOR_WRITE)
 			continue;
-		list_move_tail(&waiter->list, &wq->readers);
+		list_move_tail(&waiter->list, &granted);
 		if (++woken >= MAX_READERS_WAKEUP)
 			break;
 	}
@@ -222,6 +184,21 @@ static void rwsem_mark_wake(struct rw_semaphore *sem, enum rwsem_wake_type wake_
 	}
 	if (adjustment)
 		atomic_long_add(adjustment, &sem->count);
+
+	/* The count says they hold it; now tell them, and queue their wakeups. */
+	list_for_each_entry_safe(waiter, tmp, &granted, list) {
+		struct task_struct *tsk = get_task_struct(waiter->task);
+
+		/*
+		 * Cleared before queueing the wakeup, or a wakeup already
+		 * pending from elsewhere could find the task still waiting.
+		 * From this store on the reader may return: @waiter, on its
+		 * stack, is not touched again; our reference keeps @tsk.
+		 */
+		smp_store_release(&waiter->task, NULL);
+		wake_q_add(wake_q, tsk);
+		put_task_struct(tsk);
+	}
 }
 
 /*
@@ -283,9 +260,7 @@ static void rwsem_down_read_slowpath(struct rw_semaphore *sem, long count,
 	long adjustment = -RWSEM_READER_BIAS;
 	long rcnt = count >> RWSEM_READER_SHIFT;
 	struct rwsem_waiter waiter;
-	struct rwsem_wake_q wq;
-
-	rwsem_wake_q_init(&wq);
+	DEFINE_WAKE_Q(wake_q);
 
 	/*
 	 * Other readers hold it and only waiters stopped us: queue behind
@@ -304,9 +279,9 @@ static void rwsem_down_read_slowpath(struct rw_semaphore *sem, long count,
 		if (rcnt == 1 && (count & RWSEM_FLAG_WAITERS)) {
 			raw_spin_lock_irq(&sem->wait_lock);
 			if (!list_empty(&sem->wait_list))
-				rwsem_mark_wake(sem, RWSEM_WAKE_READ_OWNED, &wq);
+				rwsem_mark_wake(sem, RWSEM_WAKE_READ_OWNED, &wake_q);
 			raw_spin_unlock_irq(&sem->wait_lock);
-			rwsem_wake_up_q(&wq);
+			wake_up_q(&wake_q);
 		}
 		return;
 	}
@@ -342,12 +317,12 @@ queue:
 	 */
 	if (!(count & RWSEM_LOCK_MASK) ||
 	    (!(count & RWSEM_WRITER_MASK) && (adjustment & RWSEM_FLAG_WAITERS)))
-		rwsem_mark_wake(sem, RWSEM_WAKE_ANY, &wq);
+		rwsem_mark_wake(sem, RWSEM_WAKE_ANY, &wake_q);
 
 	raw_spin_unlock_irq(&sem->wait_lock);
-	rwsem_wake_up_q(&wq);
+	wake_up_q(&wake_q);
 
-	/* Granted when rwsem_wake_up_q() clears waiter.task. */
+	/* Granted when rwsem_mark_wake() clears waiter.task. */
 	for (;;) {
 		set_current_state(state);
 		if (!smp_load_acquire(&waiter.task))
@@ -361,10 +336,9 @@ queue:
 static void rwsem_down_write_slowpath(struct rw_semaphore *sem, unsigned int state)
 {
 	struct rwsem_waiter waiter;
-	struct rwsem_wake_q wq;
+	DEFINE_WAKE_Q(wake_q);
 	long count;
 
-	rwsem_wake_q_init(&wq);
 	waiter.task = current;
 	waiter.type = RWSEM_WAITING_FOR_WRITE;
 	waiter.timeout = jiffies + RWSEM_WAIT_TIMEOUT;
@@ -381,11 +355,11 @@ static void rwsem_down_write_slowpath(struct rw_semaphore *sem, unsigned int sta
 		count = atomic_long_read(&sem->count);
 		if (!(count & RWSEM_WRITER_MASK)) {
 			rwsem_mark_wake(sem, (count & RWSEM_READER_MASK) ?
-					RWSEM_WAKE_READERS : RWSEM_WAKE_ANY, &wq);
-			if (!rwsem_wake_q_empty(&wq)) {
+					RWSEM_WAKE_READERS : RWSEM_WAKE_ANY, &wake_q);
+			if (!wake_q_empty(&wake_q)) {
 				/* Do not wake a crowd with IRQs off. */
 				raw_spin_unlock_irq(&sem->wait_lock);
-				rwsem_wake_up_q(&wq);
+				wake_up_q(&wake_q);
 				raw_spin_lock_irq(&sem->wait_lock);
 			}
 		}
@@ -411,15 +385,14 @@ static void rwsem_down_write_slowpath(struct rw_semaphore *sem, unsigned int sta
 /* The queue's head deserves a look: the lock was released or downgraded. */
 static void rwsem_wake(struct rw_semaphore *sem, enum rwsem_wake_type wake_type)
 {
-	struct rwsem_wake_q wq;
+	DEFINE_WAKE_Q(wake_q);
 	unsigned long flags;
 
-	rwsem_wake_q_init(&wq);
 	raw_spin_lock_irqsave(&sem->wait_lock, flags);
 	if (!list_empty(&sem->wait_list))
-		rwsem_mark_wake(sem, wake_type, &wq);
+		rwsem_mark_wake(sem, wake_type, &wake_q);
 	raw_spin_unlock_irqrestore(&sem->wait_lock, flags);
-	rwsem_wake_up_q(&wq);
+	wake_up_q(&wake_q);
 }
 
 /* ----------------------------------------------------------- primitives */
