@@ -270,7 +270,7 @@ static void __drain_all_pages(struct zone *zone, bool every_cpu)
 	 * second global caller, which returns; a zone's caller needs its own
 	 * zone drained and waits for the mutex.
 	 */
-	if (unlikely(!mutex_trylock(&pcpu_drain_mutex))) {
+	if (!mutex_trylock(&pcpu_drain_mutex)) {
 		if (!zone)
 			return;
 		mutex_lock(&pcpu_drain_mutex);

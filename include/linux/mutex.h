@@ -59,8 +59,8 @@ struct mutex {
 	  .wait_list = LIST_HEAD_INIT(lockname.wait_list)		\
 	  __DEP_MAP_MUTEX_INITIALIZER(lockname) }
 
-#define DEFINE_MUTEX(mutexname)						\
-	struct mutex mutexname = __MUTEX_INITIALIZER(mutexname)
+#define DEFINE_MUTEX(lockname)						\
+	struct mutex lockname = __MUTEX_INITIALIZER(lockname)
 
 /* One lockdep class per initialisation site, as Linux. */
 #define mutex_init(mutex)						\
@@ -86,19 +86,19 @@ int mutex_lock_killable_nested(struct mutex *lock, unsigned int subclass);
 #define mutex_lock(lock)		mutex_lock_nested(lock, 0)
 #define mutex_lock_interruptible(lock)	mutex_lock_interruptible_nested(lock, 0)
 #define mutex_lock_killable(lock)	mutex_lock_killable_nested(lock, 0)
-#define mutex_lock_nest_lock(lock, nest_lock)				\
+#define mutex_lock_nest_lock(lock, nest)				\
 do {									\
-	_mutex_lock_nest_lock(lock, &(nest_lock)->dep_map);		\
+	_mutex_lock_nest_lock(lock, &(nest)->dep_map);			\
 } while (0)
 #else
 void mutex_lock(struct mutex *lock);
 int mutex_lock_interruptible(struct mutex *lock);
 int mutex_lock_killable(struct mutex *lock);
 
-# define mutex_lock_nested(lock, subclass)		mutex_lock(lock)
-# define mutex_lock_interruptible_nested(lock, subclass) mutex_lock_interruptible(lock)
-# define mutex_lock_killable_nested(lock, subclass)	mutex_lock_killable(lock)
-# define mutex_lock_nest_lock(lock, nest_lock)		mutex_lock(lock)
+# define mutex_lock_nested(lock, sub)			mutex_lock(lock)
+# define mutex_lock_interruptible_nested(lock, sub)	mutex_lock_interruptible(lock)
+# define mutex_lock_killable_nested(lock, sub)		mutex_lock_killable(lock)
+# define mutex_lock_nest_lock(lock, nest)		mutex_lock(lock)
 #endif
 
 /* 1 if the lock was taken, 0 if it is held (never sleeps). */

@@ -25,17 +25,17 @@ struct optimistic_spin_queue {
 
 #define OSQ_LOCK_UNLOCKED	{ ATOMIC_INIT(OSQ_UNLOCKED_VAL) }
 
-static inline void osq_lock_init(struct optimistic_spin_queue *lock)
+static inline void osq_lock_init(struct optimistic_spin_queue *osq)
 {
-	atomic_set(&lock->tail, OSQ_UNLOCKED_VAL);
+	atomic_set(&osq->tail, OSQ_UNLOCKED_VAL);
 }
 
-bool osq_lock(struct optimistic_spin_queue *lock);
-void osq_unlock(struct optimistic_spin_queue *lock);
+bool osq_lock(struct optimistic_spin_queue *osq);
+void osq_unlock(struct optimistic_spin_queue *osq);
 
-static inline bool osq_is_locked(struct optimistic_spin_queue *lock)
+static inline bool osq_is_locked(struct optimistic_spin_queue *osq)
 {
-	return atomic_read(&lock->tail) != OSQ_UNLOCKED_VAL;
+	return atomic_read(&osq->tail) != OSQ_UNLOCKED_VAL;
 }
 
 #endif

@@ -56,56 +56,56 @@ struct rw_semaphore {
 	  .wait_list = LIST_HEAD_INIT(name.wait_list)			\
 	  __RWSEM_DEP_MAP_INIT(name) }
 
-#define DECLARE_RWSEM(name)						\
-	struct rw_semaphore name = __RWSEM_INITIALIZER(name)
+#define DECLARE_RWSEM(semname)						\
+	struct rw_semaphore semname = __RWSEM_INITIALIZER(semname)
 
-void __init_rwsem(struct rw_semaphore *sem, const char *name,
+void __init_rwsem(struct rw_semaphore *rwsem, const char *name,
 		  struct lock_class_key *key);
 
 /* One lockdep class per initialisation site, as Linux. */
-#define init_rwsem(sem)							\
+#define init_rwsem(rwsem)							\
 do {									\
 	static struct lock_class_key __key;				\
 									\
-	__init_rwsem((sem), #sem, &__key);				\
+	__init_rwsem((rwsem), #rwsem, &__key);				\
 } while (0)
 
 /* Held by anyone, or about to be (a waiter counts, as in Linux). */
-static inline int rwsem_is_locked(struct rw_semaphore *sem)
+static inline int rwsem_is_locked(struct rw_semaphore *rwsem)
 {
-	return atomic_long_read(&sem->count) != RWSEM_UNLOCKED_VALUE;
+	return atomic_long_read(&rwsem->count) != RWSEM_UNLOCKED_VALUE;
 }
 
-static inline int rwsem_is_contended(struct rw_semaphore *sem)
+static inline int rwsem_is_contended(struct rw_semaphore *rwsem)
 {
-	return !list_empty(&sem->wait_list);
+	return !list_empty(&rwsem->wait_list);
 }
 
 #else	/* CONFIG_PREEMPT_RT */
 /* PREEMPT_RT form: see kernel/locking/rtmutex_api.c (lead) */
 #endif
 
-void down_read(struct rw_semaphore *sem);
-int down_read_interruptible(struct rw_semaphore *sem);
-int down_read_killable(struct rw_semaphore *sem);
+void down_read(struct rw_semaphore *rwsem);
+int down_read_interruptible(struct rw_semaphore *rwsem);
+int down_read_killable(struct rw_semaphore *rwsem);
 /* 1 if taken, 0 if not (never sleeps). */
-int down_read_trylock(struct rw_semaphore *sem);
-void up_read(struct rw_semaphore *sem);
+int down_read_trylock(struct rw_semaphore *rwsem);
+void up_read(struct rw_semaphore *rwsem);
 
-void down_write(struct rw_semaphore *sem);
-int down_write_killable(struct rw_semaphore *sem);
-int down_write_trylock(struct rw_semaphore *sem);
-void up_write(struct rw_semaphore *sem);
+void down_write(struct rw_semaphore *rwsem);
+int down_write_killable(struct rw_semaphore *rwsem);
+int down_write_trylock(struct rw_semaphore *rwsem);
+void up_write(struct rw_semaphore *rwsem);
 
 /* Turn a write lock into a read lock without letting a writer in between. */
-void downgrade_write(struct rw_semaphore *sem);
+void downgrade_write(struct rw_semaphore *rwsem);
 
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
-void down_read_nested(struct rw_semaphore *sem, int subclass);
-void down_write_nested(struct rw_semaphore *sem, int subclass);
+void down_read_nested(struct rw_semaphore *rwsem, int subclass);
+void down_write_nested(struct rw_semaphore *rwsem, int subclass);
 #else
-# define down_read_nested(sem, subclass)	down_read(sem)
-# define down_write_nested(sem, subclass)	down_write(sem)
+# define down_read_nested(rwsem, subclass)	down_read(rwsem)
+# define down_write_nested(rwsem, subclass)	down_write(rwsem)
 #endif
 
 #endif

@@ -49,19 +49,19 @@ void __mutex_init(struct mutex *lock, const char *name, struct lock_class_key *k
 	lockdep_init_map_wait(&lock->dep_map, name, key, 0, LD_WAIT_SLEEP);
 }
 
-static inline struct task_struct *__owner_task(unsigned long owner)
+static inline struct task_struct *__owner_task(unsigned long word)
 {
-	return (struct task_struct *)(owner & ~MUTEX_FLAGS);
+	return (struct task_struct *)(word & ~MUTEX_FLAGS);
 }
 
-static inline unsigned long __owner_flags(unsigned long owner)
+static inline unsigned long __owner_flags(unsigned long word)
 {
-	return owner & MUTEX_FLAGS;
+	return word & MUTEX_FLAGS;
 }
 
-static inline struct task_struct *__mutex_owner(struct mutex *lock)
+static inline struct task_struct *__mutex_owner(struct mutex *m)
 {
-	return __owner_task(atomic_long_read(&lock->owner));
+	return __owner_task(atomic_long_read(&m->owner));
 }
 
 bool mutex_is_locked(struct mutex *lock)
@@ -106,14 +106,14 @@ static struct task_struct *__mutex_trylock_common(struct mutex *lock, bool hando
 	}
 }
 
-static inline bool __mutex_trylock(struct mutex *lock)
+static inline bool __mutex_trylock(struct mutex *m)
 {
-	return __mutex_trylock_common(lock, false) == NULL;
+	return __mutex_trylock_common(m, false) == NULL;
 }
 
-static inline bool __mutex_trylock_or_handoff(struct mutex *lock, bool handoff)
+static inline bool __mutex_trylock_or_handoff(struct mutex *m, bool first)
 {
-	return __mutex_trylock_common(lock, handoff) == NULL;
+	return __mutex_trylock_common(m, first) == NULL;
 }
 
 #ifndef CONFIG_DEBUG_LOCK_ALLOC
@@ -122,34 +122,34 @@ static inline bool __mutex_trylock_or_handoff(struct mutex *lock, bool handoff)
  * with no flags.  Anything else goes to the slow paths, which also carry
  * the lockdep annotations (so lockdep builds always use them).
  */
-static __always_inline bool __mutex_trylock_fast(struct mutex *lock)
+static __always_inline bool __mutex_trylock_fast(struct mutex *m)
 {
 	long free = 0;
 
-	return atomic_long_try_cmpxchg_acquire(&lock->owner, &free, (long)current);
+	return atomic_long_try_cmpxchg_acquire(&m->owner, &free, (long)current);
 }
 
-static __always_inline bool __mutex_unlock_fast(struct mutex *lock)
+static __always_inline bool __mutex_unlock_fast(struct mutex *m)
 {
 	long self = (long)current;
 
-	return atomic_long_try_cmpxchg_release(&lock->owner, &self, 0);
+	return atomic_long_try_cmpxchg_release(&m->owner, &self, 0);
 }
 #endif
 
-static inline void __mutex_set_flag(struct mutex *lock, unsigned long flag)
+static inline void __mutex_set_flag(struct mutex *m, unsigned long bit)
 {
-	atomic_long_or(flag, &lock->owner);
+	atomic_long_or(bit, &m->owner);
 }
 
-static inline void __mutex_clear_flag(struct mutex *lock, unsigned long flag)
+static inline void __mutex_clear_flag(struct mutex *m, unsigned long bits)
 {
-	atomic_long_andnot(flag, &lock->owner);
+	atomic_long_andnot(bits, &m->owner);
 }
 
-static inline bool __mutex_waiter_is_first(struct mutex *lock, struct mutex_waiter *waiter)
+static inline bool __mutex_waiter_is_first(struct mutex *m, struct mutex_waiter *w)
 {
-	return list_first_entry(&lock->wait_list, struct mutex_waiter, list) == waiter;
+	return list_first_entry(&m->wait_list, struct mutex_waiter, list) == w;
 }
 
 /* Under wait_lock.  The first waiter raises WAITERS so that unlock wakes. */
@@ -174,16 +174,16 @@ static void __mutex_remove_waiter(struct mutex *lock, struct mutex_waiter *waite
  * release ordering pairs with the acquire of @task's pickup cmpxchg.
  * @task == NULL is a plain release.
  */
-static void __mutex_handoff(struct mutex *lock, struct task_struct *task)
+static void __mutex_handoff(struct mutex *m, struct task_struct *to)
 {
-	long word = atomic_long_read(&lock->owner);
+	long word = atomic_long_read(&m->owner);
 	long next;
 
 	do {
-		next = (word & MUTEX_FLAG_WAITERS) | (unsigned long)task;
-		if (task)
+		next = (word & MUTEX_FLAG_WAITERS) | (unsigned long)to;
+		if (to)
 			next |= MUTEX_FLAG_PICKUP;
-	} while (!atomic_long_try_cmpxchg_release(&lock->owner, &word, next));
+	} while (!atomic_long_try_cmpxchg_release(&m->owner, &word, next));
 }
 
 /* ------------------------------------------------------ optimistic spinning */
@@ -273,7 +273,7 @@ fail:
 /* ----------------------------------------------------------------- lock */
 
 static int __mutex_lock_common(struct mutex *lock, unsigned int state,
-			       unsigned int subclass, struct lockdep_map *nest_lock,
+			       unsigned int subclass, struct lockdep_map *nest,
 			       unsigned long ip)
 {
 	struct mutex_waiter waiter;
@@ -281,7 +281,7 @@ static int __mutex_lock_common(struct mutex *lock, unsigned int state,
 	might_sleep();
 
 	preempt_disable();
-	mutex_acquire_nest(&lock->dep_map, subclass, 0, nest_lock, ip);
+	mutex_acquire_nest(&lock->dep_map, subclass, 0, nest, ip);
 
 	if (__mutex_trylock(lock) || mutex_optimistic_spin(lock, NULL)) {
 		preempt_enable();
@@ -337,9 +337,9 @@ skip_wait:
 }
 
 static int __mutex_lock(struct mutex *lock, unsigned int state, unsigned int subclass,
-			struct lockdep_map *nest_lock, unsigned long ip)
+			struct lockdep_map *nest, unsigned long ip)
 {
-	return __mutex_lock_common(lock, state, subclass, nest_lock, ip);
+	return __mutex_lock_common(lock, state, subclass, nest, ip);
 }
 
 /*
@@ -351,17 +351,23 @@ static int __mutex_lock(struct mutex *lock, unsigned int state, unsigned int sub
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 void mutex_lock_nested(struct mutex *lock, unsigned int subclass)
 {
-	__mutex_lock(lock, TASK_UNINTERRUPTIBLE, subclass, NULL, _RET_IP_);
+	unsigned long ip = _RET_IP_;
+
+	__mutex_lock(lock, TASK_UNINTERRUPTIBLE, subclass, NULL, ip);
 }
 
 void _mutex_lock_nest_lock(struct mutex *lock, struct lockdep_map *nest)
 {
-	__mutex_lock(lock, TASK_UNINTERRUPTIBLE, 0, nest, _RET_IP_);
+	unsigned long ip = _RET_IP_;
+
+	__mutex_lock(lock, TASK_UNINTERRUPTIBLE, 0, nest, ip);
 }
 
 int mutex_lock_interruptible_nested(struct mutex *lock, unsigned int subclass)
 {
-	return __mutex_lock(lock, TASK_INTERRUPTIBLE, subclass, NULL, _RET_IP_);
+	unsigned long ip = _RET_IP_;
+
+	return __mutex_lock(lock, TASK_INTERRUPTIBLE, subclass, NULL, ip);
 }
 
 int mutex_lock_killable_nested(struct mutex *lock, unsigned int subclass)
@@ -372,7 +378,9 @@ int mutex_lock_killable_nested(struct mutex *lock, unsigned int subclass)
 /* Out of line so that the fast path stays short in the callers' view. */
 static noinline void __mutex_lock_slowpath(struct mutex *lock)
 {
-	__mutex_lock(lock, TASK_UNINTERRUPTIBLE, 0, NULL, _RET_IP_);
+	unsigned long ip = _RET_IP_;
+
+	__mutex_lock(lock, TASK_UNINTERRUPTIBLE, 0, NULL, ip);
 }
 
 void mutex_lock(struct mutex *lock)
@@ -384,10 +392,12 @@ void mutex_lock(struct mutex *lock)
 
 int mutex_lock_interruptible(struct mutex *lock)
 {
+	unsigned long ip = _RET_IP_;
+
 	might_sleep();
 	if (__mutex_trylock_fast(lock))
 		return 0;
-	return __mutex_lock(lock, TASK_INTERRUPTIBLE, 0, NULL, _RET_IP_);
+	return __mutex_lock(lock, TASK_INTERRUPTIBLE, 0, NULL, ip);
 }
 
 int mutex_lock_killable(struct mutex *lock)

@@ -38,8 +38,8 @@ static inline struct optimistic_spin_node *osq_decode(int code)
  * concurrent cancellation cannot believe it is still linked to us.
  */
 static struct optimistic_spin_node *
-osq_wait_next(struct optimistic_spin_queue *lock,
-	      struct optimistic_spin_node *node,
+osq_wait_next(struct optimistic_spin_queue *osq,
+	      struct optimistic_spin_node *mine,
 	      struct optimistic_spin_node *prev)
 {
 	int self = osq_encode(smp_processor_id());
@@ -47,11 +47,11 @@ osq_wait_next(struct optimistic_spin_queue *lock,
 	struct optimistic_spin_node *next;
 
 	for (;;) {
-		if (atomic_read(&lock->tail) == self &&
-		    atomic_cmpxchg(&lock->tail, self, back) == self)
+		if (atomic_read(&osq->tail) == self &&
+		    atomic_cmpxchg(&osq->tail, self, back) == self)
 			return NULL;
-		if (READ_ONCE(node->next)) {
-			next = xchg(&node->next, NULL);
+		if (READ_ONCE(mine->next)) {
+			next = xchg(&mine->next, NULL);
 			if (next)
 				return next;
 		}
@@ -60,21 +60,21 @@ osq_wait_next(struct optimistic_spin_queue *lock,
 }
 
 /* Step A: take back our predecessor's pointer to us, unless it hands over. */
-static bool osq_detach_from_prev(struct optimistic_spin_node *node,
+static bool osq_detach_from_prev(struct optimistic_spin_node *mine,
 				 struct optimistic_spin_node **prevp)
 {
 	struct optimistic_spin_node *prev = *prevp;
 
 	for (;;) {
-		if (READ_ONCE(prev->next) == node &&
-		    cmpxchg(&prev->next, node, NULL) == node)
+		if (READ_ONCE(prev->next) == mine &&
+		    cmpxchg(&prev->next, mine, NULL) == mine)
 			break;
 		/* The cmpxchg loses only to an unlock passing us the lock. */
-		if (smp_load_acquire(&node->locked))
+		if (smp_load_acquire(&mine->locked))
 			return false;
 		cpu_relax();
 		/* A cancelling predecessor gives us a new one (its step C). */
-		prev = READ_ONCE(node->prev);
+		prev = READ_ONCE(mine->prev);
 	}
 	*prevp = prev;
 	return true;
@@ -84,29 +84,29 @@ static bool osq_detach_from_prev(struct optimistic_spin_node *node,
  * Called with preemption disabled.  Returns true once this CPU is at the
  * head of the queue, false if it gave up because it should reschedule.
  */
-bool osq_lock(struct optimistic_spin_queue *lock)
+bool osq_lock(struct optimistic_spin_queue *osq)
 {
-	struct optimistic_spin_node *node = this_cpu_ptr(&osq_node);
+	struct optimistic_spin_node *mine = this_cpu_ptr(&osq_node);
 	struct optimistic_spin_node *prev, *next;
 	int self = osq_encode(smp_processor_id());
 	int old;
 
-	node->next = NULL;
-	node->locked = 0;
-	node->cpu = self;
+	mine->next = NULL;
+	mine->locked = 0;
+	mine->cpu = self;
 
 	/* The xchg publishes the node fields and orders the caller's loads. */
-	old = atomic_xchg(&lock->tail, self);
+	old = atomic_xchg(&osq->tail, self);
 	if (old == OSQ_UNLOCKED_VAL)
 		return true;
 
 	prev = osq_decode(old);
-	node->prev = prev;
+	mine->prev = prev;
 	/* node->prev before prev->next: a cancelling neighbour rewrites it. */
 	smp_wmb();
-	WRITE_ONCE(prev->next, node);
+	WRITE_ONCE(prev->next, mine);
 
-	while (!READ_ONCE(node->locked)) {
+	while (!READ_ONCE(mine->locked)) {
 		if (need_resched())
 			goto unqueue;
 		cpu_relax();
@@ -114,10 +114,10 @@ bool osq_lock(struct optimistic_spin_queue *lock)
 	return true;
 
 unqueue:
-	if (!osq_detach_from_prev(node, &prev))
+	if (!osq_detach_from_prev(mine, &prev))
 		return true;
 	/* Step B: a successor that cannot go away, or the tail given back. */
-	next = osq_wait_next(lock, node, prev);
+	next = osq_wait_next(osq, mine, prev);
 	if (!next)
 		return false;
 	/*
@@ -130,19 +130,19 @@ unqueue:
 	return false;
 }
 
-void osq_unlock(struct optimistic_spin_queue *lock)
+void osq_unlock(struct optimistic_spin_queue *osq)
 {
-	struct optimistic_spin_node *node, *next;
+	struct optimistic_spin_node *mine, *next;
 	int self = osq_encode(smp_processor_id());
 
 	/* Alone in the queue: the common case, one cmpxchg. */
-	if (likely(atomic_cmpxchg(&lock->tail, self, OSQ_UNLOCKED_VAL) == self))
+	if (likely(atomic_cmpxchg(&osq->tail, self, OSQ_UNLOCKED_VAL) == self))
 		return;
 
-	node = this_cpu_ptr(&osq_node);
-	next = xchg(&node->next, NULL);
+	mine = this_cpu_ptr(&osq_node);
+	next = xchg(&mine->next, NULL);
 	if (!next)
-		next = osq_wait_next(lock, node, NULL);
+		next = osq_wait_next(osq, mine, NULL);
 	if (next)
 		smp_store_release(&next->locked, 1);
 }

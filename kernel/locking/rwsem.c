@@ -39,8 +39,8 @@
 #define RWSEM_FLAG_HANDOFF	(1UL << 2)
 
 #define RWSEM_READER_SHIFT	8
-#define RWSEM_READER_BIAS	(1UL << RWSEM_READER_SHIFT)
-#define RWSEM_READER_MASK	(~(RWSEM_READER_BIAS - 1))
+#define RWSEM_READER_BIAS	(1L << RWSEM_READER_SHIFT)
+#define RWSEM_READER_MASK	(-RWSEM_READER_BIAS)	/* bits 8 and up */
 #define RWSEM_WRITER_MASK	RWSEM_WRITER_LOCKED
 #define RWSEM_LOCK_MASK		(RWSEM_WRITER_MASK | RWSEM_READER_MASK)
 /* What sends a reader that added its bias to the slow path. */
@@ -51,44 +51,44 @@
 #define RWSEM_READER_OWNED	(1UL << 0)
 
 /* How long a waiter waits before it may demand a handoff (4 ms). */
-#define RWSEM_WAIT_TIMEOUT	DIV_ROUND_UP(HZ, 250)
+#define RWSEM_WAIT_TIMEOUT	((HZ + 249) / 250)
 /* Readers granted per wakeup pass, bounding the wait_lock hold time. */
 #define MAX_READERS_WAKEUP	0x100
 
-static inline void rwsem_set_owner(struct rw_semaphore *sem)
+static inline void rwsem_set_owner(struct rw_semaphore *rwsem)
 {
-	atomic_long_set(&sem->owner, (long)current);
+	atomic_long_set(&rwsem->owner, (long)current);
 }
 
-static inline void rwsem_clear_owner(struct rw_semaphore *sem)
+static inline void rwsem_clear_owner(struct rw_semaphore *rwsem)
 {
-	atomic_long_set(&sem->owner, 0);
+	atomic_long_set(&rwsem->owner, 0);
 }
 
-static inline void __rwsem_set_reader_owned(struct rw_semaphore *sem,
+static inline void __rwsem_set_reader_owned(struct rw_semaphore *rwsem,
 					    struct task_struct *reader)
 {
-	atomic_long_set(&sem->owner, (long)reader | RWSEM_READER_OWNED);
+	atomic_long_set(&rwsem->owner, (long)reader | RWSEM_READER_OWNED);
 }
 
-static inline void rwsem_set_reader_owned(struct rw_semaphore *sem)
+static inline void rwsem_set_reader_owned(struct rw_semaphore *rwsem)
 {
-	__rwsem_set_reader_owned(sem, current);
+	__rwsem_set_reader_owned(rwsem, current);
 }
 
-static inline bool is_rwsem_reader_owned(struct rw_semaphore *sem)
+static inline bool is_rwsem_reader_owned(struct rw_semaphore *rwsem)
 {
-	return atomic_long_read(&sem->owner) & RWSEM_READER_OWNED;
+	return atomic_long_read(&rwsem->owner) & RWSEM_READER_OWNED;
 }
 
-void __init_rwsem(struct rw_semaphore *sem, const char *name,
+void __init_rwsem(struct rw_semaphore *rwsem, const char *name,
 		  struct lock_class_key *key)
 {
-	lockdep_init_map_wait(&sem->dep_map, name, key, 0, LD_WAIT_SLEEP);
-	atomic_long_set(&sem->count, RWSEM_UNLOCKED_VALUE);
-	raw_spin_lock_init(&sem->wait_lock);
-	INIT_LIST_HEAD(&sem->wait_list);
-	atomic_long_set(&sem->owner, 0);
+	lockdep_init_map_wait(&rwsem->dep_map, name, key, 0, LD_WAIT_SLEEP);
+	atomic_long_set(&rwsem->count, RWSEM_UNLOCKED_VALUE);
+	raw_spin_lock_init(&rwsem->wait_lock);
+	INIT_LIST_HEAD(&rwsem->wait_list);
+	atomic_long_set(&rwsem->owner, 0);
 }
 
 enum rwsem_waiter_type {
@@ -104,8 +104,8 @@ struct rwsem_waiter {
 	bool handoff_set;		/* writers: this waiter owns the handoff bit */
 };
 
-#define rwsem_first_waiter(sem) \
-	list_first_entry(&(sem)->wait_list, struct rwsem_waiter, list)
+#define rwsem_first_waiter(rwsem) \
+	list_first_entry(&(rwsem)->wait_list, struct rwsem_waiter, list)
 
 enum rwsem_wake_type {
 	RWSEM_WAKE_ANY,		/* whoever is first */
@@ -114,23 +114,23 @@ enum rwsem_wake_type {
 };
 
 /* Under wait_lock.  The caller sets RWSEM_FLAG_WAITERS. */
-static inline void rwsem_add_waiter(struct rw_semaphore *sem, struct rwsem_waiter *waiter)
+static inline void rwsem_add_waiter(struct rw_semaphore *rwsem, struct rwsem_waiter *waiter)
 {
-	list_add_tail(&waiter->list, &sem->wait_list);
+	list_add_tail(&waiter->list, &rwsem->wait_list);
 }
 
 /*
  * Grant or wake the head of the queue; under wait_lock, with waiters.
  * Readers are granted here, the writer only woken.
  */
-static void rwsem_mark_wake(struct rw_semaphore *sem, enum rwsem_wake_type wake_type,
+static void rwsem_mark_wake(struct rw_semaphore *rwsem, enum rwsem_wake_type wake_type,
 			    struct wake_q_head *wake_q)
 {
 	struct rwsem_waiter *waiter, *tmp;
-	long oldcount, woken = 0, adjustment = 0;
+	long old, woken = 0, delta = 0;
 	struct list_head granted;
 
-	waiter = rwsem_first_waiter(sem);
+	waiter = rwsem_first_waiter(rwsem);
 	if (waiter->type == RWSEM_WAITING_FOR_WRITE) {
 		/* Readers arriving now queue behind it; a writer may steal. */
 		if (wake_type == RWSEM_WAKE_ANY) {
@@ -146,24 +146,24 @@ static void rwsem_mark_wake(struct rw_semaphore *sem, enum rwsem_wake_type wake_
 	 * lock (READ_OWNED) needs no such guard.
 	 */
 	if (wake_type != RWSEM_WAKE_READ_OWNED) {
-		adjustment = RWSEM_READER_BIAS;
-		oldcount = atomic_long_fetch_add(adjustment, &sem->count);
-		if (unlikely(oldcount & RWSEM_WRITER_MASK)) {
+		delta = RWSEM_READER_BIAS;
+		old = atomic_long_fetch_add(delta, &rwsem->count);
+		if (unlikely(old & RWSEM_WRITER_MASK)) {
 			/* Writers keep beating the woken readers: stop that. */
-			if (!(oldcount & RWSEM_FLAG_HANDOFF) &&
+			if (!(old & RWSEM_FLAG_HANDOFF) &&
 			    time_after(jiffies, waiter->timeout)) {
-				adjustment -= RWSEM_FLAG_HANDOFF;
+				delta -= RWSEM_FLAG_HANDOFF;
 				lockevent_inc(rwsem_rlock_handoff);
 			}
-			atomic_long_add(-adjustment, &sem->count);
+			atomic_long_add(-delta, &rwsem->count);
 			return;
 		}
-		__rwsem_set_reader_owned(sem, waiter->task);
+		__rwsem_set_reader_owned(rwsem, waiter->task);
 	}
 
 	/* Every queued reader, writers skipped (they keep their places). */
 	INIT_LIST_HEAD(&granted);
-	list_for_each_entry_safe(waiter, tmp, &sem->wait_list, list) {
+	list_for_each_entry_safe(waiter, tmp, &rwsem->wait_list, list) {
 		if (waiter->type == RWSEM_WAITING_FOR_WRITE)
 			continue;
 		list_move_tail(&waiter->list, &granted);
@@ -172,18 +172,18 @@ static void rwsem_mark_wake(struct rw_semaphore *sem, enum rwsem_wake_type wake_
 	}
 	lockevent_cond_inc(rwsem_wake_reader, woken);
 
-	adjustment = woken * RWSEM_READER_BIAS - adjustment;
-	oldcount = atomic_long_read(&sem->count);
-	if (list_empty(&sem->wait_list)) {
-		adjustment -= RWSEM_FLAG_WAITERS;
-		if (oldcount & RWSEM_FLAG_HANDOFF)
-			adjustment -= RWSEM_FLAG_HANDOFF;
-	} else if (woken && (oldcount & RWSEM_FLAG_HANDOFF)) {
+	delta = woken * RWSEM_READER_BIAS - delta;
+	old = atomic_long_read(&rwsem->count);
+	if (list_empty(&rwsem->wait_list)) {
+		delta -= RWSEM_FLAG_WAITERS;
+		if (old & RWSEM_FLAG_HANDOFF)
+			delta -= RWSEM_FLAG_HANDOFF;
+	} else if (woken && (old & RWSEM_FLAG_HANDOFF)) {
 		/* Readers got in: the handoff they asked for is done. */
-		adjustment -= RWSEM_FLAG_HANDOFF;
+		delta -= RWSEM_FLAG_HANDOFF;
 	}
-	if (adjustment)
-		atomic_long_add(adjustment, &sem->count);
+	if (delta)
+		atomic_long_add(delta, &rwsem->count);
 
 	/* The count says they hold it; now tell them, and queue their wakeups. */
 	list_for_each_entry_safe(waiter, tmp, &granted, list) {
@@ -207,12 +207,12 @@ static void rwsem_mark_wake(struct rw_semaphore *sem, enum rwsem_wake_type wake_
  * waiter is first and has waited long enough (or is an RT task), sets
  * the handoff bit so that nobody else takes it next.
  */
-static bool rwsem_try_write_lock(struct rw_semaphore *sem, struct rwsem_waiter *waiter)
+static bool rwsem_try_write_lock(struct rw_semaphore *rwsem, struct rwsem_waiter *waiter)
 {
-	bool first = rwsem_first_waiter(sem) == waiter;
+	bool first = rwsem_first_waiter(rwsem) == waiter;
 	long count, new;
 
-	count = atomic_long_read(&sem->count);
+	count = atomic_long_read(&rwsem->count);
 	do {
 		bool has_handoff = count & RWSEM_FLAG_HANDOFF;
 
@@ -232,10 +232,10 @@ static bool rwsem_try_write_lock(struct rw_semaphore *sem, struct rwsem_waiter *
 		} else {
 			new |= RWSEM_WRITER_LOCKED;
 			new &= ~RWSEM_FLAG_HANDOFF;
-			if (list_is_singular(&sem->wait_list))
+			if (list_is_singular(&rwsem->wait_list))
 				new &= ~RWSEM_FLAG_WAITERS;
 		}
-	} while (!atomic_long_try_cmpxchg_acquire(&sem->count, &count, new));
+	} while (!atomic_long_try_cmpxchg_acquire(&rwsem->count, &count, new));
 
 	if (new & RWSEM_FLAG_HANDOFF) {
 		waiter->handoff_set = true;
@@ -244,7 +244,7 @@ static bool rwsem_try_write_lock(struct rw_semaphore *sem, struct rwsem_waiter *
 	}
 
 	list_del(&waiter->list);
-	rwsem_set_owner(sem);
+	rwsem_set_owner(rwsem);
 	return true;
 }
 
@@ -254,10 +254,10 @@ static bool rwsem_try_write_lock(struct rw_semaphore *sem, struct rwsem_waiter *
  * A reader whose fast path saw a writer, waiters or a handoff.  @count
  * is what that add returned; our bias is still in it.
  */
-static void rwsem_down_read_slowpath(struct rw_semaphore *sem, long count,
+static void rwsem_down_read_slowpath(struct rw_semaphore *rwsem, long count,
 				     unsigned int state)
 {
-	long adjustment = -RWSEM_READER_BIAS;
+	long delta = -RWSEM_READER_BIAS;
 	long rcnt = count >> RWSEM_READER_SHIFT;
 	struct rwsem_waiter waiter;
 	DEFINE_WAKE_Q(wake_q);
@@ -266,21 +266,21 @@ static void rwsem_down_read_slowpath(struct rw_semaphore *sem, long count,
 	 * Other readers hold it and only waiters stopped us: queue behind
 	 * them rather than take it past a waiting writer.
 	 */
-	if (is_rwsem_reader_owned(sem) && rcnt > 1 && !(count & RWSEM_WRITER_LOCKED))
+	if (is_rwsem_reader_owned(rwsem) && rcnt > 1 && !(count & RWSEM_WRITER_LOCKED))
 		goto queue;
 
 	/*
 	 * No writer and no handoff: our bias makes us a holder already.  If
 	 * we are the only reader, let the queued readers share it with us.
 	 */
-	if (!(count & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_HANDOFF))) {
-		rwsem_set_reader_owned(sem);
+	if (!(count & (RWSEM_FLAG_HANDOFF | RWSEM_WRITER_LOCKED))) {
+		rwsem_set_reader_owned(rwsem);
 		lockevent_inc(rwsem_rlock_steal);
 		if (rcnt == 1 && (count & RWSEM_FLAG_WAITERS)) {
-			raw_spin_lock_irq(&sem->wait_lock);
-			if (!list_empty(&sem->wait_list))
-				rwsem_mark_wake(sem, RWSEM_WAKE_READ_OWNED, &wake_q);
-			raw_spin_unlock_irq(&sem->wait_lock);
+			raw_spin_lock_irq(&rwsem->wait_lock);
+			if (!list_empty(&rwsem->wait_list))
+				rwsem_mark_wake(rwsem, RWSEM_WAKE_READ_OWNED, &wake_q);
+			raw_spin_unlock_irq(&rwsem->wait_lock);
 			wake_up_q(&wake_q);
 		}
 		return;
@@ -291,24 +291,24 @@ queue:
 	waiter.type = RWSEM_WAITING_FOR_READ;
 	waiter.timeout = jiffies + RWSEM_WAIT_TIMEOUT;
 
-	raw_spin_lock_irq(&sem->wait_lock);
-	if (list_empty(&sem->wait_list)) {
+	raw_spin_lock_irq(&rwsem->wait_lock);
+	if (list_empty(&rwsem->wait_list)) {
 		/*
 		 * The waiters that stopped us are gone; if the writer is too,
 		 * we hold the lock (bias still in) without queueing.
 		 */
-		if (!(atomic_long_read(&sem->count) &
+		if (!(atomic_long_read(&rwsem->count) &
 		      (RWSEM_WRITER_MASK | RWSEM_FLAG_HANDOFF))) {
-			raw_spin_unlock_irq(&sem->wait_lock);
-			rwsem_set_reader_owned(sem);
+			raw_spin_unlock_irq(&rwsem->wait_lock);
+			rwsem_set_reader_owned(rwsem);
 			return;
 		}
-		adjustment += RWSEM_FLAG_WAITERS;
+		delta += RWSEM_FLAG_WAITERS;
 	}
-	rwsem_add_waiter(sem, &waiter);
+	rwsem_add_waiter(rwsem, &waiter);
 
 	/* Now a waiter, no longer a holder: drop the bias. */
-	count = atomic_long_add_return(adjustment, &sem->count);
+	count = atomic_long_add_return(delta, &rwsem->count);
 
 	/*
 	 * If nobody holds it now, the holder we saw left before our bias
@@ -316,10 +316,10 @@ queue:
 	 * waiter behind readers only, wake the readers (us included).
 	 */
 	if (!(count & RWSEM_LOCK_MASK) ||
-	    (!(count & RWSEM_WRITER_MASK) && (adjustment & RWSEM_FLAG_WAITERS)))
-		rwsem_mark_wake(sem, RWSEM_WAKE_ANY, &wake_q);
+	    (!(count & RWSEM_WRITER_MASK) && (delta & RWSEM_FLAG_WAITERS)))
+		rwsem_mark_wake(rwsem, RWSEM_WAKE_ANY, &wake_q);
 
-	raw_spin_unlock_irq(&sem->wait_lock);
+	raw_spin_unlock_irq(&rwsem->wait_lock);
 	wake_up_q(&wake_q);
 
 	/* Granted when rwsem_mark_wake() clears waiter.task. */
@@ -333,7 +333,7 @@ queue:
 	__set_current_state(TASK_RUNNING);
 }
 
-static void rwsem_down_write_slowpath(struct rw_semaphore *sem, unsigned int state)
+static void rwsem_down_write_slowpath(struct rw_semaphore *rwsem, unsigned int state)
 {
 	struct rwsem_waiter waiter;
 	DEFINE_WAKE_Q(wake_q);
@@ -344,132 +344,132 @@ static void rwsem_down_write_slowpath(struct rw_semaphore *sem, unsigned int sta
 	waiter.timeout = jiffies + RWSEM_WAIT_TIMEOUT;
 	waiter.handoff_set = false;
 
-	raw_spin_lock_irq(&sem->wait_lock);
-	rwsem_add_waiter(sem, &waiter);
+	raw_spin_lock_irq(&rwsem->wait_lock);
+	rwsem_add_waiter(rwsem, &waiter);
 
-	if (rwsem_first_waiter(sem) != &waiter) {
+	if (rwsem_first_waiter(rwsem) != &waiter) {
 		/*
 		 * Behind others.  If readers hold the lock, readers queued
 		 * ahead of us can join them now instead of waiting for us.
 		 */
-		count = atomic_long_read(&sem->count);
+		count = atomic_long_read(&rwsem->count);
 		if (!(count & RWSEM_WRITER_MASK)) {
-			rwsem_mark_wake(sem, (count & RWSEM_READER_MASK) ?
+			rwsem_mark_wake(rwsem, (count & RWSEM_READER_MASK) ?
 					RWSEM_WAKE_READERS : RWSEM_WAKE_ANY, &wake_q);
 			if (!wake_q_empty(&wake_q)) {
 				/* Do not wake a crowd with IRQs off. */
-				raw_spin_unlock_irq(&sem->wait_lock);
+				raw_spin_unlock_irq(&rwsem->wait_lock);
 				wake_up_q(&wake_q);
-				raw_spin_lock_irq(&sem->wait_lock);
+				raw_spin_lock_irq(&rwsem->wait_lock);
 			}
 		}
 	} else {
-		atomic_long_or(RWSEM_FLAG_WAITERS, &sem->count);
+		atomic_long_or(RWSEM_FLAG_WAITERS, &rwsem->count);
 	}
 
 	set_current_state(state);
 	for (;;) {
-		if (rwsem_try_write_lock(sem, &waiter))
+		if (rwsem_try_write_lock(rwsem, &waiter))
 			break;
-		raw_spin_unlock_irq(&sem->wait_lock);
+		raw_spin_unlock_irq(&rwsem->wait_lock);
 		/* No signals in irqlab; no spinning on the owner yet (see top). */
 		schedule();
 		lockevent_inc(rwsem_sleep_writer);
 		set_current_state(state);
-		raw_spin_lock_irq(&sem->wait_lock);
+		raw_spin_lock_irq(&rwsem->wait_lock);
 	}
 	__set_current_state(TASK_RUNNING);
-	raw_spin_unlock_irq(&sem->wait_lock);
+	raw_spin_unlock_irq(&rwsem->wait_lock);
 }
 
 /* The queue's head deserves a look: the lock was released or downgraded. */
-static void rwsem_wake(struct rw_semaphore *sem, enum rwsem_wake_type wake_type)
+static void rwsem_wake(struct rw_semaphore *rwsem, enum rwsem_wake_type wake_type)
 {
 	DEFINE_WAKE_Q(wake_q);
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&sem->wait_lock, flags);
-	if (!list_empty(&sem->wait_list))
-		rwsem_mark_wake(sem, wake_type, &wake_q);
-	raw_spin_unlock_irqrestore(&sem->wait_lock, flags);
+	raw_spin_lock_irqsave(&rwsem->wait_lock, flags);
+	if (!list_empty(&rwsem->wait_list))
+		rwsem_mark_wake(rwsem, wake_type, &wake_q);
+	raw_spin_unlock_irqrestore(&rwsem->wait_lock, flags);
 	wake_up_q(&wake_q);
 }
 
 /* ----------------------------------------------------------- primitives */
 
-static inline void __down_read_common(struct rw_semaphore *sem, unsigned int state)
+static inline void __down_read_common(struct rw_semaphore *rwsem, unsigned int state)
 {
-	long count = atomic_long_add_return_acquire(RWSEM_READER_BIAS, &sem->count);
+	long count = atomic_long_add_return_acquire(RWSEM_READER_BIAS, &rwsem->count);
 
 	if (likely(!(count & RWSEM_READ_FAILED_MASK))) {
-		rwsem_set_reader_owned(sem);
+		rwsem_set_reader_owned(rwsem);
 		return;
 	}
-	rwsem_down_read_slowpath(sem, count, state);
+	rwsem_down_read_slowpath(rwsem, count, state);
 }
 
-static inline int __down_read_trylock(struct rw_semaphore *sem)
+static inline int __down_read_trylock(struct rw_semaphore *rwsem)
 {
 	long count = RWSEM_UNLOCKED_VALUE;
 
 	/* Optimistic: most read locks are taken with other readers only. */
 	do {
-		if (atomic_long_try_cmpxchg_acquire(&sem->count, &count,
+		if (atomic_long_try_cmpxchg_acquire(&rwsem->count, &count,
 						    count + RWSEM_READER_BIAS)) {
-			rwsem_set_reader_owned(sem);
+			rwsem_set_reader_owned(rwsem);
 			return 1;
 		}
 	} while (!(count & RWSEM_READ_FAILED_MASK));
 	return 0;
 }
 
-static inline int __down_write_trylock(struct rw_semaphore *sem)
+static inline int __down_write_trylock(struct rw_semaphore *rwsem)
 {
 	long count = RWSEM_UNLOCKED_VALUE;
 
-	if (atomic_long_try_cmpxchg_acquire(&sem->count, &count, RWSEM_WRITER_LOCKED)) {
-		rwsem_set_owner(sem);
+	if (atomic_long_try_cmpxchg_acquire(&rwsem->count, &count, RWSEM_WRITER_LOCKED)) {
+		rwsem_set_owner(rwsem);
 		return 1;
 	}
 	return 0;
 }
 
-static inline void __down_write_common(struct rw_semaphore *sem, unsigned int state)
+static inline void __down_write_common(struct rw_semaphore *rwsem, unsigned int state)
 {
-	if (unlikely(!__down_write_trylock(sem)))
-		rwsem_down_write_slowpath(sem, state);
+	if (unlikely(!__down_write_trylock(rwsem)))
+		rwsem_down_write_slowpath(rwsem, state);
 }
 
-static inline void __up_read(struct rw_semaphore *sem)
+static inline void __up_read(struct rw_semaphore *rwsem)
 {
-	long count = atomic_long_add_return_release(-RWSEM_READER_BIAS, &sem->count);
+	long count = atomic_long_add_return_release(-RWSEM_READER_BIAS, &rwsem->count);
 
 	/* The last holder out, with waiters: hand on. */
 	if (unlikely((count & (RWSEM_LOCK_MASK | RWSEM_FLAG_WAITERS)) ==
 		     RWSEM_FLAG_WAITERS))
-		rwsem_wake(sem, RWSEM_WAKE_ANY);
+		rwsem_wake(rwsem, RWSEM_WAKE_ANY);
 }
 
-static inline void __up_write(struct rw_semaphore *sem)
+static inline void __up_write(struct rw_semaphore *rwsem)
 {
 	long count;
 
-	rwsem_clear_owner(sem);
-	count = atomic_long_fetch_add_release(-RWSEM_WRITER_LOCKED, &sem->count);
+	rwsem_clear_owner(rwsem);
+	count = atomic_long_fetch_add_release(-RWSEM_WRITER_LOCKED, &rwsem->count);
 	if (unlikely(count & RWSEM_FLAG_WAITERS))
-		rwsem_wake(sem, RWSEM_WAKE_ANY);
+		rwsem_wake(rwsem, RWSEM_WAKE_ANY);
 }
 
-static inline void __downgrade_write(struct rw_semaphore *sem)
+static inline void __downgrade_write(struct rw_semaphore *rwsem)
 {
 	long count;
 
 	/* One add: the writer bit goes and our reader bias comes together. */
 	count = atomic_long_fetch_add_release(RWSEM_READER_BIAS - RWSEM_WRITER_LOCKED,
-					      &sem->count);
-	rwsem_set_reader_owned(sem);
+					      &rwsem->count);
+	rwsem_set_reader_owned(rwsem);
 	if (count & RWSEM_FLAG_WAITERS)
-		rwsem_wake(sem, RWSEM_WAKE_READ_OWNED);
+		rwsem_wake(rwsem, RWSEM_WAKE_READ_OWNED);
 }
 
 /*
@@ -480,96 +480,96 @@ static inline void __downgrade_write(struct rw_semaphore *sem)
 
 /* ------------------------------------------------------------------ API */
 
-void down_read(struct rw_semaphore *sem)
+void down_read(struct rw_semaphore *rwsem)
 {
 	might_sleep();
-	rwsem_acquire_read(&sem->dep_map, 0, 0, _RET_IP_);
-	__down_read_common(sem, TASK_UNINTERRUPTIBLE);
+	rwsem_acquire_read(&rwsem->dep_map, 0, 0, _RET_IP_);
+	__down_read_common(rwsem, TASK_UNINTERRUPTIBLE);
 }
 
-int down_read_interruptible(struct rw_semaphore *sem)
+int down_read_interruptible(struct rw_semaphore *rwsem)
 {
 	might_sleep();
-	rwsem_acquire_read(&sem->dep_map, 0, 0, _RET_IP_);
-	__down_read_common(sem, TASK_INTERRUPTIBLE);
+	rwsem_acquire_read(&rwsem->dep_map, 0, 0, _RET_IP_);
+	__down_read_common(rwsem, TASK_INTERRUPTIBLE);
 	return 0;
 }
 
-int down_read_killable(struct rw_semaphore *sem)
+int down_read_killable(struct rw_semaphore *rwsem)
 {
 	might_sleep();
-	rwsem_acquire_read(&sem->dep_map, 0, 0, _RET_IP_);
-	__down_read_common(sem, RWSEM_TASK_KILLABLE);
+	rwsem_acquire_read(&rwsem->dep_map, 0, 0, _RET_IP_);
+	__down_read_common(rwsem, RWSEM_TASK_KILLABLE);
 	return 0;
 }
 
-int down_read_trylock(struct rw_semaphore *sem)
+int down_read_trylock(struct rw_semaphore *rwsem)
 {
-	int ret = __down_read_trylock(sem);
+	int ret = __down_read_trylock(rwsem);
 
 	if (ret)
-		rwsem_acquire_read(&sem->dep_map, 0, 1, _RET_IP_);
+		rwsem_acquire_read(&rwsem->dep_map, 0, 1, _RET_IP_);
 	return ret;
 }
 
-void up_read(struct rw_semaphore *sem)
+void up_read(struct rw_semaphore *rwsem)
 {
-	rwsem_release(&sem->dep_map, _RET_IP_);
-	__up_read(sem);
+	rwsem_release(&rwsem->dep_map, _RET_IP_);
+	__up_read(rwsem);
 }
 
-void down_write(struct rw_semaphore *sem)
+void down_write(struct rw_semaphore *rwsem)
 {
 	might_sleep();
-	rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_);
-	__down_write_common(sem, TASK_UNINTERRUPTIBLE);
+	rwsem_acquire(&rwsem->dep_map, 0, 0, _RET_IP_);
+	__down_write_common(rwsem, TASK_UNINTERRUPTIBLE);
 }
 
-int down_write_killable(struct rw_semaphore *sem)
+int down_write_killable(struct rw_semaphore *rwsem)
 {
 	might_sleep();
-	rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_);
-	__down_write_common(sem, RWSEM_TASK_KILLABLE);
+	rwsem_acquire(&rwsem->dep_map, 0, 0, _RET_IP_);
+	__down_write_common(rwsem, RWSEM_TASK_KILLABLE);
 	return 0;
 }
 
-int down_write_trylock(struct rw_semaphore *sem)
+int down_write_trylock(struct rw_semaphore *rwsem)
 {
-	int ret = __down_write_trylock(sem);
+	int ret = __down_write_trylock(rwsem);
 
 	if (ret)
-		rwsem_acquire(&sem->dep_map, 0, 1, _RET_IP_);
+		rwsem_acquire(&rwsem->dep_map, 0, 1, _RET_IP_);
 	return ret;
 }
 
-void up_write(struct rw_semaphore *sem)
+void up_write(struct rw_semaphore *rwsem)
 {
-	rwsem_release(&sem->dep_map, _RET_IP_);
-	__up_write(sem);
+	rwsem_release(&rwsem->dep_map, _RET_IP_);
+	__up_write(rwsem);
 }
 
 /*
  * lockdep-lite has no lock_downgrade() yet: the held lock stays recorded
  * as the write acquisition until up_read() releases it.
  */
-void downgrade_write(struct rw_semaphore *sem)
+void downgrade_write(struct rw_semaphore *rwsem)
 {
-	__downgrade_write(sem);
+	__downgrade_write(rwsem);
 }
 
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
-void down_read_nested(struct rw_semaphore *sem, int subclass)
+void down_read_nested(struct rw_semaphore *rwsem, int subclass)
 {
 	might_sleep();
-	rwsem_acquire_read(&sem->dep_map, subclass, 0, _RET_IP_);
-	__down_read_common(sem, TASK_UNINTERRUPTIBLE);
+	rwsem_acquire_read(&rwsem->dep_map, subclass, 0, _RET_IP_);
+	__down_read_common(rwsem, TASK_UNINTERRUPTIBLE);
 }
 
-void down_write_nested(struct rw_semaphore *sem, int subclass)
+void down_write_nested(struct rw_semaphore *rwsem, int subclass)
 {
 	might_sleep();
-	rwsem_acquire(&sem->dep_map, subclass, 0, _RET_IP_);
-	__down_write_common(sem, TASK_UNINTERRUPTIBLE);
+	rwsem_acquire(&rwsem->dep_map, subclass, 0, _RET_IP_);
+	__down_write_common(rwsem, TASK_UNINTERRUPTIBLE);
 }
 #endif
 
