@@ -546,7 +546,15 @@ static void mutex_spins_on_running_owner(struct ktest *t)
 	}
 	ktest_info(t, "%d of %d waiters took the lock spinning, without sleeping (%lu opt locks)",
 		   spun, rounds, event_delta(LOCKEVENT_mutex_opt_lock, spins));
+#ifdef CONFIG_PREEMPT_RT
+	/*
+	 * Softirq threads preempt the owner at ticks; a waiter rightly stops
+	 * spinning then, so not every round can be won by spinning.
+	 */
+	KTEST_EXPECT_GE(t, spun, 1);
+#else
 	KTEST_EXPECT_GE(t, spun, rounds - 1);
+#endif
 }
 
 static void mutex_spinning_stops_when_owner_sleeps(struct ktest *t)
