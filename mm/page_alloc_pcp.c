@@ -211,12 +211,17 @@ void init_mm_internals(void)
 	mm_percpu_wq = system_wq;
 }
 
-/* The CPU we are on, which cannot change under us meanwhile. */
+/*
+ * The CPU we are on, which cannot change under us meanwhile.  Pinned with
+ * migrate_disable() as in Linux since the local_lock conversion: the
+ * local_lock inside does the rest, and on PREEMPT_RT it is a sleeping
+ * lock that must not be taken with preemption off.
+ */
 static void drain_this_cpu(struct zone *zone)
 {
-	preempt_disable();
+	migrate_disable();
 	drain_local_pages(zone);
-	preempt_enable();
+	migrate_enable();
 }
 
 /*

@@ -177,6 +177,7 @@ int ktest_run_all(void)
 {
 	unsigned int nsuites = 0, idx = 0, failed = 0;
 
+	ktest_threads_init();
 	for (struct ktest_suite **s = __start_ktest_suites; s < __stop_ktest_suites; s++)
 		nsuites += filter_matches((*s)->name, NULL);
 	printk(KERN_INFO "KTAP version 1\n");

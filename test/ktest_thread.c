@@ -6,6 +6,9 @@
 #include <linux/ktest.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/smp.h>
+#include <linux/atomic.h>
+#include <linux/printk.h>
 
 struct task_struct *ktest_kthread(int (*fn)(void *), void *arg, const char *name,
 				  int cpu, int policy, int prio)
@@ -40,4 +43,100 @@ void ktest_set_fifo(int prio)
 	struct sched_param sp = { .sched_priority = prio };
 
 	sched_setscheduler_nocheck(current, prio ? SCHED_FIFO : SCHED_NORMAL, &sp);
+}
+
+/*
+ * ktest_on_each_cpu() on PREEMPT_RT: one persistent bound thread per CPU,
+ * created before the first test, so a call allocates nothing (suites
+ * that compare free-page counts around it stay exact).
+ */
+struct each_cpu_call {
+	void (*fn)(void *info);
+	void *info;
+	atomic_t left;
+	struct task_struct *waiter;
+};
+
+static struct each_cpu_call *each_call;
+static unsigned long each_gen;
+static __maybe_unused DEFINE_PER_CPU(struct task_struct *, each_worker);
+
+static int __maybe_unused each_cpu_worker(void *data)
+{
+	unsigned long seen = 0;
+
+	for (;;) {
+		struct each_cpu_call *c;
+
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (smp_load_acquire(&each_gen) == seen) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		seen = READ_ONCE(each_gen);
+		c = READ_ONCE(each_call);
+		c->fn(c->info);
+		if (atomic_dec_and_test(&c->left))
+			wake_up_process(c->waiter);
+	}
+	return 0;
+}
+
+/* Start the workers (PREEMPT_RT only); ktest_run_all() calls this first. */
+void ktest_threads_init(void)
+{
+#ifdef CONFIG_PREEMPT_RT
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct task_struct *p = ktest_kthread(each_cpu_worker, NULL, "ktest-each",
+						      cpu, SCHED_NORMAL, 0);
+
+		if (!p) {
+			pr_err("ktest: no worker thread for CPU %d\n", cpu);
+			continue;
+		}
+		per_cpu(each_worker, cpu) = p;
+		wake_up_process(p);
+	}
+#endif
+}
+
+/*
+ * Run @fn on every online CPU at once and wait for all.  !RT: through
+ * on_each_cpu() (IPI context, interrupts off).  PREEMPT_RT: in the bound
+ * worker threads, because code that takes spinlock_t (the page
+ * allocator, for one) must not run in hard-IRQ context there.
+ */
+void ktest_on_each_cpu(void (*fn)(void *info), void *info)
+{
+#ifdef CONFIG_PREEMPT_RT
+	struct each_cpu_call c = { .fn = fn, .info = info, .waiter = current };
+	int cpu;
+
+	atomic_set(&c.left, num_online_cpus());
+	WRITE_ONCE(each_call, &c);
+	smp_store_release(&each_gen, each_gen + 1);
+	for_each_online_cpu(cpu) {
+		struct task_struct *p = per_cpu(each_worker, cpu);
+
+		if (p) {
+			wake_up_process(p);
+		} else {
+			pr_err("ktest: CPU %d has no worker; running its call here\n", cpu);
+			fn(info);
+			atomic_dec(&c.left);
+		}
+	}
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (!atomic_read(&c.left))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+#else
+	on_each_cpu(fn, info, 1);
+#endif
 }

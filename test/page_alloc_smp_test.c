@@ -3,9 +3,10 @@
  * page_alloc suite, continued: per-CPU lists, all CPUs at once, NUMA
  * placement, and the benchmarks (printed, never asserted).
  *
- * Cross-CPU work runs through on_each_cpu(): the function runs on every
- * online CPU with interrupts off (IPI context on the others), which is
- * fine for GFP_ATOMIC allocations and frees.
+ * Cross-CPU work runs through ktest_on_each_cpu(): on every online CPU at
+ * once, with interrupts off in IPI context on !RT (fine for GFP_ATOMIC
+ * allocations and frees), in bound threads on PREEMPT_RT, where the
+ * allocator's locks sleep and hard-IRQ context may not take them.
  */
 #include <linux/ktest.h>
 #include <linux/mm.h>
@@ -138,10 +139,10 @@ void drain_all_cpus(struct ktest *t)
 	 * kworker, whose stack comes from this allocator: have that happen
 	 * before the snapshot, so that only the drain itself is measured.
 	 */
-	on_each_cpu(fill_local_lists, NULL, 1);
+	ktest_on_each_cpu(fill_local_lists, NULL);
 	drain_all_pages(NULL);
 	pa_take_snapshot(&snap);
-	on_each_cpu(fill_local_lists, NULL, 1);
+	ktest_on_each_cpu(fill_local_lists, NULL);
 	for_each_online_cpu(cpu) {
 		unsigned long mine = 0;
 
@@ -213,7 +214,7 @@ void concurrent_alloc_free_all_cpus(struct ktest *t)
 	memset(stress, 0, sizeof(stress));
 	pa_take_snapshot(&snap);
 	t0 = ktime_get_ns();
-	on_each_cpu(stress_worker, NULL, 1);
+	ktest_on_each_cpu(stress_worker, NULL);
 	for_each_online_cpu(cpu) {
 		allocs += stress[cpu].allocs;
 		frees += stress[cpu].frees;
@@ -283,7 +284,7 @@ void numa_node_placement(struct ktest *t)
 							pgdat->node_spanned_pages) - 1,
 			   pgdat->node_present_pages, pgdat->nr_cpus);
 	}
-	on_each_cpu(alloc_on_local_node, NULL, 1);
+	ktest_on_each_cpu(alloc_on_local_node, NULL);
 	for_each_online_cpu(cpu) {
 		int want = acpi_numa_node_of_apic(cpu_to_apicid[cpu]);
 
@@ -392,7 +393,7 @@ static void bench_contended(struct ktest *t, const char *what, bool short_run)
 	u64 sum = 0, worst = 0;
 	int cpu;
 
-	on_each_cpu(bench_worker, short_run ? (void *)1 : NULL, 1);
+	ktest_on_each_cpu(bench_worker, short_run ? (void *)1 : NULL);
 	for_each_online_cpu(cpu) {
 		sum += cpu_mean[cpu];
 		worst = max(worst, cpu_mean[cpu]);

@@ -72,6 +72,8 @@ struct task_struct *ktest_kthread(int (*fn)(void *), void *arg, const char *name
 				  int cpu, int policy, int prio);
 void ktest_wait_flag(volatile bool *flag);
 void ktest_set_fifo(int prio);
+void ktest_on_each_cpu(void (*fn)(void *info), void *info);
+void ktest_threads_init(void);
 
 /* pi_stress (test/pi_stress.c): a test case and the run=pi_stress workload. */
 struct pi_stress_result {
