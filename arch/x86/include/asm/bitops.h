@@ -38,6 +38,23 @@ static __always_inline bool test_and_clear_bit(long nr, volatile unsigned long *
 	return old;
 }
 
+/*
+ * Lock and unlock forms, for bits used as locks (bit_spin_lock()): the
+ * set has acquire and the clear release ordering.  A locked x86
+ * instruction is a full barrier already, and TSO never lets earlier
+ * accesses pass a later store, so only the compiler needs telling.
+ */
+static __always_inline bool test_and_set_bit_lock(long nr, volatile unsigned long *addr)
+{
+	return test_and_set_bit(nr, addr);
+}
+
+static __always_inline void clear_bit_unlock(long nr, volatile unsigned long *addr)
+{
+	barrier();
+	clear_bit(nr, addr);
+}
+
 /* Non-atomic forms, for data only one CPU touches. */
 static __always_inline void __set_bit(long nr, volatile unsigned long *addr)
 {
@@ -47,6 +64,16 @@ static __always_inline void __set_bit(long nr, volatile unsigned long *addr)
 static __always_inline void __clear_bit(long nr, volatile unsigned long *addr)
 {
 	addr[BIT_WORD(nr)] &= ~BIT_MASK(nr);
+}
+
+/*
+ * Release a bit lock with a plain (unlocked) read-modify-write: only for
+ * words whose other bits nobody changes while the lock bit is held.
+ */
+static __always_inline void __clear_bit_unlock(long nr, volatile unsigned long *addr)
+{
+	barrier();
+	__clear_bit(nr, addr);
 }
 
 static __always_inline bool test_bit(long nr, const volatile unsigned long *addr)
