@@ -46,4 +46,7 @@ do {									\
 	raw_spin_trylock_irqsave(spinlock_check(lock), flags)
 #define spin_is_locked(lock)		raw_spin_is_locked(&(lock)->rlock)
 
+/* rwlock_t spins on !PREEMPT_RT too. */
+#include <linux/rwlock.h>
+
 #endif

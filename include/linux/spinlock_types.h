@@ -47,27 +47,8 @@ typedef struct spinlock {
 	{ .lock = __RT_MUTEX_BASE_INITIALIZER(name.lock), SPIN_DEP_MAP_INIT(name) }
 #define DEFINE_SPINLOCK(name)	spinlock_t name = __SPIN_LOCK_UNLOCKED(name)
 
-/* XXX moves to rwlock_types.h with the !RT rwlock_t */
-#include <linux/rwbase_rt.h>
-
-typedef struct {
-	struct rwbase_rt rwbase;
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	struct lockdep_map dep_map;
-#endif
-} rwlock_t;
-
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-# define RW_DEP_MAP_INIT(lockname)					\
-	.dep_map = { .name = #lockname, .wait_type_inner = LD_WAIT_CONFIG },
-#else
-# define RW_DEP_MAP_INIT(lockname)
-#endif
-
-#define __RW_LOCK_UNLOCKED(name)					\
-	{ .rwbase = __RWBASE_INITIALIZER(name.rwbase), RW_DEP_MAP_INIT(name) }
-#define DEFINE_RWLOCK(name)	rwlock_t name = __RW_LOCK_UNLOCKED(name)
-
 #endif /* CONFIG_PREEMPT_RT */
+
+#include <linux/rwlock_types.h>
 
 #endif
