@@ -113,11 +113,16 @@ static __always_inline void _raw_read_unlock_bh(rwlock_t *lock)
 
 /* ------------------------------------------------------------- writers */
 
-static __always_inline void _raw_write_lock(rwlock_t *lock)
+static __always_inline void _raw_write_lock_nested(rwlock_t *lock, int subclass)
 {
 	preempt_disable();
-	rwlock_acquire(&lock->dep_map, 0, 0, _RET_IP_);
+	rwlock_acquire(&lock->dep_map, subclass, 0, _RET_IP_);
 	do_raw_write_lock(lock);
+}
+
+static __always_inline void _raw_write_lock(rwlock_t *lock)
+{
+	_raw_write_lock_nested(lock, 0);
 }
 
 static __always_inline int _raw_write_trylock(rwlock_t *lock)
@@ -197,6 +202,8 @@ static __always_inline void _raw_write_unlock_bh(rwlock_t *lock)
 	_raw_read_unlock_irqrestore(lock, flags)
 
 #define write_lock(lock)		_raw_write_lock(lock)
+/* A second lock of the same class, for lockdep (RT has it too). */
+#define write_lock_nested(lock, sub)	_raw_write_lock_nested(lock, sub)
 #define write_lock_irq(lock)		_raw_write_lock_irq(lock)
 #define write_lock_bh(lock)		_raw_write_lock_bh(lock)
 #define write_lock_irqsave(lock, flags)					\
