@@ -15,7 +15,6 @@
  */
 #include <linux/ktest.h>
 #include <linux/sched.h>
-#include <linux/kthread.h>
 #include <linux/smp.h>
 #include <linux/delay.h>
 #include <linux/ktime.h>
@@ -123,9 +122,9 @@ static int lt_run(struct ktest *t, int per_cpu, unsigned long iters,
 			struct task_struct *p;
 
 			lt.th[n].cpu = cpu;
-			p = kthread_create(lt_thread_fn, &lt.th[n], "locktest/%d", cpu);
+			p = ktest_kthread(lt_thread_fn, &lt.th[n], "locktest",
+					  cpu, SCHED_NORMAL, 0);
 			KTEST_ASSERT_TRUE(t, p != NULL);
-			kthread_bind(p, cpu);
 			wake_up_process(p);
 		}
 	}
@@ -410,7 +409,7 @@ static void rw_writer(struct lt_thread *th, unsigned long v)
 {
 	unsigned long flags;
 
-	switch (v % 6) {
+	switch (v % 7) {
 	case 0:
 		write_lock(&lt_rwlock);
 		rw_write_section(th, false, false);
@@ -442,6 +441,11 @@ static void rw_writer(struct lt_thread *th, unsigned long v)
 			cpu_relax();
 		rw_write_section(th, true, false);
 		write_unlock_irqrestore(&lt_rwlock, flags);
+		break;
+	case 6:
+		write_lock_nested(&lt_rwlock, SINGLE_DEPTH_NESTING);
+		rw_write_section(th, false, false);
+		write_unlock(&lt_rwlock);
 		break;
 	}
 }
@@ -525,9 +529,9 @@ static void rwlock_irq_reader_passes_waiting_writer(struct ktest *t)
 	if (num_online_cpus() < 2)
 		ktest_skip(t, "needs a second CPU for the writer");
 	memset((void *)&rwi, 0, sizeof(rwi));
-	p = kthread_create(rwi_writer_fn, NULL, "rw-writer");
+	p = ktest_kthread(rwi_writer_fn, NULL, "rw-writer",
+			  smp_processor_id() == 0 ? 1 : 0, SCHED_NORMAL, 0);
 	KTEST_ASSERT_TRUE(t, p != NULL);
-	kthread_bind(p, smp_processor_id() == 0 ? 1 : 0);
 	wake_up_process(p);
 	hrtimer_init(&timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	timer.function = rwi_timer_fn;
@@ -739,9 +743,9 @@ static void semaphore_hands_over_in_fifo_order(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, list_empty(&lt_sem.wait_list));
 
 	for (int i = 0; i < 3; i++) {
-		p[i] = kthread_create(sem_fifo_fn, (void *)(long)(i + 1), "sem-fifo");
+		p[i] = ktest_kthread(sem_fifo_fn, (void *)(long)(i + 1), "sem-fifo",
+				     cpu, SCHED_NORMAL, 0);
 		KTEST_ASSERT_TRUE(t, p[i] != NULL);
-		kthread_bind(p[i], cpu);
 		wake_up_process(p[i]);
 		wait_asleep(p[i], &sf.started[i]);	/* queue them in a known order */
 	}
