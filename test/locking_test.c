@@ -914,6 +914,75 @@ static void seqcount_write_side_and_latch(struct ktest *t)
 	KTEST_EXPECT_EQ(t, raw_read_seqcount_latch(&latch), 6);
 }
 
+#ifdef CONFIG_PREEMPT_RT
+/*
+ * PREEMPT_RT: a seqlock writer holds a sleeping spinlock_t and can be
+ * preempted inside its write section.  A higher-priority reader on that
+ * CPU that spun on the odd count would never let it finish; instead the
+ * reader takes and drops the lock, sleeping (and boosting the writer)
+ * until the write section is over.
+ */
+static struct {
+	volatile bool in_write, release, reader_done;
+	unsigned seq;
+} srt;
+
+static int srt_writer_fn(void *unused)
+{
+	write_seqlock(&lt_seqlock);
+	WRITE_ONCE(srt.in_write, true);
+	while (!READ_ONCE(srt.release))
+		cpu_relax();		/* preemptible: the lock sleeps on RT */
+	write_sequnlock(&lt_seqlock);
+	return 0;
+}
+
+static int srt_reader_fn(void *unused)
+{
+	srt.seq = read_seqbegin(&lt_seqlock);
+	WRITE_ONCE(srt.reader_done, true);
+	return 0;
+}
+
+static void seqlock_rt_reader_blocks_on_preempted_writer(struct ktest *t)
+{
+	struct sched_param normal = { .sched_priority = 0 };
+	struct task_struct *w, *r;
+	bool slept = false;
+	int cpu;
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "the test thread needs a CPU of its own");
+	memset((void *)&srt, 0, sizeof(srt));
+	migrate_disable();
+	cpu = smp_processor_id() == 0 ? 1 : 0;
+	w = ktest_kthread(srt_writer_fn, NULL, "seq-writer", cpu, SCHED_NORMAL, 0);
+	r = ktest_kthread(srt_reader_fn, NULL, "seq-reader", cpu, SCHED_FIFO, 50);
+	KTEST_ASSERT_TRUE(t, w && r);
+	wake_up_process(w);
+	for (int i = 0; i < 5000 && !READ_ONCE(srt.in_write); i++)
+		msleep(1);
+	KTEST_EXPECT_TRUE(t, srt.in_write);
+	wake_up_process(r);		/* preempts the writer on its CPU */
+	for (int i = 0; i < 2000 && !slept; i++) {
+		msleep(1);
+		slept = READ_ONCE(r->__state) != TASK_RUNNING && !READ_ONCE(r->on_rq);
+	}
+	KTEST_EXPECT_TRUE(t, slept);
+	KTEST_EXPECT_FALSE(t, READ_ONCE(srt.reader_done));
+	/* Were it spinning, the writer would never run again: demote it. */
+	if (!slept)
+		sched_setscheduler_nocheck(r, SCHED_NORMAL, &normal);
+	WRITE_ONCE(srt.release, true);
+	for (int i = 0; i < 5000 && !READ_ONCE(srt.reader_done); i++)
+		msleep(1);
+	migrate_enable();
+	KTEST_ASSERT_TRUE(t, srt.reader_done);
+	KTEST_EXPECT_EQ(t, srt.seq & 1, 0);
+	KTEST_EXPECT_EQ(t, srt.seq, lt_seqlock.seqcount.seqcount.sequence);
+}
+#endif
+
 /* ----------------------------------------------------------- benchmarks */
 
 #define BENCH_ITERS	10000
@@ -985,6 +1054,9 @@ static struct ktest_case locking_cases[] = {
 	KTEST_CASE(semaphore_hands_over_in_fifo_order),
 	KTEST_CASE(seqlock_readers_never_see_torn_pair),
 	KTEST_CASE(seqcount_write_side_and_latch),
+#ifdef CONFIG_PREEMPT_RT
+	KTEST_CASE(seqlock_rt_reader_blocks_on_preempted_writer),
+#endif
 	KTEST_CASE(bench_uncontended),
 	{}
 };
