@@ -488,6 +488,8 @@ static void rwlock_readers_share_writers_exclude(struct ktest *t)
  * interrupted may hold the lock for read (the writer would wait for that
  * reader, and the reader for the interrupt: a deadlock).
  */
+static DEFINE_RWLOCK(rwi_lock);
+
 static struct {
 	volatile bool go, writer_done, irq_done;
 } rwi;
@@ -496,17 +498,18 @@ static int rwi_writer_fn(void *unused)
 {
 	while (!READ_ONCE(rwi.go))
 		yield();
-	write_lock(&lt_rwlock);
-	write_unlock(&lt_rwlock);
+	/* IRQs off: the lock is also taken in hard interrupts (lockdep). */
+	write_lock_irq(&rwi_lock);
+	write_unlock_irq(&rwi_lock);
 	WRITE_ONCE(rwi.writer_done, true);
 	return 0;
 }
 
 static enum hrtimer_restart rwi_timer_fn(struct hrtimer *timer)
 {
-	read_lock(&lt_rwlock);
+	read_lock(&rwi_lock);
 	WRITE_ONCE(rwi.irq_done, in_hardirq() != 0);
-	read_unlock(&lt_rwlock);
+	read_unlock(&rwi_lock);
 	return HRTIMER_NORESTART;
 }
 
@@ -536,18 +539,18 @@ static void rwlock_irq_reader_passes_waiting_writer(struct ktest *t)
 	hrtimer_init(&timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	timer.function = rwi_timer_fn;
 
-	read_lock(&lt_rwlock);		/* pins us to this CPU too */
+	read_lock(&rwi_lock);		/* pins us to this CPU too */
 	WRITE_ONCE(rwi.go, true);
 	end = ktime_get_ns() + 5000ULL * 1000000;
 	while (!waiting && ktime_get_ns() < end) {
-		waiting = qrw_cnts(&lt_rwlock.raw_lock) & _QW_WAITING;
+		waiting = qrw_cnts(&rwi_lock.raw_lock) & _QW_WAITING;
 		cpu_relax();
 	}
 	if (waiting) {
 		hrtimer_start(&timer, ns_to_ktime(100000), HRTIMER_MODE_REL_HARD);
 		lt_spin_until(&rwi.irq_done, 5000);
 	}
-	read_unlock(&lt_rwlock);
+	read_unlock(&rwi_lock);
 
 	KTEST_EXPECT_TRUE(t, waiting);
 	KTEST_EXPECT_TRUE(t, rwi.irq_done);
