@@ -128,6 +128,9 @@ void kthread_bind(struct task_struct *p, unsigned int cpu)
 	unsigned long flags;
 
 	WARN_ON(READ_ONCE(p->__state) != TASK_UNINTERRUPTIBLE || p->on_rq);
+	/* A CPU that does not exist would index past the run queues. */
+	if (WARN_ON(cpu >= CONFIG_NR_CPUS || !cpumask_test_cpu(cpu, cpu_possible_mask)))
+		return;
 	raw_spin_lock_irqsave(&p->pi_lock, flags);
 	cpumask_copy(&p->cpus_mask, cpumask_of(cpu));
 	p->cpus_ptr = &p->cpus_mask;

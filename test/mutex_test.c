@@ -332,7 +332,7 @@ static int starve_writer_fn(void *data)
 	return 0;
 }
 
-static void rwsem_writer_not_starved_by_readers(struct ktest *t)
+static void __maybe_unused rwsem_writer_not_starved_by_readers(struct ktest *t)
 {
 	int n = 0, cpu, got = -1;
 	unsigned long handoffs = lockevent_read(LOCKEVENT_rwsem_wlock_handoff);
@@ -403,7 +403,7 @@ static int handoff_waiter_fn(void *data)
 	return 0;
 }
 
-static void mutex_handoff_to_starving_waiter(struct ktest *t)
+static void __maybe_unused mutex_handoff_to_starving_waiter(struct ktest *t)
 {
 	unsigned long handoffs = lockevent_read(LOCKEVENT_mutex_handoff);
 	int cpu = num_online_cpus() - 1;
@@ -518,7 +518,7 @@ static void owner_scenario(struct ktest *t, unsigned int busy_us, unsigned int s
 	KTEST_ASSERT_TRUE(t, wait_count(&ow.done, threads, 10000));
 }
 
-static void mutex_sleeping_waiter_frees_its_cpu(struct ktest *t)
+static void __maybe_unused mutex_sleeping_waiter_frees_its_cpu(struct ktest *t)
 {
 	if (num_online_cpus() < 2)
 		ktest_skip(t, "needs 2 CPUs");
@@ -530,7 +530,7 @@ static void mutex_sleeping_waiter_frees_its_cpu(struct ktest *t)
 	KTEST_EXPECT_GT(t, ow.bg_at_unlock - ow.bg_at_lock, 1000);
 }
 
-static void mutex_spins_on_running_owner(struct ktest *t)
+static void __maybe_unused mutex_spins_on_running_owner(struct ktest *t)
 {
 	unsigned long spins = lockevent_read(LOCKEVENT_mutex_opt_lock);
 	int rounds = 5, spun = 0;
@@ -557,7 +557,7 @@ static void mutex_spins_on_running_owner(struct ktest *t)
 #endif
 }
 
-static void mutex_spinning_stops_when_owner_sleeps(struct ktest *t)
+static void __maybe_unused mutex_spinning_stops_when_owner_sleeps(struct ktest *t)
 {
 	unsigned long fails = lockevent_read(LOCKEVENT_mutex_opt_fail);
 
@@ -637,6 +637,81 @@ static void bench_uncontended(struct ktest *t)
 		   (unsigned long long)bench_ops(op_write, &sem), ktest_clock_mode());
 }
 
+#ifdef CONFIG_PREEMPT_RT
+/* --------------------------------------------- PREEMPT_RT: rt_mutex-based */
+
+static struct mutex rt_m;
+static struct rw_semaphore rt_sem;
+static volatile bool rt_holds, rt_release, rt_holder_done, rt_waiter_done;
+static int rt_holder_prio_seen;
+
+static int rt_holder_fn(void *data)
+{
+	bool rwsem = data;
+
+	if (rwsem)
+		down_write(&rt_sem);
+	else
+		mutex_lock(&rt_m);
+	smp_store_release(&rt_holds, true);
+	while (!READ_ONCE(rt_release))
+		msleep(1);
+	rt_holder_prio_seen = current->prio;
+	if (rwsem)
+		up_write(&rt_sem);
+	else
+		mutex_unlock(&rt_m);
+	smp_store_release(&rt_holder_done, true);
+	return 0;
+}
+
+static int rt_waiter_fn(void *data)
+{
+	bool rwsem = data;
+
+	if (rwsem) {
+		down_read(&rt_sem);
+		up_read(&rt_sem);
+	} else {
+		mutex_lock(&rt_m);
+		mutex_unlock(&rt_m);
+	}
+	smp_store_release(&rt_waiter_done, true);
+	return 0;
+}
+
+/*
+ * On RT a mutex is an rt_mutex and an rw_semaphore's writer holds one: a
+ * FIFO 60 task blocked on either (a reader, for the rwsem) lends its
+ * priority to the FIFO 10 holder until the unlock.
+ */
+static void rt_mutex_and_rwsem_inherit(struct ktest *t)
+{
+	for (int rwsem = 0; rwsem < 2; rwsem++) {
+		struct task_struct *h, *w;
+
+		mutex_init(&rt_m);
+		init_rwsem(&rt_sem);
+		rt_holds = rt_release = rt_holder_done = rt_waiter_done = false;
+		ktest_set_fifo(95);
+		h = ktest_kthread(rt_holder_fn, (void *)(long)rwsem, "rt-holder", -1, SCHED_FIFO, 10);
+		w = ktest_kthread(rt_waiter_fn, (void *)(long)rwsem, "rt-waiter", -1, SCHED_FIFO, 60);
+		KTEST_ASSERT_TRUE(t, h && w);
+		wake_up_process(h);
+		ktest_wait_flag(&rt_holds);
+		wake_up_process(w);
+		for (int i = 0; i < 2000 && READ_ONCE(h->prio) != MAX_RT_PRIO - 1 - 60; i++)
+			msleep(1);
+		WRITE_ONCE(rt_release, true);
+		ktest_wait_flag(&rt_holder_done);
+		ktest_wait_flag(&rt_waiter_done);
+		ktest_set_fifo(0);
+		KTEST_EXPECT_EQ(t, rt_holder_prio_seen, MAX_RT_PRIO - 1 - 60);
+		KTEST_EXPECT_EQ(t, h->prio, MAX_RT_PRIO - 1 - 10);
+	}
+}
+#endif
+
 static struct ktest_case mutex_cases[] = {
 	KTEST_CASE(mutex_trylock_fails_when_held),
 	KTEST_CASE(rwsem_trylock_rules),
@@ -644,11 +719,19 @@ static struct ktest_case mutex_cases[] = {
 	KTEST_CASE(mutex_exclusion_all_cpus),
 	KTEST_CASE(rwsem_writers_exclusion_all_cpus),
 	KTEST_CASE(rwsem_readers_share_writers_exclude),
+#ifndef CONFIG_PREEMPT_RT
+	/*
+	 * The !RT algorithm's own properties (FIFO handoff, OSQ spinning,
+	 * writer handoff); RT's rwsem may starve writers, as 5.15-rt does.
+	 */
 	KTEST_CASE(rwsem_writer_not_starved_by_readers),
 	KTEST_CASE(mutex_handoff_to_starving_waiter),
 	KTEST_CASE(mutex_sleeping_waiter_frees_its_cpu),
 	KTEST_CASE(mutex_spins_on_running_owner),
 	KTEST_CASE(mutex_spinning_stops_when_owner_sleeps),
+#else
+	KTEST_CASE(rt_mutex_and_rwsem_inherit),
+#endif
 	KTEST_CASE(bench_uncontended),
 	{}
 };

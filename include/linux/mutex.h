@@ -35,12 +35,7 @@ struct lockdep_map;
 # define __DEP_MAP_MUTEX_INITIALIZER(lockname)
 #endif
 
-/*
- * The rt_mutex-based PREEMPT_RT form is not in yet, so for now this
- * branch serves every configuration; with the RT form it becomes
- * "#ifndef CONFIG_PREEMPT_RT", as in Linux.
- */
-#if 1	/* #ifndef CONFIG_PREEMPT_RT */
+#ifndef CONFIG_PREEMPT_RT
 
 struct mutex {
 	atomic_long_t owner;
@@ -74,7 +69,45 @@ void __mutex_init(struct mutex *lock, const char *name, struct lock_class_key *k
 bool mutex_is_locked(struct mutex *lock);
 
 #else	/* CONFIG_PREEMPT_RT */
-/* PREEMPT_RT form: see kernel/locking/rtmutex_api.c (lead) */
+
+/*
+ * PREEMPT_RT: a mutex is an rt_mutex (kernel/locking/rtmutex_api.c), so
+ * a blocked locker boosts the owner through whole chains, spins while
+ * the owner runs, and is woken in priority order rather than FIFO.
+ */
+#include <linux/rtmutex.h>
+
+struct mutex {
+	struct rt_mutex_base rtmutex;
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	struct lockdep_map dep_map;
+#endif
+};
+
+#define __MUTEX_INITIALIZER(mutexname)					\
+	{ .rtmutex = __RT_MUTEX_BASE_INITIALIZER(mutexname.rtmutex)	\
+	  __DEP_MAP_MUTEX_INITIALIZER(mutexname) }
+
+#define DEFINE_MUTEX(mutexname)						\
+	struct mutex mutexname = __MUTEX_INITIALIZER(mutexname)
+
+void __mutex_rt_init(struct mutex *lock, const char *name, struct lock_class_key *key);
+
+#define __mutex_init(mutex, name, key)					\
+do {									\
+	rt_mutex_base_init(&(mutex)->rtmutex);				\
+	__mutex_rt_init((mutex), (name), (key));			\
+} while (0)
+
+#define mutex_init(mutex)						\
+do {									\
+	static struct lock_class_key __key;				\
+									\
+	__mutex_init((mutex), #mutex, &__key);				\
+} while (0)
+
+#define mutex_is_locked(l)	rt_mutex_base_is_locked(&(l)->rtmutex)
+
 #endif
 
 #ifdef CONFIG_DEBUG_LOCK_ALLOC

@@ -30,12 +30,7 @@
 # define __RWSEM_DEP_MAP_INIT(lockname)
 #endif
 
-/*
- * The rt_mutex-based PREEMPT_RT form (rwbase_rt) is not in yet, so for
- * now this branch serves every configuration; with the RT form it becomes
- * "#ifndef CONFIG_PREEMPT_RT", as in Linux.
- */
-#if 1	/* #ifndef CONFIG_PREEMPT_RT */
+#ifndef CONFIG_PREEMPT_RT
 
 struct rw_semaphore {
 	atomic_long_t count;
@@ -82,7 +77,51 @@ static inline int rwsem_is_contended(struct rw_semaphore *rwsem)
 }
 
 #else	/* CONFIG_PREEMPT_RT */
-/* PREEMPT_RT form: see kernel/locking/rtmutex_api.c (lead) */
+
+/*
+ * PREEMPT_RT: rwbase_rt in its sleeping-mutex flavour (the end of
+ * kernel/locking/rwsem.c).  Writers take an rt_mutex, so readers that
+ * find a writer in boost it; a writer waits, unboosting, for the readers
+ * already inside, and (as in 5.15) readers still get in until the writer
+ * is in: a steady stream of readers can starve a writer.
+ */
+#include <linux/rwbase_rt.h>
+
+struct rw_semaphore {
+	struct rwbase_rt rwbase;
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	struct lockdep_map dep_map;
+#endif
+};
+
+#define __RWSEM_INITIALIZER(name)					\
+	{ .rwbase = __RWBASE_INITIALIZER(name.rwbase)			\
+	  __RWSEM_DEP_MAP_INIT(name) }
+
+#define DECLARE_RWSEM(semname)						\
+	struct rw_semaphore semname = __RWSEM_INITIALIZER(semname)
+
+void __rwsem_rt_init(struct rw_semaphore *rwsem, const char *name,
+		     struct lock_class_key *key);
+
+#define init_rwsem(sem)							\
+do {									\
+	static struct lock_class_key __key;				\
+									\
+	init_rwbase_rt(&(sem)->rwbase);					\
+	__rwsem_rt_init((sem), #sem, &__key);				\
+} while (0)
+
+static __always_inline int rwsem_is_locked(struct rw_semaphore *sem)
+{
+	return rw_base_is_locked(&sem->rwbase);
+}
+
+static __always_inline int rwsem_is_contended(struct rw_semaphore *sem)
+{
+	return rw_base_is_contended(&sem->rwbase);
+}
+
 #endif
 
 void down_read(struct rw_semaphore *rwsem);

@@ -27,7 +27,7 @@
 #include <asm/processor.h>
 #include "lock_events.h"
 
-#if 1	/* #ifndef CONFIG_PREEMPT_RT (see include/linux/mutex.h) */
+#ifndef CONFIG_PREEMPT_RT
 
 #define MUTEX_FLAG_WAITERS	0x01	/* wait_list not empty: unlock wakes */
 #define MUTEX_FLAG_HANDOFF	0x02	/* unlock hands over to the first waiter */
@@ -476,6 +476,4 @@ void mutex_unlock(struct mutex *lock)
 	__mutex_unlock_slowpath(lock, _RET_IP_);
 }
 
-#else	/* CONFIG_PREEMPT_RT */
-/* PREEMPT_RT form: see kernel/locking/rtmutex_api.c (lead) */
-#endif
+#endif	/* !CONFIG_PREEMPT_RT; the RT mutex is in rtmutex_api.c */

@@ -848,6 +848,16 @@ static int __rt_mutex_slowlock(struct rt_mutex_base *lock, unsigned int state,
 	return ret;
 }
 
+/* Block with wait_lock held (rwbase_rt's reader slow path), no timeout. */
+static inline int __rt_mutex_slowlock_locked(struct rt_mutex_base *lock,
+					     unsigned int state)
+{
+	struct rt_mutex_waiter waiter;
+
+	rt_mutex_init_waiter(&waiter);
+	return __rt_mutex_slowlock(lock, state, RT_MUTEX_MIN_CHAINWALK, NULL, &waiter);
+}
+
 static int rt_mutex_slowlock(struct rt_mutex_base *lock, unsigned int state,
 			     enum rtmutex_chainwalk chwalk,
 			     struct hrtimer_sleeper *timeout)

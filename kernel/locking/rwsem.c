@@ -32,7 +32,7 @@
 #include <linux/sched/wake_q.h>
 #include "lock_events.h"
 
-#if 1	/* #ifndef CONFIG_PREEMPT_RT (see include/linux/rwsem.h) */
+#ifndef CONFIG_PREEMPT_RT
 
 #define RWSEM_WRITER_LOCKED	(1UL << 0)
 #define RWSEM_FLAG_WAITERS	(1UL << 1)
@@ -574,5 +574,130 @@ void down_write_nested(struct rw_semaphore *rwsem, int subclass)
 #endif
 
 #else	/* CONFIG_PREEMPT_RT */
-/* PREEMPT_RT form: see kernel/locking/rtmutex_api.c (lead) */
+
+/*
+ * PREEMPT_RT: rw_semaphore is rwbase_rt over its own copy of the rt_mutex
+ * core built with the mutex rules: sleeping in the caller's state, no
+ * lateral steals.
+ */
+#define RT_MUTEX_BUILD_MUTEX
+#include "rtmutex.c"
+
+#define rwbase_set_and_save_current_state(state)	set_current_state(state)
+#define rwbase_restore_current_state()			__set_current_state(TASK_RUNNING)
+#define rwbase_rtmutex_lock_state(rtm, state)		__rt_mutex_lock(rtm, state)
+#define rwbase_rtmutex_slowlock_locked(rtm, state)	__rt_mutex_slowlock_locked(rtm, state)
+#define rwbase_rtmutex_unlock(rtm)			__rt_mutex_unlock(rtm)
+#define rwbase_rtmutex_trylock(rtm)			__rt_mutex_trylock(rtm)
+/* No signals in irqlab: nothing interrupts a wait. */
+#define rwbase_signal_pending_state(state, task)	false
+#define rwbase_schedule()				schedule()
+
+#include "rwbase_rt.c"
+
+void __rwsem_rt_init(struct rw_semaphore *sem, const char *name,
+		     struct lock_class_key *key)
+{
+	lockdep_init_map_wait(&sem->dep_map, name, key, 0, LD_WAIT_SLEEP);
+}
+
+void down_read(struct rw_semaphore *sem)
+{
+	might_sleep();
+	rwsem_acquire_read(&sem->dep_map, 0, 0, _RET_IP_);
+	rwbase_read_lock(&sem->rwbase, TASK_UNINTERRUPTIBLE);
+}
+
+static int __down_read_state(struct rw_semaphore *sem, unsigned int state)
+{
+	int ret;
+
+	might_sleep();
+	rwsem_acquire_read(&sem->dep_map, 0, 0, _RET_IP_);
+	ret = rwbase_read_lock(&sem->rwbase, state);
+	if (ret)
+		rwsem_release(&sem->dep_map, _RET_IP_);
+	return ret;
+}
+
+int down_read_interruptible(struct rw_semaphore *sem)
+{
+	return __down_read_state(sem, TASK_INTERRUPTIBLE);
+}
+
+int down_read_killable(struct rw_semaphore *sem)
+{
+	return __down_read_state(sem, TASK_UNINTERRUPTIBLE);
+}
+
+int down_read_trylock(struct rw_semaphore *sem)
+{
+	int ret = rwbase_read_trylock(&sem->rwbase);
+
+	if (ret)
+		rwsem_acquire_read(&sem->dep_map, 0, 1, _RET_IP_);
+	return ret;
+}
+
+void up_read(struct rw_semaphore *sem)
+{
+	rwsem_release(&sem->dep_map, _RET_IP_);
+	rwbase_read_unlock(&sem->rwbase, TASK_NORMAL);
+}
+
+void down_write(struct rw_semaphore *sem)
+{
+	might_sleep();
+	rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_);
+	rwbase_write_lock(&sem->rwbase, TASK_UNINTERRUPTIBLE);
+}
+
+int down_write_killable(struct rw_semaphore *sem)
+{
+	int ret;
+
+	might_sleep();
+	rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_);
+	ret = rwbase_write_lock(&sem->rwbase, TASK_UNINTERRUPTIBLE);
+	if (ret)
+		rwsem_release(&sem->dep_map, _RET_IP_);
+	return ret;
+}
+
+int down_write_trylock(struct rw_semaphore *sem)
+{
+	int ret = rwbase_write_trylock(&sem->rwbase);
+
+	if (ret)
+		rwsem_acquire(&sem->dep_map, 0, 1, _RET_IP_);
+	return ret;
+}
+
+void up_write(struct rw_semaphore *sem)
+{
+	rwsem_release(&sem->dep_map, _RET_IP_);
+	rwbase_write_unlock(&sem->rwbase);
+}
+
+void downgrade_write(struct rw_semaphore *sem)
+{
+	rwbase_write_downgrade(&sem->rwbase);
+}
+
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+void down_read_nested(struct rw_semaphore *sem, int subclass)
+{
+	might_sleep();
+	rwsem_acquire_read(&sem->dep_map, subclass, 0, _RET_IP_);
+	rwbase_read_lock(&sem->rwbase, TASK_UNINTERRUPTIBLE);
+}
+
+void down_write_nested(struct rw_semaphore *sem, int subclass)
+{
+	might_sleep();
+	rwsem_acquire(&sem->dep_map, subclass, 0, _RET_IP_);
+	rwbase_write_lock(&sem->rwbase, TASK_UNINTERRUPTIBLE);
+}
 #endif
+
+#endif	/* CONFIG_PREEMPT_RT */
