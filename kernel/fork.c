@@ -20,6 +20,8 @@
 
 LIST_HEAD(task_list);
 DEFINE_RAW_SPINLOCK(tasklist_lock);
+/* Threads that have exited but whose memory is not freed yet. */
+atomic_t nr_dying_tasks;
 static int next_pid = 1;
 
 /* CPU 0's idle task: start_kernel() runs as it, on the boot stack. */
@@ -194,6 +196,7 @@ __noreturn void kthread_exit(int result)
 	preempt_count_set(0);
 	p->exit_code = result;
 	p->flags |= PF_EXITING;
+	atomic_inc(&nr_dying_tasks);
 	raw_spin_lock_irqsave(&tasklist_lock, flags);
 	list_del_init(&p->tasks);
 	raw_spin_unlock_irqrestore(&tasklist_lock, flags);
@@ -212,6 +215,8 @@ __noreturn void kthread_exit(int result)
 
 static void __put_task_struct(struct task_struct *p)
 {
+	if (p->flags & PF_EXITING)
+		atomic_dec(&nr_dying_tasks);
 	vfree(p->stack);
 	free_task_struct(p);
 }

@@ -6,6 +6,8 @@
  */
 #include <linux/kernel.h>
 #include <linux/ktest.h>
+#include <linux/sched/task.h>
+#include <linux/delay.h>
 #include <linux/moduleparam.h>
 #include <stdio.h>
 
@@ -103,9 +105,22 @@ static void ktest_print_result(int depth, bool ok, unsigned int idx,
 }
 
 /* Run one case body; returns with t->failed/skipped set. */
+/*
+ * Threads of the previous case may still be exiting; their memory comes
+ * back to the page allocator when they are freed.  Start each case after
+ * that (bounded: a leaked reference must not hang the run), so suites
+ * that compare free-page counts see only their own work.
+ */
+static void ktest_wait_dying_tasks(void)
+{
+	for (int i = 0; i < 1000 && atomic_read(&nr_dying_tasks); i++)
+		msleep(1);
+}
+
 static void ktest_run_body(struct ktest *t, void (*fn)(struct ktest *, void *),
 			   void (*plain)(struct ktest *), void *arg)
 {
+	ktest_wait_dying_tasks();
 	/* Anything a fault-catching test left armed is gone after an abort. */
 	if (__fault_setjmp(&t->abort_jmp) == 0) {
 		if (fn)

@@ -11,6 +11,9 @@
 
 void put_task_struct_dead(struct task_struct *p);
 
+/* Exited threads not yet freed (their stacks and task_structs). */
+extern atomic_t nr_dying_tasks;
+
 static inline struct task_struct *get_task_struct(struct task_struct *t)
 {
 	atomic_inc(&t->usage);
