@@ -314,9 +314,17 @@ static void __zone_set_pageset_high_and_batch(struct zone *z, unsigned long high
 	}
 }
 
+/*
+ * Serialises changes of the lists' high/batch limits: a zone stays
+ * disabled from zone_pcp_disable() to zone_pcp_enable(), whoever else
+ * wants to change them meanwhile waits (Linux's pcp_batch_high_lock).
+ */
+static DEFINE_MUTEX(pcp_batch_high_lock);
+
 /* Every allocation and free of the zone passes straight through the lists. */
 void zone_pcp_disable(struct zone *zone)
 {
+	mutex_lock(&pcp_batch_high_lock);
 	__zone_set_pageset_high_and_batch(zone, 0, 1);
 	__drain_all_pages(zone, true);
 }
@@ -324,6 +332,7 @@ void zone_pcp_disable(struct zone *zone)
 void zone_pcp_enable(struct zone *z)
 {
 	__zone_set_pageset_high_and_batch(z, z->pageset_high, z->pageset_batch);
+	mutex_unlock(&pcp_batch_high_lock);
 }
 
 /*
