@@ -17,10 +17,10 @@
 #endif
 
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
-void __rt_spin_lock_init(spinlock_t *lock, const char *name,
+void __rt_spin_lock_init(spinlock_t *slock, const char *name,
 			 struct lock_class_key *key, bool percpu);
 #else
-static inline void __rt_spin_lock_init(spinlock_t *lock, const char *name,
+static inline void __rt_spin_lock_init(spinlock_t *slock, const char *name,
 				       struct lock_class_key *key, bool percpu)
 {
 }

@@ -34,21 +34,21 @@
 
 /* --------------------------------------------------------- the lock word */
 
-static __always_inline void rt_mutex_set_owner(struct rt_mutex_base *lock,
+static __always_inline void rt_mutex_set_owner(struct rt_mutex_base *lk,
 					       struct task_struct *owner)
 {
 	unsigned long val = (unsigned long)owner;
 
-	if (rt_mutex_has_waiters(lock))
+	if (rt_mutex_has_waiters(lk))
 		val |= RT_MUTEX_HAS_WAITERS;
-	WRITE_ONCE(lock->owner, (struct task_struct *)val);
+	WRITE_ONCE(lk->owner, (struct task_struct *)val);
 }
 
-static __always_inline void clear_rt_mutex_waiters(struct rt_mutex_base *lock)
+static __always_inline void clear_rt_mutex_waiters(struct rt_mutex_base *lk)
 {
-	unsigned long owner = (unsigned long)lock->owner;
+	unsigned long owner = (unsigned long)lk->owner;
 
-	WRITE_ONCE(lock->owner, (struct task_struct *)(owner & ~RT_MUTEX_HAS_WAITERS));
+	WRITE_ONCE(lk->owner, (struct task_struct *)(owner & ~RT_MUTEX_HAS_WAITERS));
 }
 
 /*
@@ -56,29 +56,29 @@ static __always_inline void clear_rt_mutex_waiters(struct rt_mutex_base *lock)
  * knows whether it will block) so an unlocking owner cannot slip through
  * the fast path; when nobody ended up waiting, take it away again.
  */
-static __always_inline void fixup_rt_mutex_waiters(struct rt_mutex_base *lock)
+static __always_inline void fixup_rt_mutex_waiters(struct rt_mutex_base *lk)
 {
-	unsigned long owner = (unsigned long)lock->owner;
+	unsigned long owner = (unsigned long)lk->owner;
 
-	if (rt_mutex_has_waiters(lock))
+	if (rt_mutex_has_waiters(lk))
 		return;
 	if (owner & RT_MUTEX_HAS_WAITERS)
-		WRITE_ONCE(lock->owner, (struct task_struct *)(owner & ~RT_MUTEX_HAS_WAITERS));
+		WRITE_ONCE(lk->owner, (struct task_struct *)(owner & ~RT_MUTEX_HAS_WAITERS));
 }
 
-static __always_inline bool rt_mutex_cmpxchg_acquire(struct rt_mutex_base *lock,
+static __always_inline bool rt_mutex_cmpxchg_acquire(struct rt_mutex_base *lk,
 						     struct task_struct *old,
 						     struct task_struct *new)
 {
-	return __atomic_compare_exchange_n(&lock->owner, &old, new, false,
+	return __atomic_compare_exchange_n(&lk->owner, &old, new, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-static __always_inline bool rt_mutex_cmpxchg_release(struct rt_mutex_base *lock,
+static __always_inline bool rt_mutex_cmpxchg_release(struct rt_mutex_base *lk,
 						     struct task_struct *old,
 						     struct task_struct *new)
 {
-	return __atomic_compare_exchange_n(&lock->owner, &old, new, false,
+	return __atomic_compare_exchange_n(&lk->owner, &old, new, false,
 					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
 
@@ -87,11 +87,11 @@ static __always_inline bool rt_mutex_cmpxchg_release(struct rt_mutex_base *lock,
  * its cmpxchg fast-path unlock, hence a cmpxchg loop: either our bit lands
  * and its fast path fails, or its release lands first and we see no owner.
  */
-static __always_inline void mark_rt_mutex_waiters(struct rt_mutex_base *lock)
+static __always_inline void mark_rt_mutex_waiters(struct rt_mutex_base *lk)
 {
-	unsigned long owner = (unsigned long)READ_ONCE(lock->owner);
+	unsigned long owner = (unsigned long)READ_ONCE(lk->owner);
 
-	while (!__atomic_compare_exchange_n((unsigned long *)&lock->owner, &owner,
+	while (!__atomic_compare_exchange_n((unsigned long *)&lk->owner, &owner,
 					    owner | RT_MUTEX_HAS_WAITERS, false,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
@@ -103,22 +103,22 @@ static __always_inline void mark_rt_mutex_waiters(struct rt_mutex_base *lock)
  * the two (it sets the bit again under wait_lock), the cmpxchg fails and
  * the caller retakes wait_lock to hand the lock over instead.
  */
-static __always_inline bool unlock_rt_mutex_safe(struct rt_mutex_base *lock,
+static __always_inline bool unlock_rt_mutex_safe(struct rt_mutex_base *lk,
 						 unsigned long flags)
 {
-	struct task_struct *owner = rt_mutex_owner(lock);
+	struct task_struct *owner = rt_mutex_owner(lk);
 
-	clear_rt_mutex_waiters(lock);
-	raw_spin_unlock_irqrestore(&lock->wait_lock, flags);
-	return rt_mutex_cmpxchg_release(lock, owner, NULL);
+	clear_rt_mutex_waiters(lk);
+	raw_spin_unlock_irqrestore(&lk->wait_lock, flags);
+	return rt_mutex_cmpxchg_release(lk, owner, NULL);
 }
 
 /* ------------------------------------------------------- waiter ordering */
 
 /* Non-RT tasks all wait at one priority: fair tasks do not boost fair tasks. */
-static __always_inline int __waiter_prio(struct task_struct *task)
+static __always_inline int __waiter_prio(struct task_struct *p)
 {
-	int prio = task->prio;
+	int prio = p->prio;
 
 	return rt_prio(prio) ? prio : DEFAULT_PRIO;
 }
@@ -134,44 +134,44 @@ static __always_inline void waiter_update_prio(struct rt_mutex_waiter *waiter,
 #define task_to_waiter(p)						\
 	(&(struct rt_mutex_waiter){ .prio = __waiter_prio(p), .deadline = 0 })
 
-static __always_inline int rt_mutex_waiter_less(struct rt_mutex_waiter *left,
-						struct rt_mutex_waiter *right)
+static __always_inline int rt_mutex_waiter_less(struct rt_mutex_waiter *a,
+						struct rt_mutex_waiter *b)
 {
-	if (left->prio != right->prio)
-		return left->prio < right->prio;
+	if (a->prio != b->prio)
+		return a->prio < b->prio;
 	/* Same deadline-class priority: the earlier absolute deadline first. */
-	if (dl_prio(left->prio))
-		return (s64)(left->deadline - right->deadline) < 0;
+	if (dl_prio(a->prio))
+		return (s64)(a->deadline - b->deadline) < 0;
 	return 0;
 }
 
-static __always_inline int rt_mutex_waiter_equal(struct rt_mutex_waiter *left,
-						 struct rt_mutex_waiter *right)
+static __always_inline int rt_mutex_waiter_equal(struct rt_mutex_waiter *a,
+						 struct rt_mutex_waiter *b)
 {
-	if (left->prio != right->prio)
+	if (a->prio != b->prio)
 		return 0;
-	if (dl_prio(left->prio))
-		return left->deadline == right->deadline;
+	if (dl_prio(a->prio))
+		return a->deadline == b->deadline;
 	return 1;
 }
 
 /*
- * May @waiter take the lock ahead of the top waiter?  Always when it is
+ * May @w take the lock ahead of the top waiter?  Always when it is
  * more important.  Sleeping spinlocks also allow a lateral steal among
  * non-RT waiters of the same priority: the running task takes the lock
  * instead of waiting for the woken one to be scheduled, which is where
  * RT's throughput on spinlock_t comes from.  RT and DL waiters never steal
  * laterally, which would make their latency unbounded.
  */
-static inline bool rt_mutex_steal(struct rt_mutex_waiter *waiter,
+static inline bool rt_mutex_steal(struct rt_mutex_waiter *w,
 				  struct rt_mutex_waiter *top_waiter)
 {
-	if (rt_mutex_waiter_less(waiter, top_waiter))
+	if (rt_mutex_waiter_less(w, top_waiter))
 		return true;
 #ifdef RT_MUTEX_BUILD_SPINLOCKS
-	if (rt_prio(waiter->prio) || dl_prio(waiter->prio))
+	if (rt_prio(w->prio) || dl_prio(w->prio))
 		return false;
-	if (rt_mutex_waiter_equal(waiter, top_waiter)) {
+	if (rt_mutex_waiter_equal(w, top_waiter)) {
 		rt_stat_inc(lateral_steals);
 		return true;
 	}
@@ -179,16 +179,16 @@ static inline bool rt_mutex_steal(struct rt_mutex_waiter *waiter,
 	return false;
 }
 
-#define __node_2_waiter(node)						\
-	rb_entry((node), struct rt_mutex_waiter, tree_entry)
-#define __node_2_pi_waiter(node)					\
-	rb_entry((node), struct rt_mutex_waiter, pi_tree_entry)
+#define __node_2_waiter(n)						\
+	rb_entry((n), struct rt_mutex_waiter, tree_entry)
+#define __node_2_pi_waiter(n)						\
+	rb_entry((n), struct rt_mutex_waiter, pi_tree_entry)
 
 /* FIFO among equals: a new waiter goes right of those it ties with. */
-static __always_inline bool __waiter_less(struct rb_node *a, const struct rb_node *b)
+static __always_inline bool __waiter_less(struct rb_node *na, const struct rb_node *nb)
 {
-	return rt_mutex_waiter_less(__node_2_waiter(a),
-				    __node_2_waiter((struct rb_node *)b));
+	return rt_mutex_waiter_less(__node_2_waiter(na),
+				    __node_2_waiter((struct rb_node *)nb));
 }
 
 static __always_inline bool __pi_waiter_less(struct rb_node *a, const struct rb_node *b)
@@ -197,68 +197,68 @@ static __always_inline bool __pi_waiter_less(struct rb_node *a, const struct rb_
 				    __node_2_pi_waiter((struct rb_node *)b));
 }
 
-static __always_inline void rt_mutex_enqueue(struct rt_mutex_base *lock,
+static __always_inline void rt_mutex_enqueue(struct rt_mutex_base *lk,
 					     struct rt_mutex_waiter *waiter)
 {
-	rb_add_cached(&waiter->tree_entry, &lock->waiters, __waiter_less);
+	rb_add_cached(&waiter->tree_entry, &lk->waiters, __waiter_less);
 }
 
-static __always_inline void rt_mutex_dequeue(struct rt_mutex_base *lock,
+static __always_inline void rt_mutex_dequeue(struct rt_mutex_base *lk,
 					     struct rt_mutex_waiter *waiter)
 {
 	if (RB_EMPTY_NODE(&waiter->tree_entry))
 		return;
-	rb_erase_cached(&waiter->tree_entry, &lock->waiters);
+	rb_erase_cached(&waiter->tree_entry, &lk->waiters);
 	RB_CLEAR_NODE(&waiter->tree_entry);
 }
 
-static __always_inline void rt_mutex_enqueue_pi(struct task_struct *task,
-						struct rt_mutex_waiter *waiter)
+static __always_inline void rt_mutex_enqueue_pi(struct task_struct *p,
+						struct rt_mutex_waiter *w)
 {
-	rb_add_cached(&waiter->pi_tree_entry, &task->pi_waiters, __pi_waiter_less);
+	rb_add_cached(&w->pi_tree_entry, &p->pi_waiters, __pi_waiter_less);
 }
 
-static __always_inline void rt_mutex_dequeue_pi(struct task_struct *task,
-						struct rt_mutex_waiter *waiter)
+static __always_inline void rt_mutex_dequeue_pi(struct task_struct *p,
+						struct rt_mutex_waiter *w)
 {
-	if (RB_EMPTY_NODE(&waiter->pi_tree_entry))
+	if (RB_EMPTY_NODE(&w->pi_tree_entry))
 		return;
-	rb_erase_cached(&waiter->pi_tree_entry, &task->pi_waiters);
-	RB_CLEAR_NODE(&waiter->pi_tree_entry);
+	rb_erase_cached(&w->pi_tree_entry, &p->pi_waiters);
+	RB_CLEAR_NODE(&w->pi_tree_entry);
 }
 
-/* Re-derive @p's priority from its top PI waiter; p->pi_lock held. */
-static __always_inline void rt_mutex_adjust_prio(struct task_struct *p)
+/* Re-derive @tsk's priority from its top PI waiter; tsk->pi_lock held. */
+static __always_inline void rt_mutex_adjust_prio(struct task_struct *tsk)
 {
 	struct task_struct *pi_task = NULL;
 
-	if (task_has_pi_waiters(p))
-		pi_task = task_top_pi_waiter(p)->task;
-	rt_mutex_setprio(p, pi_task);
+	if (task_has_pi_waiters(tsk))
+		pi_task = task_top_pi_waiter(tsk)->task;
+	rt_mutex_setprio(tsk, pi_task);
 }
 
 /* --------------------------------------------------------------- wakeups */
 
-static __always_inline void rt_mutex_wake_q_add(struct rt_wake_q_head *wqh,
-						struct rt_mutex_waiter *w)
+static __always_inline void rt_mutex_wake_q_add(struct rt_wake_q_head *rwq,
+						struct rt_mutex_waiter *waiter)
 {
-	if (IS_ENABLED(CONFIG_PREEMPT_RT) && w->wake_state != TASK_NORMAL) {
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) && waiter->wake_state != TASK_NORMAL) {
 		/* At most one rtlock waiter is woken per unlock. */
-		wqh->rtlock_task = get_task_struct(w->task);
+		rwq->rtlock_task = get_task_struct(waiter->task);
 	} else {
-		wake_q_add(&wqh->head, w->task);
+		wake_q_add(&rwq->head, waiter->task);
 	}
 }
 
-static __always_inline void rt_mutex_wake_up_q(struct rt_wake_q_head *wqh)
+static __always_inline void rt_mutex_wake_up_q(struct rt_wake_q_head *rwq)
 {
-	if (IS_ENABLED(CONFIG_PREEMPT_RT) && wqh->rtlock_task) {
-		wake_up_state(wqh->rtlock_task, TASK_RTLOCK_WAIT);
-		put_task_struct(wqh->rtlock_task);
-		wqh->rtlock_task = NULL;
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) && rwq->rtlock_task) {
+		wake_up_state(rwq->rtlock_task, TASK_RTLOCK_WAIT);
+		put_task_struct(rwq->rtlock_task);
+		rwq->rtlock_task = NULL;
 	}
-	if (!wake_q_empty(&wqh->head))
-		wake_up_q(&wqh->head);
+	if (!wake_q_empty(&rwq->head))
+		wake_up_q(&rwq->head);
 	/* mark_wakeup_next_waiter() disabled preemption until here. */
 	preempt_enable();
 }
@@ -275,9 +275,9 @@ static __always_inline bool rt_mutex_cond_detect_deadlock(struct rt_mutex_waiter
 	return waiter && chwalk == RT_MUTEX_FULL_CHAINWALK;
 }
 
-static __always_inline struct rt_mutex_base *task_blocked_on_lock(struct task_struct *p)
+static __always_inline struct rt_mutex_base *task_blocked_on_lock(struct task_struct *tsk)
 {
-	return p->pi_blocked_on ? p->pi_blocked_on->lock : NULL;
+	return tsk->pi_blocked_on ? tsk->pi_blocked_on->lock : NULL;
 }
 
 static void report_max_lock_depth(struct task_struct *top_task)
@@ -325,19 +325,19 @@ static void report_max_lock_depth(struct task_struct *top_task)
  * interrupts off for more than one step; max_lock_depth bounds the walk.
  */
 static int rt_mutex_adjust_prio_chain(struct task_struct *task,
-				      enum rtmutex_chainwalk chwalk,
+				      enum rtmutex_chainwalk walk,
 				      struct rt_mutex_base *orig_lock,
 				      struct rt_mutex_base *next_lock,
 				      struct rt_mutex_waiter *orig_waiter,
 				      struct task_struct *top_task)
 {
-	struct rt_mutex_waiter *waiter, *top_waiter = orig_waiter;
-	struct rt_mutex_waiter *prerequeue_top_waiter;
+	struct rt_mutex_waiter *w, *top_waiter = orig_waiter;
+	struct rt_mutex_waiter *prerequeue_top;
 	bool detect_deadlock, requeue = true;
-	struct rt_mutex_base *lock;
+	struct rt_mutex_base *lk;
 	int ret = 0, depth = 0;
 
-	detect_deadlock = rt_mutex_cond_detect_deadlock(orig_waiter, chwalk);
+	detect_deadlock = rt_mutex_cond_detect_deadlock(orig_waiter, walk);
 again:
 	rt_stat_inc(chain_walks);
 	if (++depth > max_lock_depth) {
@@ -349,16 +349,16 @@ again:
 retry:
 	/* [1] */
 	raw_spin_lock_irq(&task->pi_lock);
-	waiter = task->pi_blocked_on;
+	w = task->pi_blocked_on;
 
 	/* [2] the task got the lock, or gave up waiting, meanwhile */
-	if (!waiter)
+	if (!w)
 		goto out_unlock_pi;
 	/* the lock that started us was released: its new owner walks */
 	if (orig_waiter && !rt_mutex_owner(orig_lock))
 		goto out_unlock_pi;
 	/* the task now waits for another lock: a walk for that is coming */
-	if (next_lock != waiter->lock)
+	if (next_lock != w->lock)
 		goto out_unlock_pi;
 	/*
 	 * We carry a top waiter: when it is no longer @task's top PI
@@ -375,25 +375,25 @@ retry:
 		}
 	}
 	/* Nothing to propagate when the waiter already has task's priority. */
-	if (rt_mutex_waiter_equal(waiter, task_to_waiter(task))) {
+	if (rt_mutex_waiter_equal(w, task_to_waiter(task))) {
 		if (!detect_deadlock)
 			goto out_unlock_pi;
 		requeue = false;
 	}
 
 	/* [3] */
-	lock = waiter->lock;
-	if (!raw_spin_trylock(&lock->wait_lock)) {
+	lk = w->lock;
+	if (!raw_spin_trylock(&lk->wait_lock)) {
 		raw_spin_unlock_irq(&task->pi_lock);
 		cpu_relax();
 		goto retry;
 	}
 
 	/* [4]-[5] back where we started: a cycle of blocked owners */
-	if (lock == orig_lock || rt_mutex_owner(lock) == top_task) {
+	if (lk == orig_lock || rt_mutex_owner(lk) == top_task) {
 		rt_stat_inc(deadlocks);
 		ret = -EDEADLK;
-		raw_spin_unlock(&lock->wait_lock);
+		raw_spin_unlock(&lk->wait_lock);
 		goto out_unlock_pi;
 	}
 
@@ -401,26 +401,26 @@ retry:
 		/* Deadlock detection only: follow the chain, change nothing. */
 		raw_spin_unlock(&task->pi_lock);
 		put_task_struct(task);
-		if (!rt_mutex_owner(lock)) {
-			raw_spin_unlock_irq(&lock->wait_lock);
+		if (!rt_mutex_owner(lk)) {
+			raw_spin_unlock_irq(&lk->wait_lock);
 			return 0;
 		}
-		task = get_task_struct(rt_mutex_owner(lock));
+		task = get_task_struct(rt_mutex_owner(lk));
 		raw_spin_lock(&task->pi_lock);
 		next_lock = task_blocked_on_lock(task);
-		top_waiter = rt_mutex_top_waiter(lock);
+		top_waiter = rt_mutex_top_waiter(lk);
 		raw_spin_unlock(&task->pi_lock);
-		raw_spin_unlock_irq(&lock->wait_lock);
+		raw_spin_unlock_irq(&lk->wait_lock);
 		if (!next_lock)
 			goto out_put_task;
 		goto again;
 	}
 
 	/* [6]-[7] requeue with the task's current priority */
-	prerequeue_top_waiter = rt_mutex_top_waiter(lock);
-	rt_mutex_dequeue(lock, waiter);
-	waiter_update_prio(waiter, task);
-	rt_mutex_enqueue(lock, waiter);
+	prerequeue_top = rt_mutex_top_waiter(lk);
+	rt_mutex_dequeue(lk, w);
+	waiter_update_prio(w, task);
+	rt_mutex_enqueue(lk, w);
 
 	/* [8] */
 	raw_spin_unlock(&task->pi_lock);
@@ -431,39 +431,39 @@ retry:
 	 * requeue changed who that is, wake the new top waiter so it can
 	 * take the lock; nobody is left to boost.
 	 */
-	if (!rt_mutex_owner(lock)) {
-		if (prerequeue_top_waiter != rt_mutex_top_waiter(lock))
-			wake_up_state(waiter->task, waiter->wake_state);
-		raw_spin_unlock_irq(&lock->wait_lock);
+	if (!rt_mutex_owner(lk)) {
+		if (prerequeue_top != rt_mutex_top_waiter(lk))
+			wake_up_state(w->task, w->wake_state);
+		raw_spin_unlock_irq(&lk->wait_lock);
 		return 0;
 	}
 
 	/* [10] */
-	task = get_task_struct(rt_mutex_owner(lock));
+	task = get_task_struct(rt_mutex_owner(lk));
 	raw_spin_lock(&task->pi_lock);
 
 	/* [11] */
-	if (waiter == rt_mutex_top_waiter(lock)) {
+	if (w == rt_mutex_top_waiter(lk)) {
 		/* Our waiter became (or stayed) the top: boost the owner. */
-		rt_mutex_dequeue_pi(task, prerequeue_top_waiter);
-		rt_mutex_enqueue_pi(task, waiter);
+		rt_mutex_dequeue_pi(task, prerequeue_top);
+		rt_mutex_enqueue_pi(task, w);
 		rt_mutex_adjust_prio(task);
-	} else if (prerequeue_top_waiter == waiter) {
+	} else if (prerequeue_top == w) {
 		/* Our waiter was the top and dropped: the next one replaces it. */
-		rt_mutex_dequeue_pi(task, waiter);
-		waiter = rt_mutex_top_waiter(lock);
-		rt_mutex_enqueue_pi(task, waiter);
+		rt_mutex_dequeue_pi(task, w);
+		w = rt_mutex_top_waiter(lk);
+		rt_mutex_enqueue_pi(task, w);
 		rt_mutex_adjust_prio(task);
 	}
 	/* else the top waiter is unchanged and so is the owner's priority */
 
 	/* [12] */
 	next_lock = task_blocked_on_lock(task);
-	top_waiter = rt_mutex_top_waiter(lock);
+	top_waiter = rt_mutex_top_waiter(lk);
 
 	/* [13] */
 	raw_spin_unlock(&task->pi_lock);
-	raw_spin_unlock_irq(&lock->wait_lock);
+	raw_spin_unlock_irq(&lk->wait_lock);
 
 	if (!next_lock)
 		goto out_put_task;
@@ -471,7 +471,7 @@ retry:
 	 * Past this lock only the top waiter's priority matters; if ours is
 	 * not it, the rest of the chain is unaffected (unless detecting).
 	 */
-	if (!detect_deadlock && waiter != top_waiter)
+	if (!detect_deadlock && w != top_waiter)
 		goto out_put_task;
 	goto again;
 
@@ -485,12 +485,12 @@ out_put_task:
 /* ------------------------------------------------ taking and giving back */
 
 /*
- * try_to_take_rt_mutex - take @lock for @task if it is free and @task may
+ * try_to_take_rt_mutex - take @lk for @task if it is free and @task may
  * have it: as the top waiter, as a waiter allowed to steal from the top
  * waiter, or (no waiter, i.e. not queued) when nobody waits or it may
  * steal.  Called with wait_lock held; returns 1 when @task owns the lock.
  */
-static int try_to_take_rt_mutex(struct rt_mutex_base *lock, struct task_struct *task,
+static int try_to_take_rt_mutex(struct rt_mutex_base *lk, struct task_struct *task,
 				struct rt_mutex_waiter *waiter)
 {
 	/*
@@ -498,18 +498,18 @@ static int try_to_take_rt_mutex(struct rt_mutex_base *lock, struct task_struct *
 	 * through its fast path, so "no owner" below is stable under
 	 * wait_lock.  fixup_rt_mutex_waiters() clears it if unneeded.
 	 */
-	mark_rt_mutex_waiters(lock);
-	if (rt_mutex_owner(lock))
+	mark_rt_mutex_waiters(lk);
+	if (rt_mutex_owner(lk))
 		return 0;
 
 	if (waiter) {
-		struct rt_mutex_waiter *top_waiter = rt_mutex_top_waiter(lock);
+		struct rt_mutex_waiter *top_waiter = rt_mutex_top_waiter(lk);
 
 		if (waiter != top_waiter && !rt_mutex_steal(waiter, top_waiter))
 			return 0;
-		rt_mutex_dequeue(lock, waiter);
-	} else if (rt_mutex_has_waiters(lock)) {
-		if (!rt_mutex_steal(task_to_waiter(task), rt_mutex_top_waiter(lock)))
+		rt_mutex_dequeue(lk, waiter);
+	} else if (rt_mutex_has_waiters(lk)) {
+		if (!rt_mutex_steal(task_to_waiter(task), rt_mutex_top_waiter(lk)))
 			return 0;
 	} else {
 		/* Free and uncontended: no PI state to update. */
@@ -522,25 +522,25 @@ static int try_to_take_rt_mutex(struct rt_mutex_base *lock, struct task_struct *
 	 */
 	raw_spin_lock(&task->pi_lock);
 	task->pi_blocked_on = NULL;
-	if (rt_mutex_has_waiters(lock))
-		rt_mutex_enqueue_pi(task, rt_mutex_top_waiter(lock));
+	if (rt_mutex_has_waiters(lk))
+		rt_mutex_enqueue_pi(task, rt_mutex_top_waiter(lk));
 	raw_spin_unlock(&task->pi_lock);
 takeit:
-	rt_mutex_set_owner(lock, task);
+	rt_mutex_set_owner(lk, task);
 	return 1;
 }
 
 /*
- * task_blocks_on_rt_mutex - queue @waiter for @task on @lock and boost the
+ * task_blocks_on_rt_mutex - queue @waiter for @task on @lk and boost the
  * owner if the waiter is now the lock's top waiter, walking the chain when
  * the owner is itself blocked.  wait_lock held (dropped around the walk).
  */
-static int task_blocks_on_rt_mutex(struct rt_mutex_base *lock,
+static int task_blocks_on_rt_mutex(struct rt_mutex_base *lk,
 				   struct rt_mutex_waiter *waiter,
 				   struct task_struct *task,
-				   enum rtmutex_chainwalk chwalk)
+				   enum rtmutex_chainwalk walk)
 {
-	struct task_struct *owner = rt_mutex_owner(lock);
+	struct task_struct *owner = rt_mutex_owner(lk);
 	struct rt_mutex_waiter *top_waiter = waiter;
 	struct rt_mutex_base *next_lock;
 	int chain_walk = 0, res;
@@ -553,11 +553,11 @@ static int task_blocks_on_rt_mutex(struct rt_mutex_base *lock,
 
 	raw_spin_lock(&task->pi_lock);
 	waiter->task = task;
-	waiter->lock = lock;
+	waiter->lock = lk;
 	waiter_update_prio(waiter, task);
-	if (rt_mutex_has_waiters(lock))
-		top_waiter = rt_mutex_top_waiter(lock);
-	rt_mutex_enqueue(lock, waiter);
+	if (rt_mutex_has_waiters(lk))
+		top_waiter = rt_mutex_top_waiter(lk);
+	rt_mutex_enqueue(lk, waiter);
 	task->pi_blocked_on = waiter;
 	raw_spin_unlock(&task->pi_lock);
 
@@ -565,13 +565,13 @@ static int task_blocks_on_rt_mutex(struct rt_mutex_base *lock,
 		return 0;
 
 	raw_spin_lock(&owner->pi_lock);
-	if (waiter == rt_mutex_top_waiter(lock)) {
+	if (waiter == rt_mutex_top_waiter(lk)) {
 		rt_mutex_dequeue_pi(owner, top_waiter);
 		rt_mutex_enqueue_pi(owner, waiter);
 		rt_mutex_adjust_prio(owner);
 		if (owner->pi_blocked_on)
 			chain_walk = 1;
-	} else if (rt_mutex_cond_detect_deadlock(waiter, chwalk)) {
+	} else if (rt_mutex_cond_detect_deadlock(waiter, walk)) {
 		chain_walk = 1;
 	}
 	next_lock = task_blocked_on_lock(owner);
@@ -582,9 +582,9 @@ static int task_blocks_on_rt_mutex(struct rt_mutex_base *lock,
 
 	/* The walk drops this reference; the owner cannot go away before. */
 	get_task_struct(owner);
-	raw_spin_unlock_irq(&lock->wait_lock);
-	res = rt_mutex_adjust_prio_chain(owner, chwalk, lock, next_lock, waiter, task);
-	raw_spin_lock_irq(&lock->wait_lock);
+	raw_spin_unlock_irq(&lk->wait_lock);
+	res = rt_mutex_adjust_prio_chain(owner, walk, lk, next_lock, waiter, task);
+	raw_spin_lock_irq(&lk->wait_lock);
 	return res;
 }
 
@@ -597,15 +597,15 @@ static int task_blocks_on_rt_mutex(struct rt_mutex_base *lock,
  * boosting whoever gets it.
  */
 static void mark_wakeup_next_waiter(struct rt_wake_q_head *wqh,
-				    struct rt_mutex_base *lock)
+				    struct rt_mutex_base *lk)
 {
 	struct rt_mutex_waiter *waiter;
 
 	raw_spin_lock(&current->pi_lock);
-	waiter = rt_mutex_top_waiter(lock);
+	waiter = rt_mutex_top_waiter(lk);
 	rt_mutex_dequeue_pi(current, waiter);
 	rt_mutex_adjust_prio(current);
-	lock->owner = (void *)RT_MUTEX_HAS_WAITERS;
+	lk->owner = (void *)RT_MUTEX_HAS_WAITERS;
 	/*
 	 * We may have just lost a boost: stay on the CPU until the waiter
 	 * is woken, or a preemption here would leave it asleep while a
@@ -616,58 +616,58 @@ static void mark_wakeup_next_waiter(struct rt_wake_q_head *wqh,
 	raw_spin_unlock(&current->pi_lock);
 }
 
-static int __rt_mutex_slowtrylock(struct rt_mutex_base *lock)
+static int __rt_mutex_slowtrylock(struct rt_mutex_base *lk)
 {
-	int ret = try_to_take_rt_mutex(lock, current, NULL);
+	int ret = try_to_take_rt_mutex(lk, current, NULL);
 
-	fixup_rt_mutex_waiters(lock);
+	fixup_rt_mutex_waiters(lk);
 	return ret;
 }
 
-static int rt_mutex_slowtrylock(struct rt_mutex_base *lock)
+static int rt_mutex_slowtrylock(struct rt_mutex_base *lk)
 {
 	unsigned long flags;
 	int ret;
 
 	/* Owned: no need to serialise just to fail. */
-	if (rt_mutex_owner(lock))
+	if (rt_mutex_owner(lk))
 		return 0;
-	raw_spin_lock_irqsave(&lock->wait_lock, flags);
-	ret = __rt_mutex_slowtrylock(lock);
-	raw_spin_unlock_irqrestore(&lock->wait_lock, flags);
+	raw_spin_lock_irqsave(&lk->wait_lock, flags);
+	ret = __rt_mutex_slowtrylock(lk);
+	raw_spin_unlock_irqrestore(&lk->wait_lock, flags);
 	return ret;
 }
 
-static __always_inline int __rt_mutex_trylock(struct rt_mutex_base *lock)
+static __always_inline int __rt_mutex_trylock(struct rt_mutex_base *lk)
 {
-	if (likely(rt_mutex_cmpxchg_acquire(lock, NULL, current)))
+	if (likely(rt_mutex_cmpxchg_acquire(lk, NULL, current)))
 		return 1;
-	return rt_mutex_slowtrylock(lock);
+	return rt_mutex_slowtrylock(lk);
 }
 
-static void rt_mutex_slowunlock(struct rt_mutex_base *lock)
+static void rt_mutex_slowunlock(struct rt_mutex_base *lk)
 {
 	DEFINE_RT_WAKE_Q(wqh);
 	unsigned long flags;
 
 	/* irqsave: the lock may be released with interrupts off early in boot */
-	raw_spin_lock_irqsave(&lock->wait_lock, flags);
-	while (!rt_mutex_has_waiters(lock)) {
-		if (unlock_rt_mutex_safe(lock, flags))
+	raw_spin_lock_irqsave(&lk->wait_lock, flags);
+	while (!rt_mutex_has_waiters(lk)) {
+		if (unlock_rt_mutex_safe(lk, flags))
 			return;
 		/* A waiter arrived between the clear and the cmpxchg. */
-		raw_spin_lock_irqsave(&lock->wait_lock, flags);
+		raw_spin_lock_irqsave(&lk->wait_lock, flags);
 	}
-	mark_wakeup_next_waiter(&wqh, lock);
-	raw_spin_unlock_irqrestore(&lock->wait_lock, flags);
+	mark_wakeup_next_waiter(&wqh, lk);
+	raw_spin_unlock_irqrestore(&lk->wait_lock, flags);
 	rt_mutex_wake_up_q(&wqh);
 }
 
-static __always_inline void __rt_mutex_unlock(struct rt_mutex_base *lock)
+static __always_inline void __rt_mutex_unlock(struct rt_mutex_base *lk)
 {
-	if (likely(rt_mutex_cmpxchg_release(lock, current, NULL)))
+	if (likely(rt_mutex_cmpxchg_release(lk, current, NULL)))
 		return;
-	rt_mutex_slowunlock(lock);
+	rt_mutex_slowunlock(lk);
 }
 
 /* ------------------------------------------------------ adaptive spinning */
@@ -680,7 +680,7 @@ static __always_inline void __rt_mutex_unlock(struct rt_mutex_base *lock)
  * or we are no longer the top waiter.  Linux keeps the owner's task_struct
  * alive across this with RCU; irqlab holds a task reference instead.
  */
-static bool rtmutex_spin_on_owner(struct rt_mutex_base *lock,
+static bool rtmutex_spin_on_owner(struct rt_mutex_base *lk,
 				  struct rt_mutex_waiter *waiter,
 				  struct task_struct *owner)
 {
@@ -689,13 +689,13 @@ static bool rtmutex_spin_on_owner(struct rt_mutex_base *lock,
 	if (num_online_cpus() < 2)
 		return false;
 	for (;;) {
-		if (owner != rt_mutex_owner(lock)) {
+		if (owner != rt_mutex_owner(lk)) {
 			rt_stat_inc(spin_on_owner);
 			break;
 		}
 		barrier();
 		if (!READ_ONCE(owner->on_cpu) || need_resched() ||
-		    !rt_mutex_waiter_is_top_waiter(lock, waiter)) {
+		    !rt_mutex_waiter_is_top_waiter(lk, waiter)) {
 			res = false;
 			break;
 		}
@@ -705,18 +705,18 @@ static bool rtmutex_spin_on_owner(struct rt_mutex_base *lock,
 }
 
 /* The owner to spin on (referenced), or NULL to sleep; wait_lock held. */
-static struct task_struct *spin_candidate(struct rt_mutex_base *lock,
+static struct task_struct *spin_candidate(struct rt_mutex_base *lk,
 					  struct rt_mutex_waiter *waiter)
 {
 	struct task_struct *owner;
 
-	if (waiter != rt_mutex_top_waiter(lock))
+	if (waiter != rt_mutex_top_waiter(lk))
 		return NULL;
-	owner = rt_mutex_owner(lock);
+	owner = rt_mutex_owner(lk);
 	return owner ? get_task_struct(owner) : NULL;
 }
 
-static bool spin_on_owner_put(struct rt_mutex_base *lock,
+static bool spin_on_owner_put(struct rt_mutex_base *lk,
 			      struct rt_mutex_waiter *waiter,
 			      struct task_struct *owner)
 {
@@ -724,7 +724,7 @@ static bool spin_on_owner_put(struct rt_mutex_base *lock,
 
 	if (!owner)
 		return false;
-	spun = rtmutex_spin_on_owner(lock, waiter, owner);
+	spun = rtmutex_spin_on_owner(lk, waiter, owner);
 	put_task_struct(owner);
 	return spun;
 }
@@ -737,14 +737,14 @@ static bool spin_on_owner_put(struct rt_mutex_base *lock,
  * was the top waiter, out of the owner's pi_waiters, then de-boost the
  * owner and let the chain know.  wait_lock held, dropped around the walk.
  */
-static void remove_waiter(struct rt_mutex_base *lock, struct rt_mutex_waiter *waiter)
+static void remove_waiter(struct rt_mutex_base *lk, struct rt_mutex_waiter *waiter)
 {
-	bool is_top_waiter = (waiter == rt_mutex_top_waiter(lock));
-	struct task_struct *owner = rt_mutex_owner(lock);
+	bool is_top_waiter = (waiter == rt_mutex_top_waiter(lk));
+	struct task_struct *owner = rt_mutex_owner(lk);
 	struct rt_mutex_base *next_lock;
 
 	raw_spin_lock(&current->pi_lock);
-	rt_mutex_dequeue(lock, waiter);
+	rt_mutex_dequeue(lk, waiter);
 	current->pi_blocked_on = NULL;
 	raw_spin_unlock(&current->pi_lock);
 
@@ -753,8 +753,8 @@ static void remove_waiter(struct rt_mutex_base *lock, struct rt_mutex_waiter *wa
 
 	raw_spin_lock(&owner->pi_lock);
 	rt_mutex_dequeue_pi(owner, waiter);
-	if (rt_mutex_has_waiters(lock))
-		rt_mutex_enqueue_pi(owner, rt_mutex_top_waiter(lock));
+	if (rt_mutex_has_waiters(lk))
+		rt_mutex_enqueue_pi(owner, rt_mutex_top_waiter(lk));
 	rt_mutex_adjust_prio(owner);
 	next_lock = task_blocked_on_lock(owner);
 	raw_spin_unlock(&owner->pi_lock);
@@ -762,10 +762,10 @@ static void remove_waiter(struct rt_mutex_base *lock, struct rt_mutex_waiter *wa
 	if (!next_lock)
 		return;
 	get_task_struct(owner);
-	raw_spin_unlock_irq(&lock->wait_lock);
-	rt_mutex_adjust_prio_chain(owner, RT_MUTEX_MIN_CHAINWALK, lock, next_lock,
+	raw_spin_unlock_irq(&lk->wait_lock);
+	rt_mutex_adjust_prio_chain(owner, RT_MUTEX_MIN_CHAINWALK, lk, next_lock,
 				   NULL, current);
-	raw_spin_lock_irq(&lock->wait_lock);
+	raw_spin_lock_irq(&lk->wait_lock);
 }
 
 /*
@@ -773,7 +773,7 @@ static void remove_waiter(struct rt_mutex_base *lock, struct rt_mutex_waiter *wa
  * sleep until the unlocker (or a chain walk) wakes us.  wait_lock held on
  * entry and exit, with current's state set by the caller.
  */
-static int rt_mutex_slowlock_block(struct rt_mutex_base *lock, unsigned int state,
+static int rt_mutex_slowlock_block(struct rt_mutex_base *lk, unsigned int state,
 				   struct hrtimer_sleeper *timeout,
 				   struct rt_mutex_waiter *waiter)
 {
@@ -782,7 +782,7 @@ static int rt_mutex_slowlock_block(struct rt_mutex_base *lock, unsigned int stat
 	int ret = 0;
 
 	for (;;) {
-		if (try_to_take_rt_mutex(lock, current, waiter)) {
+		if (try_to_take_rt_mutex(lk, current, waiter)) {
 			if (spun)
 				rt_stat_inc(spin_acquired);
 			break;
@@ -791,14 +791,14 @@ static int rt_mutex_slowlock_block(struct rt_mutex_base *lock, unsigned int stat
 			ret = -ETIMEDOUT;
 			break;
 		}
-		owner = spin_candidate(lock, waiter);
-		raw_spin_unlock_irq(&lock->wait_lock);
+		owner = spin_candidate(lk, waiter);
+		raw_spin_unlock_irq(&lk->wait_lock);
 
-		spun = spin_on_owner_put(lock, waiter, owner);
+		spun = spin_on_owner_put(lk, waiter, owner);
 		if (!spun)
 			schedule();
 
-		raw_spin_lock_irq(&lock->wait_lock);
+		raw_spin_lock_irq(&lk->wait_lock);
 		set_current_state(state);
 	}
 	__set_current_state(TASK_RUNNING);
@@ -823,42 +823,42 @@ static void rt_mutex_handle_deadlock(int res, int detect_deadlock,
 	}
 }
 
-static int __rt_mutex_slowlock(struct rt_mutex_base *lock, unsigned int state,
+static int __rt_mutex_slowlock(struct rt_mutex_base *lk, unsigned int state,
 			       enum rtmutex_chainwalk chwalk,
 			       struct hrtimer_sleeper *timeout,
 			       struct rt_mutex_waiter *waiter)
 {
 	int ret;
 
-	if (try_to_take_rt_mutex(lock, current, NULL))
+	if (try_to_take_rt_mutex(lk, current, NULL))
 		return 0;
 
 	rt_stat_inc(slowlock);
 	set_current_state(state);
-	ret = task_blocks_on_rt_mutex(lock, waiter, current, chwalk);
+	ret = task_blocks_on_rt_mutex(lk, waiter, current, chwalk);
 	if (likely(!ret))
-		ret = rt_mutex_slowlock_block(lock, state, timeout, waiter);
+		ret = rt_mutex_slowlock_block(lk, state, timeout, waiter);
 	if (unlikely(ret)) {
 		__set_current_state(TASK_RUNNING);
-		remove_waiter(lock, waiter);
+		remove_waiter(lk, waiter);
 		rt_mutex_handle_deadlock(ret, chwalk, waiter);
 	}
 	/* We may have set the waiters bit for nothing. */
-	fixup_rt_mutex_waiters(lock);
+	fixup_rt_mutex_waiters(lk);
 	return ret;
 }
 
 /* Block with wait_lock held (rwbase_rt's reader slow path), no timeout. */
-static inline int __rt_mutex_slowlock_locked(struct rt_mutex_base *lock,
+static inline int __rt_mutex_slowlock_locked(struct rt_mutex_base *lk,
 					     unsigned int state)
 {
 	struct rt_mutex_waiter waiter;
 
 	rt_mutex_init_waiter(&waiter);
-	return __rt_mutex_slowlock(lock, state, RT_MUTEX_MIN_CHAINWALK, NULL, &waiter);
+	return __rt_mutex_slowlock(lk, state, RT_MUTEX_MIN_CHAINWALK, NULL, &waiter);
 }
 
-static int rt_mutex_slowlock(struct rt_mutex_base *lock, unsigned int state,
+static int rt_mutex_slowlock(struct rt_mutex_base *lk, unsigned int state,
 			     enum rtmutex_chainwalk chwalk,
 			     struct hrtimer_sleeper *timeout)
 {
@@ -868,18 +868,18 @@ static int rt_mutex_slowlock(struct rt_mutex_base *lock, unsigned int state,
 
 	rt_mutex_init_waiter(&waiter);
 	/* irqsave for early boot; the blocking paths run with IRQs on */
-	raw_spin_lock_irqsave(&lock->wait_lock, flags);
-	ret = __rt_mutex_slowlock(lock, state, chwalk, timeout, &waiter);
-	raw_spin_unlock_irqrestore(&lock->wait_lock, flags);
+	raw_spin_lock_irqsave(&lk->wait_lock, flags);
+	ret = __rt_mutex_slowlock(lk, state, chwalk, timeout, &waiter);
+	raw_spin_unlock_irqrestore(&lk->wait_lock, flags);
 	return ret;
 }
 
-static __always_inline int __rt_mutex_lock(struct rt_mutex_base *lock,
+static __always_inline int __rt_mutex_lock(struct rt_mutex_base *lk,
 					   unsigned int state)
 {
-	if (likely(rt_mutex_cmpxchg_acquire(lock, NULL, current)))
+	if (likely(rt_mutex_cmpxchg_acquire(lk, NULL, current)))
 		return 0;
-	return rt_mutex_slowlock(lock, state, RT_MUTEX_MIN_CHAINWALK, NULL);
+	return rt_mutex_slowlock(lk, state, RT_MUTEX_MIN_CHAINWALK, NULL);
 }
 #endif /* RT_MUTEX_BUILD_MUTEX */
 
@@ -892,46 +892,46 @@ static __always_inline int __rt_mutex_lock(struct rt_mutex_base *lock,
  * restored around a TASK_RTLOCK_WAIT sleep), never times out, and cannot
  * fail: a spinlock user has no error path.  wait_lock held.
  */
-static void rtlock_slowlock_locked(struct rt_mutex_base *lock)
+static void rtlock_slowlock_locked(struct rt_mutex_base *lk)
 {
 	struct rt_mutex_waiter waiter;
 	struct task_struct *owner;
 	bool spun = false;
 
-	if (try_to_take_rt_mutex(lock, current, NULL))
+	if (try_to_take_rt_mutex(lk, current, NULL))
 		return;
 
 	rt_stat_inc(slowlock);
 	rt_mutex_init_rtlock_waiter(&waiter);
 	current_save_and_set_rtlock_wait_state();
-	task_blocks_on_rt_mutex(lock, &waiter, current, RT_MUTEX_MIN_CHAINWALK);
+	task_blocks_on_rt_mutex(lk, &waiter, current, RT_MUTEX_MIN_CHAINWALK);
 
 	for (;;) {
-		if (try_to_take_rt_mutex(lock, current, &waiter)) {
+		if (try_to_take_rt_mutex(lk, current, &waiter)) {
 			if (spun)
 				rt_stat_inc(spin_acquired);
 			break;
 		}
-		owner = spin_candidate(lock, &waiter);
-		raw_spin_unlock_irq(&lock->wait_lock);
+		owner = spin_candidate(lk, &waiter);
+		raw_spin_unlock_irq(&lk->wait_lock);
 
-		spun = spin_on_owner_put(lock, &waiter, owner);
+		spun = spin_on_owner_put(lk, &waiter, owner);
 		if (!spun)
 			schedule_rtlock();
 
-		raw_spin_lock_irq(&lock->wait_lock);
+		raw_spin_lock_irq(&lk->wait_lock);
 		set_current_state(TASK_RTLOCK_WAIT);
 	}
 	current_restore_rtlock_saved_state();
-	fixup_rt_mutex_waiters(lock);
+	fixup_rt_mutex_waiters(lk);
 }
 
-static __always_inline void rtlock_slowlock(struct rt_mutex_base *lock)
+static __always_inline void rtlock_slowlock(struct rt_mutex_base *lk)
 {
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&lock->wait_lock, flags);
-	rtlock_slowlock_locked(lock);
-	raw_spin_unlock_irqrestore(&lock->wait_lock, flags);
+	raw_spin_lock_irqsave(&lk->wait_lock, flags);
+	rtlock_slowlock_locked(lk);
+	raw_spin_unlock_irqrestore(&lk->wait_lock, flags);
 }
 #endif /* RT_MUTEX_BUILD_SPINLOCKS */

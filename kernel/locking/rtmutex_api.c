@@ -19,64 +19,64 @@ core_param_range("rtmutex.max_lock_depth", max_lock_depth, int, 1, 1000000,
 
 struct rt_mutex_stats rt_mutex_stats;
 
-void rt_mutex_base_init(struct rt_mutex_base *rtb)
+void rt_mutex_base_init(struct rt_mutex_base *lk)
 {
-	raw_spin_lock_init(&rtb->wait_lock);
-	rtb->waiters = RB_ROOT_CACHED;
-	rtb->owner = NULL;
+	raw_spin_lock_init(&lk->wait_lock);
+	lk->waiters = RB_ROOT_CACHED;
+	lk->owner = NULL;
 }
 
-void __rt_mutex_init(struct rt_mutex *lock, const char *name,
+void __rt_mutex_init(struct rt_mutex *rtm, const char *name,
 		     struct lock_class_key *key)
 {
-	rt_mutex_base_init(&lock->rtmutex);
-	lockdep_init_map_wait(&lock->dep_map, name, key, 0, LD_WAIT_SLEEP);
+	rt_mutex_base_init(&rtm->rtmutex);
+	lockdep_init_map_wait(&rtm->dep_map, name, key, 0, LD_WAIT_SLEEP);
 }
 
-static __always_inline int __rt_mutex_lock_common(struct rt_mutex *lock,
+static __always_inline int __rt_mutex_lock_common(struct rt_mutex *rtm,
 						  unsigned int state,
 						  unsigned int subclass)
 {
 	int ret;
 
 	might_sleep();
-	mutex_acquire(&lock->dep_map, subclass, 0, _RET_IP_);
-	ret = __rt_mutex_lock(&lock->rtmutex, state);
+	mutex_acquire(&rtm->dep_map, subclass, 0, _RET_IP_);
+	ret = __rt_mutex_lock(&rtm->rtmutex, state);
 	if (ret)
-		mutex_release(&lock->dep_map, _RET_IP_);
+		mutex_release(&rtm->dep_map, _RET_IP_);
 	return ret;
 }
 
-void rt_mutex_lock_nested(struct rt_mutex *lock, unsigned int subclass)
+void rt_mutex_lock_nested(struct rt_mutex *rtm, unsigned int subclass)
 {
-	__rt_mutex_lock_common(lock, TASK_UNINTERRUPTIBLE, subclass);
+	__rt_mutex_lock_common(rtm, TASK_UNINTERRUPTIBLE, subclass);
 }
 
 /* irqlab has no signals: the interruptible forms sleep like the plain one. */
-int rt_mutex_lock_interruptible(struct rt_mutex *lock)
+int rt_mutex_lock_interruptible(struct rt_mutex *rtm)
 {
-	return __rt_mutex_lock_common(lock, TASK_INTERRUPTIBLE, 0);
+	return __rt_mutex_lock_common(rtm, TASK_INTERRUPTIBLE, 0);
 }
 
-int rt_mutex_lock_killable(struct rt_mutex *lock)
+int rt_mutex_lock_killable(struct rt_mutex *rtm)
 {
-	return __rt_mutex_lock_common(lock, TASK_UNINTERRUPTIBLE, 0);
+	return __rt_mutex_lock_common(rtm, TASK_UNINTERRUPTIBLE, 0);
 }
 
-int rt_mutex_trylock(struct rt_mutex *lock)
+int rt_mutex_trylock(struct rt_mutex *rtm)
 {
 	int ret;
 
-	ret = __rt_mutex_trylock(&lock->rtmutex);
+	ret = __rt_mutex_trylock(&rtm->rtmutex);
 	if (ret)
-		mutex_acquire(&lock->dep_map, 0, 1, _RET_IP_);
+		mutex_acquire(&rtm->dep_map, 0, 1, _RET_IP_);
 	return ret;
 }
 
-void rt_mutex_unlock(struct rt_mutex *lock)
+void rt_mutex_unlock(struct rt_mutex *rtm)
 {
-	mutex_release(&lock->dep_map, _RET_IP_);
-	__rt_mutex_unlock(&lock->rtmutex);
+	mutex_release(&rtm->dep_map, _RET_IP_);
+	__rt_mutex_unlock(&rtm->rtmutex);
 }
 
 /*
@@ -84,15 +84,15 @@ void rt_mutex_unlock(struct rt_mutex *lock)
  * hrtimer sleeper that clears ->task when it fires.  FULL chain walk turns
  * on deadlock detection: -EDEADLK instead of blocking forever.
  */
-static int rt_mutex_lock_bounded(struct rt_mutex *lock, u64 timeout_ns,
+static int rt_mutex_lock_bounded(struct rt_mutex *rtm, u64 timeout_ns,
 				 enum rtmutex_chainwalk chwalk)
 {
 	struct hrtimer_sleeper sl, *to = NULL;
 	int ret;
 
 	might_sleep();
-	mutex_acquire(&lock->dep_map, 0, 0, _RET_IP_);
-	if (rt_mutex_cmpxchg_acquire(&lock->rtmutex, NULL, current))
+	mutex_acquire(&rtm->dep_map, 0, 0, _RET_IP_);
+	if (rt_mutex_cmpxchg_acquire(&rtm->rtmutex, NULL, current))
 		return 0;
 	if (timeout_ns) {
 		to = &sl;
@@ -100,46 +100,46 @@ static int rt_mutex_lock_bounded(struct rt_mutex *lock, u64 timeout_ns,
 		hrtimer_set_expires(&to->timer, ktime_get() + timeout_ns);
 		hrtimer_sleeper_start_expires(to, HRTIMER_MODE_ABS);
 	}
-	ret = rt_mutex_slowlock(&lock->rtmutex, TASK_UNINTERRUPTIBLE, chwalk, to);
+	ret = rt_mutex_slowlock(&rtm->rtmutex, TASK_UNINTERRUPTIBLE, chwalk, to);
 	if (to)
 		hrtimer_cancel(&to->timer);
 	if (ret)
-		mutex_release(&lock->dep_map, _RET_IP_);
+		mutex_release(&rtm->dep_map, _RET_IP_);
 	return ret;
 }
 
-int rt_mutex_lock_timeout(struct rt_mutex *lock, u64 timeout_ns)
+int rt_mutex_lock_timeout(struct rt_mutex *rtm, u64 timeout_ns)
 {
-	return rt_mutex_lock_bounded(lock, timeout_ns, RT_MUTEX_MIN_CHAINWALK);
+	return rt_mutex_lock_bounded(rtm, timeout_ns, RT_MUTEX_MIN_CHAINWALK);
 }
 
-int rt_mutex_lock_detect(struct rt_mutex *lock, u64 timeout_ns)
+int rt_mutex_lock_detect(struct rt_mutex *rtm, u64 timeout_ns)
 {
-	return rt_mutex_lock_bounded(lock, timeout_ns, RT_MUTEX_FULL_CHAINWALK);
+	return rt_mutex_lock_bounded(rtm, timeout_ns, RT_MUTEX_FULL_CHAINWALK);
 }
 
 /*
  * A blocked task's priority changed (sched_setscheduler()): requeue its
  * waiter and propagate along the chain of owners.
  */
-void rt_mutex_adjust_pi(struct task_struct *task)
+void rt_mutex_adjust_pi(struct task_struct *tsk)
 {
 	struct rt_mutex_waiter *waiter;
 	struct rt_mutex_base *next_lock;
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&task->pi_lock, flags);
-	waiter = task->pi_blocked_on;
-	if (!waiter || rt_mutex_waiter_equal(waiter, task_to_waiter(task))) {
-		raw_spin_unlock_irqrestore(&task->pi_lock, flags);
+	raw_spin_lock_irqsave(&tsk->pi_lock, flags);
+	waiter = tsk->pi_blocked_on;
+	if (!waiter || rt_mutex_waiter_equal(waiter, task_to_waiter(tsk))) {
+		raw_spin_unlock_irqrestore(&tsk->pi_lock, flags);
 		return;
 	}
 	next_lock = waiter->lock;
-	raw_spin_unlock_irqrestore(&task->pi_lock, flags);
+	raw_spin_unlock_irqrestore(&tsk->pi_lock, flags);
 
-	get_task_struct(task);
-	rt_mutex_adjust_prio_chain(task, RT_MUTEX_MIN_CHAINWALK, NULL, next_lock,
-				   NULL, task);
+	get_task_struct(tsk);
+	rt_mutex_adjust_prio_chain(tsk, RT_MUTEX_MIN_CHAINWALK, NULL, next_lock,
+				   NULL, tsk);
 }
 
 /* The owner, for tests and reports (racy unless the caller holds it). */
@@ -151,13 +151,13 @@ struct task_struct *rt_mutex_base_owner(struct rt_mutex_base *lock)
 #ifdef CONFIG_PREEMPT_RT
 /* ------------------------------------------------------ PREEMPT_RT mutex */
 
-void __mutex_rt_init(struct mutex *mutex, const char *name,
+void __mutex_rt_init(struct mutex *mtx, const char *name,
 		     struct lock_class_key *key)
 {
-	lockdep_init_map_wait(&mutex->dep_map, name, key, 0, LD_WAIT_SLEEP);
+	lockdep_init_map_wait(&mtx->dep_map, name, key, 0, LD_WAIT_SLEEP);
 }
 
-static __always_inline int __mutex_lock_common(struct mutex *lock, unsigned int state,
+static __always_inline int __mutex_lock_common(struct mutex *mtx, unsigned int state,
 					       unsigned int subclass,
 					       struct lockdep_map *nest_lock,
 					       unsigned long ip)
@@ -165,62 +165,62 @@ static __always_inline int __mutex_lock_common(struct mutex *lock, unsigned int 
 	int ret;
 
 	might_sleep();
-	mutex_acquire_nest(&lock->dep_map, subclass, 0, nest_lock, ip);
-	ret = __rt_mutex_lock(&lock->rtmutex, state);
+	mutex_acquire_nest(&mtx->dep_map, subclass, 0, nest_lock, ip);
+	ret = __rt_mutex_lock(&mtx->rtmutex, state);
 	if (ret)
-		mutex_release(&lock->dep_map, ip);
+		mutex_release(&mtx->dep_map, ip);
 	return ret;
 }
 
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
-void mutex_lock_nested(struct mutex *lock, unsigned int subclass)
+void mutex_lock_nested(struct mutex *mtx, unsigned int subclass)
 {
-	__mutex_lock_common(lock, TASK_UNINTERRUPTIBLE, subclass, NULL, _RET_IP_);
+	__mutex_lock_common(mtx, TASK_UNINTERRUPTIBLE, subclass, NULL, _RET_IP_);
 }
 
-void _mutex_lock_nest_lock(struct mutex *lock, struct lockdep_map *nest_lock)
+void _mutex_lock_nest_lock(struct mutex *mtx, struct lockdep_map *nest_lock)
 {
-	__mutex_lock_common(lock, TASK_UNINTERRUPTIBLE, 0, nest_lock, _RET_IP_);
+	__mutex_lock_common(mtx, TASK_UNINTERRUPTIBLE, 0, nest_lock, _RET_IP_);
 }
 
-int mutex_lock_interruptible_nested(struct mutex *lock, unsigned int subclass)
+int mutex_lock_interruptible_nested(struct mutex *mtx, unsigned int subclass)
 {
-	return __mutex_lock_common(lock, TASK_INTERRUPTIBLE, subclass, NULL, _RET_IP_);
+	return __mutex_lock_common(mtx, TASK_INTERRUPTIBLE, subclass, NULL, _RET_IP_);
 }
 
-int mutex_lock_killable_nested(struct mutex *lock, unsigned int subclass)
+int mutex_lock_killable_nested(struct mutex *mtx, unsigned int subclass)
 {
-	return __mutex_lock_common(lock, TASK_UNINTERRUPTIBLE, subclass, NULL, _RET_IP_);
+	return __mutex_lock_common(mtx, TASK_UNINTERRUPTIBLE, subclass, NULL, _RET_IP_);
 }
 #else
-void mutex_lock(struct mutex *lock)
+void mutex_lock(struct mutex *mtx)
 {
-	__mutex_lock_common(lock, TASK_UNINTERRUPTIBLE, 0, NULL, _RET_IP_);
+	__mutex_lock_common(mtx, TASK_UNINTERRUPTIBLE, 0, NULL, _RET_IP_);
 }
 
-int mutex_lock_interruptible(struct mutex *lock)
+int mutex_lock_interruptible(struct mutex *mtx)
 {
-	return __mutex_lock_common(lock, TASK_INTERRUPTIBLE, 0, NULL, _RET_IP_);
+	return __mutex_lock_common(mtx, TASK_INTERRUPTIBLE, 0, NULL, _RET_IP_);
 }
 
-int mutex_lock_killable(struct mutex *lock)
+int mutex_lock_killable(struct mutex *mtx)
 {
-	return __mutex_lock_common(lock, TASK_UNINTERRUPTIBLE, 0, NULL, _RET_IP_);
+	return __mutex_lock_common(mtx, TASK_UNINTERRUPTIBLE, 0, NULL, _RET_IP_);
 }
 #endif
 
-int mutex_trylock(struct mutex *lock)
+int mutex_trylock(struct mutex *mtx)
 {
-	int ret = __rt_mutex_trylock(&lock->rtmutex);
+	int ret = __rt_mutex_trylock(&mtx->rtmutex);
 
 	if (ret)
-		mutex_acquire(&lock->dep_map, 0, 1, _RET_IP_);
+		mutex_acquire(&mtx->dep_map, 0, 1, _RET_IP_);
 	return ret;
 }
 
-void mutex_unlock(struct mutex *lock)
+void mutex_unlock(struct mutex *mtx)
 {
-	mutex_release(&lock->dep_map, _RET_IP_);
-	__rt_mutex_unlock(&lock->rtmutex);
+	mutex_release(&mtx->dep_map, _RET_IP_);
+	__rt_mutex_unlock(&mtx->rtmutex);
 }
 #endif /* CONFIG_PREEMPT_RT */

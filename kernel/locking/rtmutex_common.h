@@ -57,59 +57,59 @@ enum rtmutex_chainwalk {
 #define RT_MUTEX_HAS_WAITERS	1UL
 
 
-static inline int rt_mutex_has_waiters(struct rt_mutex_base *lock)
+static inline int rt_mutex_has_waiters(struct rt_mutex_base *lk)
 {
-	return !RB_EMPTY_ROOT(&lock->waiters.rb_root);
+	return !RB_EMPTY_ROOT(&lk->waiters.rb_root);
 }
 
-/* With wait_lock held: is @waiter the one that gets the lock next? */
-static inline bool rt_mutex_waiter_is_top_waiter(struct rt_mutex_base *lock,
-						 struct rt_mutex_waiter *waiter)
+/* With wait_lock held: is @w the one that gets the lock next? */
+static inline bool rt_mutex_waiter_is_top_waiter(struct rt_mutex_base *lk,
+						 struct rt_mutex_waiter *w)
 {
-	struct rb_node *leftmost = rb_first_cached(&lock->waiters);
+	struct rb_node *leftmost = rb_first_cached(&lk->waiters);
 
-	return rb_entry(leftmost, struct rt_mutex_waiter, tree_entry) == waiter;
+	return rb_entry(leftmost, struct rt_mutex_waiter, tree_entry) == w;
 }
 
-static inline struct rt_mutex_waiter *rt_mutex_top_waiter(struct rt_mutex_base *lock)
+static inline struct rt_mutex_waiter *rt_mutex_top_waiter(struct rt_mutex_base *lk)
 {
-	struct rb_node *leftmost = rb_first_cached(&lock->waiters);
+	struct rb_node *leftmost = rb_first_cached(&lk->waiters);
 
 	if (!leftmost)
 		return NULL;
 	return rb_entry(leftmost, struct rt_mutex_waiter, tree_entry);
 }
 
-static inline int task_has_pi_waiters(struct task_struct *p)
+static inline int task_has_pi_waiters(struct task_struct *tsk)
 {
-	return !RB_EMPTY_ROOT(&p->pi_waiters.rb_root);
+	return !RB_EMPTY_ROOT(&tsk->pi_waiters.rb_root);
 }
 
-static inline struct rt_mutex_waiter *task_top_pi_waiter(struct task_struct *p)
+static inline struct rt_mutex_waiter *task_top_pi_waiter(struct task_struct *tsk)
 {
-	return rb_entry(p->pi_waiters.rb_leftmost, struct rt_mutex_waiter,
+	return rb_entry(tsk->pi_waiters.rb_leftmost, struct rt_mutex_waiter,
 			pi_tree_entry);
 }
 
-static inline struct task_struct *rt_mutex_owner(struct rt_mutex_base *lock)
+static inline struct task_struct *rt_mutex_owner(struct rt_mutex_base *lk)
 {
-	unsigned long owner = (unsigned long)READ_ONCE(lock->owner);
+	unsigned long owner = (unsigned long)READ_ONCE(lk->owner);
 
 	return (struct task_struct *)(owner & ~RT_MUTEX_HAS_WAITERS);
 }
 
-static inline void rt_mutex_init_waiter(struct rt_mutex_waiter *waiter)
+static inline void rt_mutex_init_waiter(struct rt_mutex_waiter *w)
 {
-	RB_CLEAR_NODE(&waiter->pi_tree_entry);
-	RB_CLEAR_NODE(&waiter->tree_entry);
-	waiter->wake_state = TASK_NORMAL;
-	waiter->task = NULL;
+	RB_CLEAR_NODE(&w->pi_tree_entry);
+	RB_CLEAR_NODE(&w->tree_entry);
+	w->wake_state = TASK_NORMAL;
+	w->task = NULL;
 }
 
-static inline void rt_mutex_init_rtlock_waiter(struct rt_mutex_waiter *waiter)
+static inline void rt_mutex_init_rtlock_waiter(struct rt_mutex_waiter *w)
 {
-	rt_mutex_init_waiter(waiter);
-	waiter->wake_state = TASK_RTLOCK_WAIT;
+	rt_mutex_init_waiter(w);
+	w->wake_state = TASK_RTLOCK_WAIT;
 }
 
 

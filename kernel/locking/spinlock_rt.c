@@ -15,178 +15,178 @@
 #define RT_MUTEX_BUILD_SPINLOCKS
 #include "rtmutex.c"
 
-static __always_inline void rtlock_lock(struct rt_mutex_base *rtm)
+static __always_inline void rtlock_lock(struct rt_mutex_base *lk)
 {
-	if (unlikely(!rt_mutex_cmpxchg_acquire(rtm, NULL, current)))
-		rtlock_slowlock(rtm);
+	if (unlikely(!rt_mutex_cmpxchg_acquire(lk, NULL, current)))
+		rtlock_slowlock(lk);
 }
 
-static __always_inline void __rt_spin_lock(spinlock_t *lock)
+static __always_inline void __rt_spin_lock(spinlock_t *slock)
 {
 	might_sleep();
-	rtlock_lock(&lock->lock);
+	rtlock_lock(&slock->lock);
 	migrate_disable();
 }
 
-void rt_spin_lock(spinlock_t *lock)
+void rt_spin_lock(spinlock_t *slock)
 {
-	spin_acquire(&lock->dep_map, 0, 0, _RET_IP_);
-	__rt_spin_lock(lock);
+	spin_acquire(&slock->dep_map, 0, 0, _RET_IP_);
+	__rt_spin_lock(slock);
 }
 
-void rt_spin_lock_nested(spinlock_t *lock, int subclass)
+void rt_spin_lock_nested(spinlock_t *slock, int subclass)
 {
-	spin_acquire(&lock->dep_map, subclass, 0, _RET_IP_);
-	__rt_spin_lock(lock);
+	spin_acquire(&slock->dep_map, subclass, 0, _RET_IP_);
+	__rt_spin_lock(slock);
 }
 
-void rt_spin_unlock(spinlock_t *lock)
+void rt_spin_unlock(spinlock_t *slock)
 {
-	spin_release(&lock->dep_map, _RET_IP_);
+	spin_release(&slock->dep_map, _RET_IP_);
 	migrate_enable();
-	if (unlikely(!rt_mutex_cmpxchg_release(&lock->lock, current, NULL)))
-		rt_mutex_slowunlock(&lock->lock);
+	if (unlikely(!rt_mutex_cmpxchg_release(&slock->lock, current, NULL)))
+		rt_mutex_slowunlock(&slock->lock);
 }
 
 /* Wait for the current holder to let go (hrtimer/softirq expiry waits). */
-void rt_spin_lock_unlock(spinlock_t *lock)
+void rt_spin_lock_unlock(spinlock_t *slock)
 {
-	spin_lock(lock);
-	spin_unlock(lock);
+	spin_lock(slock);
+	spin_unlock(slock);
 }
 
-static __always_inline int __rt_spin_trylock(spinlock_t *lock)
+static __always_inline int __rt_spin_trylock(spinlock_t *slock)
 {
 	int ret = 1;
 
-	if (unlikely(!rt_mutex_cmpxchg_acquire(&lock->lock, NULL, current)))
-		ret = rt_mutex_slowtrylock(&lock->lock);
+	if (unlikely(!rt_mutex_cmpxchg_acquire(&slock->lock, NULL, current)))
+		ret = rt_mutex_slowtrylock(&slock->lock);
 	if (ret) {
-		spin_acquire(&lock->dep_map, 0, 1, _RET_IP_);
+		spin_acquire(&slock->dep_map, 0, 1, _RET_IP_);
 		migrate_disable();
 	}
 	return ret;
 }
 
-int rt_spin_trylock(spinlock_t *lock)
+int rt_spin_trylock(spinlock_t *slock)
 {
-	return __rt_spin_trylock(lock);
+	return __rt_spin_trylock(slock);
 }
 
-int rt_spin_trylock_bh(spinlock_t *lock)
+int rt_spin_trylock_bh(spinlock_t *slock)
 {
 	int ret;
 
 	local_bh_disable();
-	ret = __rt_spin_trylock(lock);
+	ret = __rt_spin_trylock(slock);
 	if (!ret)
 		local_bh_enable();
 	return ret;
 }
 
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
-void __rt_spin_lock_init(spinlock_t *lock, const char *name,
+void __rt_spin_lock_init(spinlock_t *slock, const char *name,
 			 struct lock_class_key *key, bool percpu)
 {
 	(void)percpu;
-	lockdep_init_map_wait(&lock->dep_map, name, key, 0, LD_WAIT_CONFIG);
+	lockdep_init_map_wait(&slock->dep_map, name, key, 0, LD_WAIT_CONFIG);
 }
 #endif
 
 /* ---------------------------------------------------------------- rwlock_t */
 
-#define rwbase_set_and_save_current_state(state)			\
+#define rwbase_set_and_save_current_state(st)				\
 	current_save_and_set_rtlock_wait_state()
 #define rwbase_restore_current_state()					\
 	current_restore_rtlock_saved_state()
 #define rwbase_signal_pending_state(state, task)	false
 #define rwbase_schedule()				schedule_rtlock()
 
-static __always_inline int rwbase_rtmutex_lock_state(struct rt_mutex_base *rtm,
+static __always_inline int rwbase_rtmutex_lock_state(struct rt_mutex_base *lk,
 						     unsigned int state)
 {
-	rtlock_lock(rtm);
+	rtlock_lock(lk);
 	return 0;
 }
 
-static __always_inline int rwbase_rtmutex_slowlock_locked(struct rt_mutex_base *rtm,
+static __always_inline int rwbase_rtmutex_slowlock_locked(struct rt_mutex_base *lk,
 							  unsigned int state)
 {
-	rtlock_slowlock_locked(rtm);
+	rtlock_slowlock_locked(lk);
 	return 0;
 }
 
-static __always_inline void rwbase_rtmutex_unlock(struct rt_mutex_base *rtm)
+static __always_inline void rwbase_rtmutex_unlock(struct rt_mutex_base *lk)
 {
-	if (likely(rt_mutex_cmpxchg_release(rtm, current, NULL)))
+	if (likely(rt_mutex_cmpxchg_release(lk, current, NULL)))
 		return;
-	rt_mutex_slowunlock(rtm);
+	rt_mutex_slowunlock(lk);
 }
 
-static __always_inline int rwbase_rtmutex_trylock(struct rt_mutex_base *rtm)
+static __always_inline int rwbase_rtmutex_trylock(struct rt_mutex_base *lk)
 {
-	if (likely(rt_mutex_cmpxchg_acquire(rtm, NULL, current)))
+	if (likely(rt_mutex_cmpxchg_acquire(lk, NULL, current)))
 		return 1;
-	return rt_mutex_slowtrylock(rtm);
+	return rt_mutex_slowtrylock(lk);
 }
 
 #include "rwbase_rt.c"
 
-int rt_read_trylock(rwlock_t *rwlock)
+int rt_read_trylock(rwlock_t *rw)
 {
-	int ret = rwbase_read_trylock(&rwlock->rwbase);
+	int ret = rwbase_read_trylock(&rw->rwbase);
 
 	if (ret) {
-		rwlock_acquire_read(&rwlock->dep_map, 0, 1, _RET_IP_);
+		rwlock_acquire_read(&rw->dep_map, 0, 1, _RET_IP_);
 		migrate_disable();
 	}
 	return ret;
 }
 
-int rt_write_trylock(rwlock_t *rwlock)
+int rt_write_trylock(rwlock_t *rw)
 {
-	int ret = rwbase_write_trylock(&rwlock->rwbase);
+	int ret = rwbase_write_trylock(&rw->rwbase);
 
 	if (ret) {
-		rwlock_acquire(&rwlock->dep_map, 0, 1, _RET_IP_);
+		rwlock_acquire(&rw->dep_map, 0, 1, _RET_IP_);
 		migrate_disable();
 	}
 	return ret;
 }
 
-void rt_read_lock(rwlock_t *rwlock)
+void rt_read_lock(rwlock_t *rw)
 {
 	might_sleep();
-	rwlock_acquire_read(&rwlock->dep_map, 0, 0, _RET_IP_);
-	rwbase_read_lock(&rwlock->rwbase, TASK_RTLOCK_WAIT);
+	rwlock_acquire_read(&rw->dep_map, 0, 0, _RET_IP_);
+	rwbase_read_lock(&rw->rwbase, TASK_RTLOCK_WAIT);
 	migrate_disable();
 }
 
-void rt_write_lock(rwlock_t *rwlock)
+void rt_write_lock(rwlock_t *rw)
 {
 	might_sleep();
-	rwlock_acquire(&rwlock->dep_map, 0, 0, _RET_IP_);
-	rwbase_write_lock(&rwlock->rwbase, TASK_RTLOCK_WAIT);
+	rwlock_acquire(&rw->dep_map, 0, 0, _RET_IP_);
+	rwbase_write_lock(&rw->rwbase, TASK_RTLOCK_WAIT);
 	migrate_disable();
 }
 
-void rt_read_unlock(rwlock_t *rwlock)
+void rt_read_unlock(rwlock_t *rw)
 {
-	rwlock_release(&rwlock->dep_map, _RET_IP_);
+	rwlock_release(&rw->dep_map, _RET_IP_);
 	migrate_enable();
-	rwbase_read_unlock(&rwlock->rwbase, TASK_RTLOCK_WAIT);
+	rwbase_read_unlock(&rw->rwbase, TASK_RTLOCK_WAIT);
 }
 
-void rt_write_unlock(rwlock_t *rwlock)
+void rt_write_unlock(rwlock_t *rw)
 {
-	rwlock_release(&rwlock->dep_map, _RET_IP_);
+	rwlock_release(&rw->dep_map, _RET_IP_);
 	migrate_enable();
-	rwbase_write_unlock(&rwlock->rwbase);
+	rwbase_write_unlock(&rw->rwbase);
 }
 
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
-void __rt_rwlock_init(rwlock_t *rwlock, const char *name, struct lock_class_key *key)
+void __rt_rwlock_init(rwlock_t *rw, const char *name, struct lock_class_key *key)
 {
-	lockdep_init_map_wait(&rwlock->dep_map, name, key, 0, LD_WAIT_CONFIG);
+	lockdep_init_map_wait(&rw->dep_map, name, key, 0, LD_WAIT_CONFIG);
 }
 #endif
