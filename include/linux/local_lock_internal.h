@@ -30,27 +30,27 @@ typedef struct {
 /* <linux/sched.h> cannot be included here: read current_task directly. */
 #include <asm/current.h>
 
-static inline void local_lock_acquire(local_lock_t *l)
+static inline void local_lock_acquire(local_lock_t *ll)
 {
-	lock_map_acquire(&l->dep_map);
-	l->owner = this_cpu_read(current_task);
+	lock_map_acquire(&ll->dep_map);
+	ll->owner = this_cpu_read(current_task);
 }
 
-static inline void local_lock_release(local_lock_t *l)
+static inline void local_lock_release(local_lock_t *ll)
 {
-	l->owner = NULL;
-	lock_map_release(&l->dep_map);
+	ll->owner = NULL;
+	lock_map_release(&ll->dep_map);
 }
 
 # define local_lock_debug_init(l)	((l)->owner = NULL)
 #else
 # define LOCAL_LOCK_DEBUG_INIT(lockname)
-static inline void local_lock_acquire(local_lock_t *l) { }
-static inline void local_lock_release(local_lock_t *l) { }
+static inline void local_lock_acquire(local_lock_t *ll) { }
+static inline void local_lock_release(local_lock_t *ll) { }
 # define local_lock_debug_init(l)	do { } while (0)
 #endif
 
-#define INIT_LOCAL_LOCK(lockname)	{ LOCAL_LOCK_DEBUG_INIT(lockname) }
+#define INIT_LOCAL_LOCK(name)		{ LOCAL_LOCK_DEBUG_INIT(name) }
 
 #define __local_lock_init(lock)						\
 do {									\
@@ -117,7 +117,7 @@ do {									\
 	spin_lock(this_cpu_ptr((__lock)));				\
 } while (0)
 
-#define __local_lock_irq(lock)		__local_lock(lock)
+#define __local_lock_irq(ll)		__local_lock(ll)
 
 #define __local_lock_irqsave(lock, flags)				\
 do {									\
@@ -131,7 +131,7 @@ do {									\
 	migrate_enable();						\
 } while (0)
 
-#define __local_unlock_irq(lock)	__local_unlock(lock)
+#define __local_unlock_irq(ll)		__local_unlock(ll)
 
 #define __local_unlock_irqrestore(lock, flags)				\
 	do { (void)(flags); __local_unlock(lock); } while (0)

@@ -22,7 +22,7 @@ extern int debug_locks;
 /* Reports so far (each also prints a backtrace); the run fails if non-zero. */
 extern atomic_t lockdep_bug_count;
 
-void lockdep_init_map_type(struct lockdep_map *lock, const char *name,
+void lockdep_init_map_type(struct lockdep_map *map, const char *name,
 			   struct lock_class_key *key, int subclass,
 			   u8 inner, u8 outer);
 void lock_acquire(struct lockdep_map *lock, unsigned int subclass, int trylock,

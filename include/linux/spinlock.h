@@ -48,11 +48,11 @@ static __always_inline void do_raw_spin_unlock(raw_spinlock_t *lock)
 	arch_spin_unlock(&lock->raw_lock);
 }
 
-static __always_inline void __raw_spin_lock_nested(raw_spinlock_t *lock, int subclass)
+static __always_inline void __raw_spin_lock_nested(raw_spinlock_t *rl, int subclass)
 {
 	preempt_disable();
-	spin_acquire(&lock->dep_map, subclass, 0, _RET_IP_);
-	do_raw_spin_lock(lock);
+	spin_acquire(&rl->dep_map, subclass, 0, _RET_IP_);
+	do_raw_spin_lock(rl);
 }
 
 static __always_inline void raw_spin_lock(raw_spinlock_t *lock)

@@ -37,11 +37,11 @@
 int debug_locks = 1;
 atomic_t lockdep_bug_count;
 
-struct lock_class lock_classes[MAX_LOCKDEP_KEYS];
+struct lock_class lock_classes[MAX_LOCKDEP_KEYS];	/* allocated in order */
 static unsigned int nr_lock_classes;
 static struct lock_class *classhash_table[CLASSHASH_SIZE];
 
-static struct lock_list list_entries[MAX_LOCKDEP_ENTRIES];
+static struct lock_list list_entries[MAX_LOCKDEP_ENTRIES];	/* dependency links */
 static unsigned int nr_list_entries;
 
 unsigned long stack_trace[MAX_STACK_TRACE_ENTRIES];
@@ -663,8 +663,8 @@ static u8 irq_context_now(void)
 
 static void __lock_acquire(struct lockdep_map *lock, unsigned int subclass,
 			   int trylock, int read, int check,
-			   struct lockdep_map *nest_lock, unsigned long ip,
-			   bool hardirqs_off)
+			   struct lockdep_map *nest_lock,
+			   unsigned long ip, bool hardirqs_off)
 {
 	struct task_struct *curr = current;
 	int depth = curr->lockdep_depth;
@@ -752,13 +752,13 @@ void lock_acquire(struct lockdep_map *lock, unsigned int subclass, int trylock,
 	lockdep_exit(flags);
 }
 
-void lock_release(struct lockdep_map *lock, unsigned long ip)
+void lock_release(struct lockdep_map *map, unsigned long ip)
 {
 	unsigned long flags;
 
 	if (!lockdep_enter(&flags, (unsigned long)__builtin_return_address(0)))
 		return;
-	__lock_release(lock, ip);
+	__lock_release(map, ip);
 	lockdep_exit(flags);
 }
 
@@ -775,15 +775,15 @@ int lock_is_held_type(const struct lockdep_map *lock, int read)
 	return 0;
 }
 
-void lockdep_init_map_type(struct lockdep_map *lock, const char *name,
+void lockdep_init_map_type(struct lockdep_map *map, const char *name,
 			   struct lock_class_key *key, int subclass,
 			   u8 inner, u8 outer)
 {
-	lock->name = name ? name : "NULL";
-	lock->key = key;
-	lock->class_cache = NULL;
-	lock->wait_type_inner = inner;
-	lock->wait_type_outer = outer;
+	map->name = name ? name : "NULL";
+	map->key = key;
+	map->class_cache = NULL;
+	map->wait_type_inner = inner;
+	map->wait_type_outer = outer;
 }
 
 /* ---------------------------------------------------- forgetting (tests) */
@@ -828,9 +828,9 @@ void lockdep_note_class(struct lock_class *class)
 		noted_classes[nr_noted_classes++] = class;
 }
 
-void lockdep_reset_lock(struct lockdep_map *lock)
+void lockdep_reset_lock(struct lockdep_map *map)
 {
-	const void *key = lock_key(lock);
+	const void *key = lock_key(map);
 	unsigned long flags;
 
 	raw_local_irq_save(flags);
@@ -838,7 +838,7 @@ void lockdep_reset_lock(struct lockdep_map *lock)
 	for (unsigned int i = 0; i < nr_lock_classes; i++)
 		if (lock_classes[i].key == key)
 			zap_class(&lock_classes[i]);
-	lock->class_cache = NULL;
+	map->class_cache = NULL;
 	arch_spin_unlock(&lockdep_lock);
 	raw_local_irq_restore(flags);
 }

@@ -40,13 +40,13 @@ struct mutex_waiter {
 	struct task_struct *task;
 };
 
-void __mutex_init(struct mutex *lock, const char *name, struct lock_class_key *key)
+void __mutex_init(struct mutex *mtx, const char *name, struct lock_class_key *key)
 {
-	atomic_long_set(&lock->owner, 0);
-	raw_spin_lock_init(&lock->wait_lock);
-	INIT_LIST_HEAD(&lock->wait_list);
-	osq_lock_init(&lock->osq);
-	lockdep_init_map_wait(&lock->dep_map, name, key, 0, LD_WAIT_SLEEP);
+	atomic_long_set(&mtx->owner, 0);
+	raw_spin_lock_init(&mtx->wait_lock);
+	INIT_LIST_HEAD(&mtx->wait_list);
+	osq_lock_init(&mtx->osq);
+	lockdep_init_map_wait(&mtx->dep_map, name, key, 0, LD_WAIT_SLEEP);
 }
 
 static inline struct task_struct *__owner_task(unsigned long word)
