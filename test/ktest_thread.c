@@ -13,7 +13,7 @@
 struct task_struct *ktest_kthread(int (*fn)(void *), void *arg, const char *name,
 				  int cpu, int policy, int prio)
 {
-	struct sched_param sp = { .sched_priority = prio };
+	struct sched_param param = { .sched_priority = prio };
 	struct task_struct *p = kthread_create(fn, arg, "%s", name);
 
 	if (!p)
@@ -21,7 +21,7 @@ struct task_struct *ktest_kthread(int (*fn)(void *), void *arg, const char *name
 	if (cpu >= 0)
 		kthread_bind(p, cpu);
 	if (policy != SCHED_NORMAL)
-		sched_setscheduler_nocheck(p, policy, &sp);
+		sched_setscheduler_nocheck(p, policy, &param);
 	return p;
 }
 
@@ -40,9 +40,9 @@ void ktest_wait_flag(volatile bool *flag)
 /* Run the calling test thread as SCHED_FIFO @prio (0: back to normal). */
 void ktest_set_fifo(int prio)
 {
-	struct sched_param sp = { .sched_priority = prio };
+	struct sched_param param = { .sched_priority = prio };
 
-	sched_setscheduler_nocheck(current, prio ? SCHED_FIFO : SCHED_NORMAL, &sp);
+	sched_setscheduler_nocheck(current, prio ? SCHED_FIFO : SCHED_NORMAL, &param);
 }
 
 /*

@@ -343,13 +343,13 @@ out:
  * queue will wake it after our caller's changes are visible (the claim
  * is a full barrier), so nothing is lost.
  */
-void wake_q_add(struct wake_q_head *head, struct task_struct *task)
+void wake_q_add(struct wake_q_head *head, struct task_struct *p)
 {
-	struct wake_q_node *node = &task->wake_q;
+	struct wake_q_node *node = &p->wake_q;
 
 	if (cmpxchg(&node->next, NULL, WAKE_Q_TAIL))
 		return;
-	get_task_struct(task);
+	get_task_struct(p);
 	*head->lastp = node;
 	head->lastp = &node->next;
 }

@@ -317,16 +317,16 @@ static void hrtimer_sync_wait_running(struct hrtimer_cpu_base *cb, unsigned long
  */
 void hrtimer_cancel_wait_running(const struct hrtimer *tmr)
 {
-	struct hrtimer_clock_base *base = READ_ONCE(tmr->base);
+	struct hrtimer_clock_base *clk_base = READ_ONCE(tmr->base);
 
-	if (!tmr->is_soft || base == &migration_base || !preemptible()) {
+	if (!tmr->is_soft || clk_base == &migration_base || !preemptible()) {
 		cpu_relax();
 		return;
 	}
-	atomic_inc(&base->cpu_base->timer_waiters);
-	spin_lock_bh(&base->cpu_base->softirq_expiry_lock);
-	atomic_dec(&base->cpu_base->timer_waiters);
-	spin_unlock_bh(&base->cpu_base->softirq_expiry_lock);
+	atomic_inc(&clk_base->cpu_base->timer_waiters);
+	spin_lock_bh(&clk_base->cpu_base->softirq_expiry_lock);
+	atomic_dec(&clk_base->cpu_base->timer_waiters);
+	spin_unlock_bh(&clk_base->cpu_base->softirq_expiry_lock);
 }
 #else
 static inline void hrtimer_cpu_base_lock_expiry(struct hrtimer_cpu_base *cb) { }
