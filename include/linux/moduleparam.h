@@ -54,6 +54,15 @@ extern const struct kernel_param_ops param_ops_enum;
 #define core_param(name, var, type, help)					\
 	__kernel_param(name, param_ops_##type, &(var), help, NULL)
 
+/*
+ * core_param_cb("name", &ops, arg, "help"): a parameter with its own
+ * setter, for values with a syntax of their own (Linux's __setup() ones).
+ */
+#define core_param_cb(_name, _ops, _arg, _help)				\
+	static const struct kernel_param __UNIQUE_ID(__param)			\
+	__used __section("__param") __aligned(8) = {				\
+		.name = _name, .ops = (_ops), .arg = (_arg), .help = (_help) }
+
 /* Integer parameter with an inclusive range, checked when parsed. */
 #define core_param_range(name, var, type, lo, hi, help)				\
 	__kernel_param(name, param_ops_##type, &(var), help,			\

@@ -56,6 +56,16 @@ static __always_inline long atomic_long_add_return(long i, atomic_long_t *a)
 	return __ALONG_RMW(add_fetch, a, i);
 }
 
+static __always_inline void atomic_long_inc(atomic_long_t *a)
+{
+	atomic_long_add(1, a);
+}
+
+static __always_inline long atomic_long_inc_return(atomic_long_t *a)
+{
+	return atomic_long_add_return(1, a);
+}
+
 static __always_inline long atomic_long_fetch_or(long i, atomic_long_t *a)
 {
 	return __ALONG_RMW(fetch_or, a, i);
