@@ -27,6 +27,7 @@
 #include <linux/sched.h>
 #include <linux/kthread.h>
 #include <linux/lockdep.h>
+#include <linux/fault-inject.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
 extern u64 acpi_hpet_addr;
@@ -126,6 +127,7 @@ static int kernel_init(void *unused)
 	ktest_selftest_broken_boot();
 #endif
 	failed = run_workloads(&cmdline_errors);
+	fault_inject_report();
 	sched_print_stats();
 	if (atomic_read(&sched_bug_count))
 		pr_err("irqlab: the kernel reported %d scheduling bug(s): see above\n",

@@ -138,6 +138,10 @@ struct task_struct {
 	struct task_struct *stop_waiter;
 
 	struct _reent *reent;	/* newlib's per-task state */
+#ifdef CONFIG_FAULT_INJECTION
+	/* Fails where a fault_attr has task_filter set (lib/fault-inject.c). */
+	unsigned make_it_fail:1;
+#endif
 #ifdef CONFIG_LOCKDEP
 	/* lockdep-lite: what this task (and interrupts on top of it) holds. */
 	struct held_lock held_locks[MAX_LOCK_DEPTH];
