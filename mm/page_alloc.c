@@ -23,6 +23,8 @@
 #include <linux/mm.h>
 #include <linux/smp.h>
 #include <linux/irqflags.h>
+#include <linux/fault-inject.h>
+#include <linux/moduleparam.h>
 #include "internal.h"
 
 /* ---------------------------------------------------------------- buddy */
@@ -471,6 +473,58 @@ static struct page *__alloc_pages_slowpath(gfp_t gfp_mask, unsigned int order,
 	return NULL;
 }
 
+/* --------------------------------------------------------- fail_page_alloc */
+
+#ifdef CONFIG_FAIL_PAGE_ALLOC
+struct fail_page_alloc_attr fail_page_alloc = {
+	.attr = FAULT_ATTR_INITIALIZER_NAME("fail_page_alloc"),
+	.ignore_gfp_reclaim = true,
+	.ignore_gfp_highmem = true,
+	.min_order = 1,
+};
+
+core_param_cb("fail_page_alloc", &param_ops_fault_attr, &fail_page_alloc.attr,
+	      "inject page allocation failures: <interval>,<probability>,<space>,<times>");
+core_param("fail_page_alloc.ignore_gfp_wait", fail_page_alloc.ignore_gfp_reclaim, bool,
+	   "fail_page_alloc leaves allocations that may sleep (__GFP_DIRECT_RECLAIM) alone");
+core_param("fail_page_alloc.ignore_gfp_highmem", fail_page_alloc.ignore_gfp_highmem, bool,
+	   "fail_page_alloc leaves __GFP_HIGHMEM allocations alone");
+core_param_range("fail_page_alloc.min_order", fail_page_alloc.min_order, uint, 0, MAX_ORDER,
+		 "fail_page_alloc only fails allocations of at least this order");
+core_param_range("fail_page_alloc.verbose", fail_page_alloc.attr.verbose, ulong, 0, 2,
+		 "fail_page_alloc reports: 0 none, 1 a line per failure, 2 also a backtrace");
+
+/*
+ * The filters before should_fail(), in Linux 5.15's order.  The size is
+ * the number of pages, so space counts pages.  __GFP_NOWARN does not
+ * quieten the report: Linux only made it do so after 5.15.
+ */
+static bool __should_fail_alloc_page(gfp_t gfp, unsigned int order)
+{
+	if (order < fail_page_alloc.min_order)
+		return false;
+	if (gfp & __GFP_NOFAIL)
+		return false;
+	if (fail_page_alloc.ignore_gfp_highmem && (gfp & __GFP_HIGHMEM))
+		return false;
+	if (fail_page_alloc.ignore_gfp_reclaim && (gfp & __GFP_DIRECT_RECLAIM))
+		return false;
+
+	return should_fail(&fail_page_alloc.attr, 1L << order);
+}
+#else
+static inline bool __should_fail_alloc_page(gfp_t gfp, unsigned int order)
+{
+	return false;
+}
+#endif /* CONFIG_FAIL_PAGE_ALLOC */
+
+/* Out of line as in Linux, where error injection attaches to it. */
+noinline bool should_fail_alloc_page(gfp_t gfp, unsigned int order)
+{
+	return __should_fail_alloc_page(gfp, order);
+}
+
 static inline enum zone_type gfp_zone(gfp_t flags)
 {
 	/* No ZONE_DMA: __GFP_DMA gets the lowest zone there is. */
@@ -498,6 +552,13 @@ struct page *__alloc_pages(gfp_t gfp, unsigned int order, int preferred_nid)
 	zl = (gfp & __GFP_THISNODE) ? ZONELIST_NOFALLBACK : ZONELIST_FALLBACK;
 	ac.zonelist = &NODE_DATA(preferred_nid)->node_zonelists[zl];
 	ac.highest_zoneidx = gfp_zone(gfp);
+	/*
+	 * Where Linux's prepare_alloc_pages() asks: an injected failure
+	 * returns before any list is touched, with no allocation-failure
+	 * report (the fault_attr makes its own).
+	 */
+	if (should_fail_alloc_page(gfp, order))
+		return NULL;
 	for (ac.preferred_zoneref = ac.zonelist->_zonerefs;
 	     ac.preferred_zoneref->zone &&
 	     ac.preferred_zoneref->zone_idx > ac.highest_zoneidx;
