@@ -336,6 +336,32 @@ void zone_pcp_enable(struct zone *z)
 }
 
 /*
+ * irqlab's benchmarks: every populated zone at once, under one hold of
+ * pcp_batch_high_lock (Linux only ever disables one zone, for offlining;
+ * zone_pcp_disable() twice in a row would wait for itself).
+ */
+void zone_pcp_disable_all(void)
+{
+	struct zone *zone;
+
+	mutex_lock(&pcp_batch_high_lock);
+	for_each_populated_zone(zone) {
+		__zone_set_pageset_high_and_batch(zone, 0, 1);
+		__drain_all_pages(zone, true);
+	}
+}
+
+void zone_pcp_enable_all(void)
+{
+	struct zone *zone;
+
+	for_each_populated_zone(zone)
+		__zone_set_pageset_high_and_batch(zone, zone->pageset_high,
+						  zone->pageset_batch);
+	mutex_unlock(&pcp_batch_high_lock);
+}
+
+/*
  * batch: about 0.1% of the zone, at most 1 MiB, clamped to 2^n - 1 (a
  * power of two aliases badly in caches); high: the zone's low watermark
  * shared among the node's CPUs, at least 4 batches.

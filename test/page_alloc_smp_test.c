@@ -345,16 +345,13 @@ static void bench_report(struct ktest *t, const char *what, unsigned int order, 
 		   ktest_clock_mode());
 }
 
+/* Send the benchmark's allocations past the per-CPU lists of every zone. */
 static void pcp_disable_all(bool disable)
 {
-	struct zone *zone;
-
-	for_each_populated_zone(zone) {
-		if (disable)
-			zone_pcp_disable(zone);
-		else
-			zone_pcp_enable(zone);
-	}
+	if (disable)
+		zone_pcp_disable_all();
+	else
+		zone_pcp_enable_all();
 }
 
 void bench_order0_pcp(struct ktest *t)

@@ -125,6 +125,8 @@ void drain_local_pages(struct zone *zone);
 void drain_all_pages(struct zone *zone);
 void zone_pcp_disable(struct zone *zone);
 void zone_pcp_enable(struct zone *zone);
+void zone_pcp_disable_all(void);	/* irqlab benchmarks only */
+void zone_pcp_enable_all(void);
 
 /* "GFP_KERNEL|__GFP_ZERO" for a mask, into @buf; returns @buf. */
 char *format_gfp_flags(char *buf, size_t size, gfp_t gfp);
