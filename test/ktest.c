@@ -129,6 +129,7 @@ static void ktest_run_body(struct ktest *t, void (*fn)(struct ktest *, void *),
 			plain(t);
 	}
 	fault_catch_reset();
+	ktest_reap_case_threads();
 }
 
 void ktest_subtests_begin(struct ktest *t, unsigned int n)

@@ -9,6 +9,32 @@
 #include <linux/smp.h>
 #include <linux/atomic.h>
 #include <linux/printk.h>
+#include <linux/delay.h>
+#include <linux/sched/task.h>
+
+/*
+ * Threads a case created, each with a reference of ours: at the end of the
+ * case ktest_reap_case_threads() waits for them to be dead and drops the
+ * reference, which frees them there and then.  A thread that signalled
+ * "done" but had not exited yet would otherwise free its stack in the
+ * middle of the next case, which suites comparing free-page counts see.
+ */
+#define KTEST_TRACKED_THREADS	256
+
+static struct task_struct *case_threads[KTEST_TRACKED_THREADS];
+static int nr_case_threads;
+static DEFINE_RAW_SPINLOCK(case_threads_lock);
+static bool tracking_off;	/* ktest's own persistent workers */
+
+static void track_thread(struct task_struct *p)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&case_threads_lock, flags);
+	if (nr_case_threads < KTEST_TRACKED_THREADS)
+		case_threads[nr_case_threads++] = get_task_struct(p);
+	raw_spin_unlock_irqrestore(&case_threads_lock, flags);
+}
 
 struct task_struct *ktest_kthread(int (*fn)(void *), void *arg, const char *name,
 				  int cpu, int policy, int prio)
@@ -22,7 +48,46 @@ struct task_struct *ktest_kthread(int (*fn)(void *), void *arg, const char *name
 		kthread_bind(p, cpu);
 	if (policy != SCHED_NORMAL)
 		sched_setscheduler_nocheck(p, policy, &param);
+	if (!tracking_off)
+		track_thread(p);
 	return p;
+}
+
+/*
+ * Dead, switched out and its own reference dropped (finish_task_switch()):
+ * ours is the last, so the put below frees it here, in task context.
+ */
+static bool thread_gone(struct task_struct *p)
+{
+	return READ_ONCE(p->__state) == TASK_DEAD && !smp_load_acquire(&p->on_cpu) &&
+	       atomic_read(&p->usage) == 1;
+}
+
+/*
+ * After each case.  Threads that never ran (a case that ended early) or
+ * are still running after a second keep our reference: a small leak, said
+ * on the console, rather than a hang or a use after free.
+ */
+void ktest_reap_case_threads(void)
+{
+	for (int i = 0; i < nr_case_threads; i++) {
+		struct task_struct *p = case_threads[i];
+		int ms = 0;
+
+		if (!p->se.sum_exec_runtime && !READ_ONCE(p->on_rq)) {
+			pr_warn("ktest: thread %s/%d was never started\n", p->comm, p->pid);
+			continue;
+		}
+		while (!thread_gone(p) && ms++ < 1000)
+			msleep(1);
+		if (!thread_gone(p)) {
+			pr_warn("ktest: thread %s/%d still running after its case\n",
+				p->comm, p->pid);
+			continue;
+		}
+		put_task_struct(p);
+	}
+	nr_case_threads = 0;
 }
 
 /* Sleep until *flag is set; whoever sets it wakes us (or we poll per ms). */
@@ -89,6 +154,7 @@ void ktest_threads_init(void)
 #ifdef CONFIG_PREEMPT_RT
 	int cpu;
 
+	tracking_off = true;	/* they live as long as the run */
 	for_each_online_cpu(cpu) {
 		struct task_struct *p = ktest_kthread(each_cpu_worker, NULL, "ktest-each",
 						      cpu, SCHED_NORMAL, 0);
@@ -100,6 +166,7 @@ void ktest_threads_init(void)
 		per_cpu(each_worker, cpu) = p;
 		wake_up_process(p);
 	}
+	tracking_off = false;
 #endif
 }
 

@@ -53,16 +53,7 @@ static int probe_fn(void *data)
 static struct task_struct *spawn(int (*fn)(void *), void *arg, const char *name,
 				 int cpu, int policy, int prio)
 {
-	struct sched_param sparam = { .sched_priority = prio };
-	struct task_struct *p = kthread_create(fn, arg, "%s", name);
-
-	if (!p)
-		return NULL;
-	if (cpu >= 0)
-		kthread_bind(p, cpu);
-	if (policy != SCHED_NORMAL)
-		sched_setscheduler_nocheck(p, policy, &sparam);
-	return p;
+	return ktest_kthread(fn, arg, name, cpu, policy, prio);
 }
 
 /* Block until *flag (the flag's setter wakes us). */
@@ -326,8 +317,18 @@ static void rr_slices_fifo_does_not(struct ktest *t)
 	run_pair(t, SCHED_RR, s, cpu, 6 * slice);
 	ktest_info(t, "SCHED_RR: %d + %d turns in 6 slices of %llu ms", s[0].switches,
 		   s[1].switches, (unsigned long long)(slice / NSEC_PER_MSEC));
-	KTEST_EXPECT_GE(t, s[0].switches + s[1].switches, 4);
-	KTEST_EXPECT_LE(t, s[0].switches + s[1].switches, 12);
+	/*
+	 * The slices are counted in ticks, the run in wall time: under plain
+	 * TCG a host stall of the vCPU eats ticks, so there RR only has to
+	 * have handed the CPU over at all (both ran, unlike FIFO below).
+	 */
+	if (ktest_exact_time) {
+		KTEST_EXPECT_GE(t, s[0].switches + s[1].switches, 4);
+		KTEST_EXPECT_LE(t, s[0].switches + s[1].switches, 12);
+	} else {
+		KTEST_EXPECT_GE(t, s[0].switches + s[1].switches, 2);
+		KTEST_EXPECT_LE(t, s[0].switches + s[1].switches, 12);
+	}
 	run_pair(t, SCHED_FIFO, s, cpu, 3 * slice);
 	KTEST_EXPECT_EQ(t, s[0].switches + s[1].switches, 1);	/* one ran to the end */
 }

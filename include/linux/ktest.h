@@ -74,6 +74,7 @@ void ktest_wait_flag(volatile bool *flag);
 void ktest_set_fifo(int prio);
 void ktest_on_each_cpu(void (*fn)(void *info), void *info);
 void ktest_threads_init(void);
+void ktest_reap_case_threads(void);
 
 /* pi_stress (test/pi_stress.c): a test case and the run=pi_stress workload. */
 struct pi_stress_result {
