@@ -31,6 +31,8 @@ static int other_cpu(void)
 
 struct holder_probe {
 	u64 hold_ns;
+	bool until_release;	/* hold until told (hold_ns is then the bound) */
+	volatile bool release;
 	bool irqs_off, migrate_off;
 	int preempt_cnt, min_prio;
 	u64 t_unlock;
@@ -60,6 +62,8 @@ static int holder_fn(void *data)
 	smp_store_release(&hp.holds, true);
 	end = ktime_get_ns() + hp.hold_ns;
 	while (ktime_get_ns() < end) {
+		if (hp.until_release && READ_ONCE(hp.release))
+			break;
 		if (current->prio < hp.min_prio)
 			hp.min_prio = current->prio;
 		cpu_relax();
@@ -166,7 +170,9 @@ static void rtlock_preserves_task_state(struct ktest *t)
 
 		memset(&hp, 0, sizeof(hp));
 		memset(&wp, 0, sizeof(wp));
-		hp.hold_ns = 30 * NSEC_PER_MSEC;
+		/* Held until we have seen the waiter block (2 s at most). */
+		hp.hold_ns = 2 * NSEC_PER_SEC;
+		hp.until_release = true;
 		ktest_set_fifo(95);
 		/* Same CPU, waiter above holder: the waiter sleeps, never spins. */
 		h = ktest_kthread(holder_fn, NULL, "holder", 0, SCHED_NORMAL, 0);
@@ -178,6 +184,7 @@ static void rtlock_preserves_task_state(struct ktest *t)
 		KTEST_EXPECT_TRUE(t, wait_state(w, TASK_RTLOCK_WAIT));
 		if (wake)
 			ret = wake_up_process(w);
+		WRITE_ONCE(hp.release, true);
 		ktest_wait_flag(&wp.done);
 		ktest_wait_flag(&hp.done);
 		ktest_set_fifo(0);
