@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include <linux/kthread.h>
+#include <linux/sched/task.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
@@ -202,15 +203,14 @@ __noreturn void kthread_exit(int result)
 	raw_spin_unlock_irqrestore(&tasklist_lock, flags);
 	/*
 	 * TASK_DEAD before waking kthread_stop()'s caller, or it could check,
-	 * find us alive and sleep forever.  Preemption stays off from here.
+	 * find us alive and sleep forever.  Preemption stays off from here
+	 * to the final switch (see do_task_dead()).
 	 */
 	preempt_disable();
-	set_current_state(TASK_DEAD);
+	set_special_state(TASK_DEAD);
 	if (p->stop_waiter)
 		wake_up_process(p->stop_waiter);
-	preempt_enable_no_resched();
-	schedule();
-	BUG();		/* a dead task is never picked again */
+	do_task_dead();
 }
 
 static void __put_task_struct(struct task_struct *p)

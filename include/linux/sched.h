@@ -181,6 +181,21 @@ static inline unsigned int read_task_state(const struct task_struct *p)
 #define __set_current_state(s)	WRITE_ONCE(current->__state, (s))
 #define set_current_state(s)	do { WRITE_ONCE(current->__state, (s)); smp_mb(); } while (0)
 
+/*
+ * A state no wakeup may undo (TASK_DEAD).  try_to_wake_up() holds pi_lock
+ * from its state check to its TASK_RUNNING store, so storing under
+ * pi_lock keeps a wakeup that matched an earlier sleep from overwriting
+ * it; a wakeup arriving later finds this state and does nothing.
+ */
+#define set_special_state(new_state)					\
+	do {								\
+		unsigned long __sss_flags;				\
+									\
+		raw_spin_lock_irqsave(&current->pi_lock, __sss_flags);	\
+		WRITE_ONCE(current->__state, (new_state));		\
+		raw_spin_unlock_irqrestore(&current->pi_lock, __sss_flags); \
+	} while (0)
+
 static inline int rt_prio(int prio)
 {
 	return prio < MAX_RT_PRIO;

@@ -535,6 +535,24 @@ static void __schedule(unsigned int sched_mode)
 }
 
 /*
+ * An exiting task switches away for good.  finish_task_switch(), run by
+ * whatever runs next, sees TASK_DEAD and drops the task's own reference,
+ * which may free its stack at once; so the task must really be dequeued
+ * by that switch.  It is only if nothing can preempt it between the
+ * TASK_DEAD store and __schedule(SM_NONE): a preemption there keeps a
+ * task on its run queue whatever its state, and the next task would free
+ * the stack of a task still queued to run.  Hence no schedule() (whose
+ * caller has preemption enabled): the count the caller took is the one
+ * __schedule() expects.
+ */
+void __noreturn do_task_dead(void)
+{
+	set_special_state(TASK_DEAD);
+	__schedule(SM_NONE);
+	BUG();		/* a dead task is never picked again */
+}
+
+/*
  * A kworker about to block lets its pool wake another worker; done before
  * the rq lock is taken since that path wakes tasks.
  */

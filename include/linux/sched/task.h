@@ -11,6 +11,9 @@
 
 void put_task_struct_dead(struct task_struct *p);
 
+/* The exiting task's final switch; entered with preemption disabled. */
+void __noreturn do_task_dead(void);
+
 /* Exited threads not yet freed (their stacks and task_structs). */
 extern atomic_t nr_dying_tasks;
 
