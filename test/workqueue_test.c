@@ -25,7 +25,9 @@ struct probe {
 	char comm[TASK_COMM_LEN];
 	int nice;
 	unsigned int delay_ms;		/* spin this long before finishing */
+	volatile bool hold;		/* then spin until cleared (5 s at most) */
 	volatile bool started, finished;
+	struct task_struct *flusher;	/* for release_when_flushing() */
 };
 
 static void probe_fn(struct work_struct *work)
@@ -40,6 +42,8 @@ static void probe_fn(struct work_struct *work)
 	p->nice = task_nice(current);
 	if (p->delay_ms)
 		mdelay(p->delay_ms);
+	for (int i = 0; i < 5000 && READ_ONCE(p->hold); i++)
+		mdelay(1);
 	p->runs++;
 	WRITE_ONCE(p->finished, true);
 	complete(&p->ran);
@@ -190,16 +194,43 @@ static void flush_work_waits(struct ktest *t)
 	}
 }
 
+/* Let the held item finish once its flusher sleeps in flush_work(). */
+static int release_when_flushing(void *data)
+{
+	struct probe *p = data;
+
+	for (int i = 0; i < 5000; i++) {
+		if (READ_ONCE(p->flusher->__state) == TASK_UNINTERRUPTIBLE)
+			break;
+		msleep(1);
+	}
+	WRITE_ONCE(p->hold, false);
+	return 0;
+}
+
+/*
+ * The item runs until the test thread is asleep in flush_work(): the
+ * flush must have waited for a running item (not found it finished
+ * already, which host load could arrange with a fixed run time).
+ */
 static void flush_work_waits_for_running(struct ktest *t)
 {
+	struct task_struct *releaser;
 	struct probe p;
 	int cpu = cpumask_last(cpu_online_mask);
 
-	probe_init(&p, 30);
+	probe_init(&p, 0);
+	p.hold = true;
+	p.flusher = current;
 	schedule_work_on(cpu, &p.work);
 	wait_for_completion(&p.begun);
 	KTEST_EXPECT_FALSE(t, work_pending(&p.work));
 	KTEST_EXPECT_FALSE(t, p.finished);
+	releaser = ktest_kthread(release_when_flushing, &p, "releaser", -1, SCHED_NORMAL, 0);
+	if (!releaser)
+		WRITE_ONCE(p.hold, false);
+	else
+		wake_up_process(releaser);
 	KTEST_EXPECT_TRUE(t, flush_work(&p.work));
 	KTEST_EXPECT_TRUE(t, p.finished);
 }
