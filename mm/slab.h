@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef MM_SLAB_H
+#define MM_SLAB_H
+
+/*
+ * What mm/slab_common.c and the SLUB port share (Linux's mm/slab.h, SLUB
+ * parts only): the node structure, bring-up state, cache creation hooks,
+ * flag masks, the allocation hooks and the slabinfo interface.
+ */
+#include <linux/slab.h>
+#include <linux/slub_def.h>
+#include <linux/spinlock.h>
+#include <linux/mutex.h>
+#include <linux/atomic.h>
+#include <linux/fault-inject.h>
+#include <linux/sched.h>
+
+/*
+ * list_lock: a spinlock_t (a sleeping rtlock on PREEMPT_RT) as in 5.15;
+ * CONFIG_SLUB_RAW_LIST_LOCK keeps it spinning on RT too (the seeds'
+ * "list_lock raw" experiment).  The wrappers keep the call sites read
+ * like Linux's spin_lock_irqsave(&n->list_lock, flags).
+ */
+#ifdef CONFIG_SLUB_RAW_LIST_LOCK
+typedef raw_spinlock_t slub_list_lock_t;
+# define list_lock_init(l)		raw_spin_lock_init(l)
+# define list_lock(l)			raw_spin_lock(l)
+# define list_unlock(l)			raw_spin_unlock(l)
+# define list_lock_irq(l)		raw_spin_lock_irq(l)
+# define list_unlock_irq(l)		raw_spin_unlock_irq(l)
+# define list_lock_irqsave(l, f)	raw_spin_lock_irqsave(l, f)
+# define list_unlock_irqrestore(l, f)	raw_spin_unlock_irqrestore(l, f)
+#else
+typedef spinlock_t slub_list_lock_t;
+# define list_lock_init(l)		spin_lock_init(l)
+# define list_lock(l)			spin_lock(l)
+# define list_unlock(l)			spin_unlock(l)
+# define list_lock_irq(l)		spin_lock_irq(l)
+# define list_unlock_irq(l)		spin_unlock_irq(l)
+# define list_lock_irqsave(l, f)	spin_lock_irqsave(l, f)
+# define list_unlock_irqrestore(l, f)	spin_unlock_irqrestore(l, f)
+#endif
+
+struct kmem_cache_node {
+	slub_list_lock_t list_lock;
+	unsigned long nr_partial;
+	struct list_head partial;
+#ifdef CONFIG_SLUB_DEBUG
+	atomic_long_t nr_slabs;
+	atomic_long_t total_objects;
+	struct list_head full;
+#endif
+};
+
+static inline struct kmem_cache_node *get_node(struct kmem_cache *s, int node)
+{
+	return s->node[node];
+}
+
+/* Every node that has a kmem_cache_node for @s. */
+#define for_each_kmem_cache_node(__s, __node, __n)			\
+	for (__node = 0; __node < MAX_NUMNODES; __node++)		\
+		if ((__n = get_node(__s, __node)))
+
+/* How far bring-up has got (kmem_cache_init()). */
+enum slab_state {
+	DOWN,		/* nothing works */
+	PARTIAL,	/* kmem_cache_node's cache works */
+	PARTIAL_NODE,	/* unused by SLUB; kept for Linux's numbering */
+	UP,		/* kmalloc works */
+	FULL		/* everything, including the late parts */
+};
+
+extern enum slab_state slab_state;
+extern struct mutex slab_mutex;		/* slab_caches and cache creation */
+extern struct list_head slab_caches;
+extern struct kmem_cache *kmem_cache;	/* the cache of kmem_cache structs */
+
+/* kmalloc cache names and sizes, by index (mm/slab_common.c). */
+struct kmalloc_info_struct {
+	const char *name[NR_KMALLOC_TYPES];
+	unsigned int size;
+};
+extern const struct kmalloc_info_struct kmalloc_info[];
+
+void setup_kmalloc_cache_index_table(void);
+void create_kmalloc_caches(slab_flags_t flags);
+struct kmem_cache *kmalloc_slab(size_t size, gfp_t flags);
+
+/* The allocator's side of cache creation and destruction. */
+int __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags);
+void create_boot_cache(struct kmem_cache *s, const char *name,
+		       unsigned int size, slab_flags_t flags,
+		       unsigned int useroffset, unsigned int usersize);
+struct kmem_cache *create_kmalloc_cache(const char *name, unsigned int size,
+					slab_flags_t flags,
+					unsigned int useroffset,
+					unsigned int usersize);
+int slab_unmergeable(struct kmem_cache *s);
+struct kmem_cache *find_mergeable(unsigned int size, unsigned int align,
+				  slab_flags_t flags, const char *name,
+				  void (*ctor)(void *));
+struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
+				      unsigned int align, slab_flags_t flags,
+				      void (*ctor)(void *));
+slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
+			      const char *name);
+int __kmem_cache_shutdown(struct kmem_cache *s);
+void __kmem_cache_release(struct kmem_cache *s);
+int __kmem_cache_shrink(struct kmem_cache *s);
+void slab_kmem_cache_release(struct kmem_cache *s);
+bool __kmem_cache_empty(struct kmem_cache *s);
+
+/* Flags. */
+#define SLAB_CORE_FLAGS (SLAB_HWCACHE_ALIGN | SLAB_CACHE_DMA |		\
+			 SLAB_CACHE_DMA32 | SLAB_PANIC |		\
+			 SLAB_TYPESAFE_BY_RCU | SLAB_DEBUG_OBJECTS)
+#ifdef CONFIG_SLUB_DEBUG
+#define SLAB_DEBUG_FLAGS (SLAB_RED_ZONE | SLAB_POISON | SLAB_STORE_USER | \
+			  SLAB_TRACE | SLAB_CONSISTENCY_CHECKS)
+#else
+#define SLAB_DEBUG_FLAGS (0)
+#endif
+#define SLAB_CACHE_FLAGS (SLAB_NOLEAKTRACE | SLAB_RECLAIM_ACCOUNT |	\
+			  SLAB_TEMPORARY | SLAB_ACCOUNT)
+#define CACHE_CREATE_MASK (SLAB_CORE_FLAGS | SLAB_DEBUG_FLAGS | SLAB_CACHE_FLAGS)
+#define SLAB_FLAGS_PERMITTED (SLAB_CORE_FLAGS |				\
+			      SLAB_RED_ZONE | SLAB_POISON |		\
+			      SLAB_STORE_USER | SLAB_TRACE |		\
+			      SLAB_CONSISTENCY_CHECKS | SLAB_MEM_SPREAD |	\
+			      SLAB_NOLEAKTRACE | SLAB_RECLAIM_ACCOUNT |	\
+			      SLAB_TEMPORARY | SLAB_ACCOUNT | SLAB_FAILSLAB)
+
+/* Flags that make a cache unmergeable (slab_common.c). */
+#define SLAB_NEVER_MERGE (SLAB_RED_ZONE | SLAB_POISON | SLAB_STORE_USER |	\
+			  SLAB_TRACE | SLAB_TYPESAFE_BY_RCU |		\
+			  SLAB_NOLEAKTRACE | SLAB_FAILSLAB)
+#define SLAB_MERGE_SAME (SLAB_RECLAIM_ACCOUNT | SLAB_CACHE_DMA |	\
+			 SLAB_CACHE_DMA32 | SLAB_ACCOUNT)
+
+/*
+ * Debug flags in force on @s.  Linux guards this with a static key that
+ * is only switched on when some cache has debugging; a plain global
+ * read is the cheap stand-in.
+ */
+#ifdef CONFIG_SLUB_DEBUG
+extern bool slub_debug_enabled;
+static __always_inline bool kmem_cache_debug_flags(struct kmem_cache *s,
+						   slab_flags_t flags)
+{
+	if (unlikely(slub_debug_enabled))
+		return s->flags & flags;
+	return false;
+}
+#else
+static __always_inline bool kmem_cache_debug_flags(struct kmem_cache *s,
+						   slab_flags_t flags)
+{
+	return false;
+}
+#endif
+
+/* The cache a kmalloc'd or cache-allocated object belongs to. */
+struct kmem_cache *virt_to_cache(const void *obj);
+struct kmem_cache *cache_from_obj(struct kmem_cache *s, void *x);
+
+/*
+ * Zero new objects when asked (__GFP_ZERO).  Linux also honours
+ * init_on_alloc; irqlab has no such switch.
+ */
+static inline bool slab_want_init_on_alloc(gfp_t flags, struct kmem_cache *c)
+{
+	return flags & __GFP_ZERO;
+}
+
+/*
+ * Before every allocation: the checks and the failure injection point
+ * (failslab=).  NULL means "fail this allocation".
+ */
+static inline struct kmem_cache *slab_pre_alloc_hook(struct kmem_cache *s,
+						     gfp_t flags)
+{
+	if (gfpflags_allow_blocking(flags))
+		might_sleep();
+	if (should_failslab(s, flags))
+		return NULL;
+	return s;
+}
+
+/* After every allocation: zeroing (kasan/kmemleak/memcg have no port). */
+static inline void slab_post_alloc_hook(struct kmem_cache *s, gfp_t flags,
+					size_t size, void **p, bool init)
+{
+	if (!init)
+		return;
+	for (size_t i = 0; i < size; i++)
+		if (p[i])
+			memset(p[i], 0, s->object_size);
+}
+
+/* slabinfo (SLUB's get_slabinfo() feeds slab_common.c's report). */
+struct slabinfo {
+	unsigned long active_objs;
+	unsigned long num_objs;
+	unsigned long active_slabs;
+	unsigned long num_slabs;
+	unsigned long shared_avail;
+	unsigned int limit;
+	unsigned int batchcount;
+	unsigned int shared;
+	unsigned int objects_per_slab;
+	unsigned int cache_order;
+	unsigned long nr_partial;	/* irqlab: partial slabs, all nodes */
+	unsigned long cpu_slabs;	/* irqlab: CPU and CPU-partial slabs */
+};
+void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo);
+/* Sum of stat item @si over all CPUs (0 without CONFIG_SLUB_STATS). */
+unsigned long slub_stat_sum(struct kmem_cache *s, enum stat_item si);
+extern const char *const slub_stat_names[NR_SLUB_STAT_ITEMS];
+
+/* Debug support shared by the SLUB ports (mm/slub_debug.c). */
+long validate_slab_cache(struct kmem_cache *s);
+
+#endif /* MM_SLAB_H */

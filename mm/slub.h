@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef MM_SLUB_H
+#define MM_SLUB_H
+
+/*
+ * SLUB internals shared by the allocator's paths (mm/slub.c) and its
+ * debugging support (mm/slub_debug.c).  Linux keeps all of this static
+ * in one mm/slub.c; irqlab splits the debug half out so that the pre- and
+ * post-series ports can share it, and the helpers below are what both
+ * halves need.
+ *
+ * Object layout inside a slab of cache s (s->size bytes per object):
+ *
+ *   [red_left_pad][object_size bytes][right red zone][free pointer when
+ *   it cannot live inside the object][alloc+free tracks][padding]
+ *
+ * s->inuse is where the metadata after the object starts; s->offset is
+ * where the free pointer is (in the middle of the object unless poisoning,
+ * a ctor or RCU need the object intact while free).
+ */
+#include <linux/mm.h>
+#include <linux/bit_spinlock.h>
+#include <linux/irqflags.h>
+#include <linux/lockdep.h>
+#include <linux/percpu.h>
+#include "slab.h"
+
+#define MIN_PARTIAL	5	/* node partial slabs kept at least */
+#define MAX_PARTIAL	10	/* ... and at most, when they are empty */
+
+#define DEBUG_DEFAULT_FLAGS	(SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE | \
+				 SLAB_POISON | SLAB_STORE_USER)
+/* Caches with these flags cannot update freelist+counters locklessly. */
+#define SLAB_NO_CMPXCHG		(SLAB_CONSISTENCY_CHECKS | SLAB_STORE_USER | \
+				 SLAB_TRACE)
+#define DEBUG_METADATA_FLAGS	(SLAB_RED_ZONE | SLAB_POISON | SLAB_STORE_USER)
+
+#define OO_SHIFT	16
+#define OO_MASK		((1 << OO_SHIFT) - 1)
+
+/* Internal s->flags bits. */
+#define __OBJECT_POISON		((slab_flags_t)0x80000000U)
+#define __CMPXCHG_DOUBLE	((slab_flags_t)0x40000000U)
+
+/* Poison bytes (Linux's include/linux/poison.h values). */
+#define SLUB_RED_INACTIVE	0xbb
+#define SLUB_RED_ACTIVE		0xcc
+#define POISON_INUSE		0x5a	/* object handed out, not written */
+#define POISON_FREE		0x6b	/* free object */
+#define POISON_END		0xa5	/* last byte of a poisoned object */
+
+static inline bool kmem_cache_debug(struct kmem_cache *s)
+{
+	return kmem_cache_debug_flags(s, SLAB_DEBUG_FLAGS);
+}
+
+/* Object start from slot start: skip the left red zone if there is one. */
+static inline void *fixup_red_left(struct kmem_cache *s, void *p)
+{
+	if (kmem_cache_debug_flags(s, SLAB_RED_ZONE))
+		p += s->red_left_pad;
+	return p;
+}
+
+static inline bool kmem_cache_has_cpu_partial(struct kmem_cache *s)
+{
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+	return !kmem_cache_debug(s);
+#else
+	return false;
+#endif
+}
+
+/*
+ * Per-CPU event counters.  raw_cpu_inc: a preempted increment may land
+ * on another CPU's counter, which sums the same.
+ */
+static inline void stat(const struct kmem_cache *s, enum stat_item si)
+{
+#ifdef CONFIG_SLUB_STATS
+	raw_cpu_inc(s->cpu_slab->stat[si]);
+#endif
+}
+
+/*
+ * Free pointers.  With CONFIG_SLAB_FREELIST_HARDENED the stored value is
+ * obfuscated with a per-cache secret and the byte-swapped slot address,
+ * so an overwrite with a plain address, or a pointer copied to another
+ * slot, decodes to garbage instead of a usable object.
+ */
+static inline void *freelist_ptr(const struct kmem_cache *s, void *ptr,
+				 unsigned long ptr_addr)
+{
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+	return (void *)((unsigned long)ptr ^ s->random ^
+			__builtin_bswap64(ptr_addr));
+#else
+	return ptr;
+#endif
+}
+
+static inline void *freelist_dereference(const struct kmem_cache *s,
+					 void *ptr_addr)
+{
+	return freelist_ptr(s, (void *)*(unsigned long *)ptr_addr,
+			    (unsigned long)ptr_addr);
+}
+
+static inline void *get_freepointer(struct kmem_cache *s, void *object)
+{
+	return freelist_dereference(s, object + s->offset);
+}
+
+static inline void prefetch_freepointer(const struct kmem_cache *s,
+					void *object)
+{
+	__builtin_prefetch(object + s->offset);
+}
+
+/*
+ * The fast path reads the next free pointer of an object another CPU may
+ * already have allocated and written: harmless (the tid check fails), as
+ * long as the read cannot fault.  irqlab's direct map never unmaps slab
+ * pages (no debug_pagealloc), so a plain read is safe.
+ */
+static inline void *get_freepointer_safe(struct kmem_cache *s, void *object)
+{
+	return get_freepointer(s, object);
+}
+
+static inline void set_freepointer(struct kmem_cache *s, void *object,
+				   void *fp)
+{
+	unsigned long slot = (unsigned long)object + s->offset;
+
+	/* A slot pointing at itself is a double free in the making. */
+	if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) && object == fp)
+		panic("SLUB: %s: free pointer of %px points to itself",
+		      s->name, object);
+	*(void **)slot = freelist_ptr(s, fp, slot);
+}
+
+/* Every object slot of a slab, red zone skipped. */
+#define for_each_object(__p, __s, __addr, __objects)			\
+	for (__p = fixup_red_left(__s, __addr);				\
+	     __p < (__addr) + (__objects) * (__s)->size;		\
+	     __p += (__s)->size)
+
+static inline unsigned int order_objects(unsigned int order,
+					 unsigned int size)
+{
+	return ((unsigned int)PAGE_SIZE << order) / size;
+}
+
+static inline struct kmem_cache_order_objects oo_make(unsigned int order,
+						      unsigned int size)
+{
+	struct kmem_cache_order_objects x = {
+		(order << OO_SHIFT) + order_objects(order, size)
+	};
+
+	return x;
+}
+
+static inline unsigned int oo_order(struct kmem_cache_order_objects x)
+{
+	return x.x >> OO_SHIFT;
+}
+
+static inline unsigned int oo_objects(struct kmem_cache_order_objects x)
+{
+	return x.x & OO_MASK;
+}
+
+/*
+ * slab_lock: a bit spinlock on PG_locked of the slab's head page, for
+ * caches that cannot cmpxchg freelist+counters (debug caches).  On
+ * PREEMPT_RT it also disables interrupts itself, because its callers no
+ * longer do (5.15).
+ */
+static __always_inline void __slab_lock(struct page *page)
+{
+	bit_spin_lock(PG_locked, &page->flags);
+}
+
+static __always_inline void __slab_unlock(struct page *page)
+{
+	__bit_spin_unlock(PG_locked, &page->flags);
+}
+
+static __always_inline void slab_lock(struct page *page, unsigned long *flags)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		local_irq_save(*flags);
+	__slab_lock(page);
+}
+
+static __always_inline void slab_unlock(struct page *page,
+					unsigned long *flags)
+{
+	__slab_unlock(page);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		local_irq_restore(*flags);
+}
+
+/* Partial list membership (n->list_lock held). */
+static inline void __add_partial(struct kmem_cache_node *n, struct page *page,
+				 int tail)
+{
+	n->nr_partial++;
+	if (tail)
+		list_add_tail(&page->slab_list, &n->partial);
+	else
+		list_add(&page->slab_list, &n->partial);
+}
+
+#define DEACTIVATE_TO_HEAD	15
+#define DEACTIVATE_TO_TAIL	16
+
+/* ------------------------------------------------------------------ */
+/* mm/slub_debug.c                                                     */
+
+#ifdef CONFIG_SLUB_DEBUG
+
+/* Where an object was last allocated and freed (SLAB_STORE_USER). */
+#define TRACK_ADDRS_COUNT 8
+struct track {
+	unsigned long addr;		/* caller */
+	unsigned long addrs[TRACK_ADDRS_COUNT];	/* call chain */
+	int cpu;
+	int pid;
+	unsigned long when;		/* jiffies */
+};
+
+enum track_item { TRACK_ALLOC, TRACK_FREE };
+
+extern slab_flags_t slub_debug;		/* flags from slub_debug= */
+extern char *slub_debug_string;		/* per-cache selections */
+
+void setup_object_debug(struct kmem_cache *s, struct page *page,
+			void *object);
+void setup_page_debug(struct kmem_cache *s, struct page *page, void *addr);
+int alloc_debug_processing(struct kmem_cache *s, struct page *page,
+			   void *object, unsigned long addr);
+int free_debug_processing(struct kmem_cache *s, struct page *page,
+			  void *head, void *tail, int bulk_cnt,
+			  unsigned long addr);
+void init_object(struct kmem_cache *s, void *object, u8 val);
+int check_object(struct kmem_cache *s, struct page *page, void *object,
+		 u8 val);
+int check_slab(struct kmem_cache *s, struct page *page);
+int on_freelist(struct kmem_cache *s, struct page *page, void *search);
+int slab_pad_check(struct kmem_cache *s, struct page *page);
+void object_err(struct kmem_cache *s, struct page *page, u8 *object,
+		char *reason);
+void slab_err(struct kmem_cache *s, struct page *page, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void print_tracking(struct kmem_cache *s, void *object);
+bool freelist_corrupted(struct kmem_cache *s, struct page *page,
+			void **freelist, void *nextfree);
+void list_slab_objects(struct kmem_cache *s, struct page *page,
+		       const char *text);
+unsigned int size_from_object(struct kmem_cache *s);
+unsigned int get_info_end(struct kmem_cache *s);
+
+void add_full(struct kmem_cache *s, struct kmem_cache_node *n,
+	      struct page *page);
+void remove_full(struct kmem_cache *s, struct kmem_cache_node *n,
+		 struct page *page);
+
+static inline unsigned long slabs_node(struct kmem_cache *s, int node)
+{
+	struct kmem_cache_node *n = get_node(s, node);
+
+	return atomic_long_read(&n->nr_slabs);
+}
+
+static inline unsigned long node_nr_slabs(struct kmem_cache_node *n)
+{
+	return atomic_long_read(&n->nr_slabs);
+}
+
+static inline void inc_slabs_node(struct kmem_cache *s, int node,
+				  int objects)
+{
+	struct kmem_cache_node *n = get_node(s, node);
+
+	/* NULL only while the node structures' own cache is booting. */
+	if (likely(n)) {
+		atomic_long_inc(&n->nr_slabs);
+		atomic_long_add(objects, &n->total_objects);
+	}
+}
+
+static inline void dec_slabs_node(struct kmem_cache *s, int node,
+				  int objects)
+{
+	struct kmem_cache_node *n = get_node(s, node);
+
+	atomic_long_dec(&n->nr_slabs);
+	atomic_long_sub(objects, &n->total_objects);
+}
+
+static inline unsigned long node_nr_objs(struct kmem_cache_node *n)
+{
+	return atomic_long_read(&n->total_objects);
+}
+
+#else /* !CONFIG_SLUB_DEBUG */
+
+static inline void setup_object_debug(struct kmem_cache *s,
+				      struct page *page, void *object) { }
+static inline void setup_page_debug(struct kmem_cache *s,
+				    struct page *page, void *addr) { }
+static inline int alloc_debug_processing(struct kmem_cache *s,
+					 struct page *page, void *object,
+					 unsigned long addr) { return 0; }
+static inline int free_debug_processing(struct kmem_cache *s,
+					struct page *page, void *head,
+					void *tail, int bulk_cnt,
+					unsigned long addr) { return 0; }
+static inline int slab_pad_check(struct kmem_cache *s, struct page *page)
+{ return 1; }
+static inline int check_object(struct kmem_cache *s, struct page *page,
+			       void *object, u8 val) { return 1; }
+static inline void add_full(struct kmem_cache *s, struct kmem_cache_node *n,
+			    struct page *page) { }
+static inline void remove_full(struct kmem_cache *s,
+			       struct kmem_cache_node *n,
+			       struct page *page) { }
+static inline unsigned long slabs_node(struct kmem_cache *s, int node)
+{ return 0; }
+static inline unsigned long node_nr_slabs(struct kmem_cache_node *n)
+{ return 0; }
+static inline void inc_slabs_node(struct kmem_cache *s, int node,
+				  int objects) { }
+static inline void dec_slabs_node(struct kmem_cache *s, int node,
+				  int objects) { }
+static inline bool freelist_corrupted(struct kmem_cache *s,
+				      struct page *page, void **freelist,
+				      void *nextfree) { return false; }
+#endif /* CONFIG_SLUB_DEBUG */
+
+/*
+ * Test-only observation points (CONFIG_SLUB_SCOPE_PROBE): SLUB reports
+ * entry to the page allocator and each IRQ-off section it opens, so the
+ * scope tests can check where interrupts and preemption are disabled.
+ * Compiled out otherwise.
+ */
+enum slub_probe_site {
+	SLUB_PROBE_ALLOC_PAGES,		/* allocate_slab -> page allocator */
+	SLUB_PROBE_FREE_PAGES,		/* __free_slab -> page allocator */
+	SLUB_PROBE_FLUSH,		/* flush_cpu_slab / __flush_cpu_slab */
+	SLUB_PROBE_DEACTIVATE_WALK,	/* deactivate_slab's freelist walk */
+	SLUB_PROBE_UNFREEZE,		/* __unfreeze_partials */
+	NR_SLUB_PROBE_SITES
+};
+#ifdef CONFIG_SLUB_SCOPE_PROBE
+void slub_probe(enum slub_probe_site site);
+#else
+static inline void slub_probe(enum slub_probe_site site) { }
+#endif
+
+#endif /* MM_SLUB_H */
