@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * failslab: injected slab allocation failures, after Linux 5.15's
- * mm/failslab.c.  SLUB's slab_pre_alloc_hook() will call
- * should_failslab() before each allocation and return NULL when it says
- * so; SLUB does not exist yet, so nothing calls it but the tests.
+ * mm/failslab.c.  SLUB's slab_pre_alloc_hook() calls should_failslab()
+ * before each allocation (kmem_cache_alloc*, kmalloc, bulk) and returns
+ * NULL when it says so.  The cache of caches is never failed; with
+ * failslab.cache_filter only caches created with SLAB_FAILSLAB (or
+ * slub_debug=A) are.
  *
  * failslab=<interval>,<probability>,<space>,<times> arms it at boot;
  * failslab.ignore_gfp_wait (default on, as Linux's ignore-gfp-wait)
@@ -13,6 +15,7 @@
 #include <linux/gfp.h>
 #include <linux/moduleparam.h>
 #include <linux/errno.h>
+#include "slab.h"
 
 #ifdef CONFIG_FAILSLAB
 struct failslab_attr failslab = {
@@ -28,34 +31,9 @@ core_param("failslab.ignore_gfp_wait", failslab.ignore_gfp_reclaim, bool,
 core_param_range("failslab.verbose", failslab.attr.verbose, ulong, 0, 2,
 		 "failslab reports: 0 none, 1 a line per failure, 2 also a backtrace");
 
-/*
- * What the decision needs to know about the cache.  struct kmem_cache
- * arrives with the SLUB port, which replaces these with Linux's tests:
- * the boot cache (s == kmem_cache) is never failed; under cache_filter
- * only caches created with SLAB_FAILSLAB are (s->flags); and the size
- * given to should_fail() is s->object_size.  Until then no cache is
- * the boot cache, none carries SLAB_FAILSLAB (so cache_filter, off by
- * default as in Linux, turns failslab off), and the size is 0, which
- * never uses up space.
- */
-static inline bool failslab_boot_cache(struct kmem_cache *s)
-{
-	return false;
-}
-
-static inline bool failslab_cache_marked(struct kmem_cache *s)
-{
-	return false;
-}
-
-static inline ssize_t failslab_object_size(struct kmem_cache *s)
-{
-	return 0;
-}
-
 bool __should_failslab(struct kmem_cache *s, gfp_t gfp)
 {
-	if (unlikely(failslab_boot_cache(s)))
+	if (unlikely(s == kmem_cache))
 		return false;
 
 	if (gfp & __GFP_NOFAIL)
@@ -64,10 +42,10 @@ bool __should_failslab(struct kmem_cache *s, gfp_t gfp)
 	if (failslab.ignore_gfp_reclaim && (gfp & __GFP_DIRECT_RECLAIM))
 		return false;
 
-	if (failslab.cache_filter && !failslab_cache_marked(s))
+	if (failslab.cache_filter && !(s->flags & SLAB_FAILSLAB))
 		return false;
 
-	return should_fail(&failslab.attr, failslab_object_size(s));
+	return should_fail(&failslab.attr, s->object_size);
 }
 #endif /* CONFIG_FAILSLAB */
 

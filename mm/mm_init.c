@@ -18,6 +18,7 @@
  *  5. watermarks, lowmem reserves and per-CPU list sizes, then vmalloc.
  */
 #include <linux/mm.h>
+#include <linux/slab.h>
 #include <linux/memblock.h>
 #include <linux/acpi.h>
 #include <linux/vmalloc.h>
@@ -495,6 +496,8 @@ void mm_init(void)
 		(unsigned long long)memblock_phys_mem_size() >> 10,
 		((unsigned long long)memblock_phys_mem_size() >> 10) - (freed << (PAGE_SHIFT - 10)));
 	vmalloc_init();
+	/* The slab allocator: page allocator and per-CPU areas are up. */
+	kmem_cache_init();
 	show_free_areas();
 	meminfo_records();
 }

@@ -23,7 +23,16 @@
 #include <linux/irqflags.h>
 #include <linux/lockdep.h>
 #include <linux/percpu.h>
+#include <linux/errno.h>
+#include <asm/stacktrace.h>
 #include "slab.h"
+
+/* CONFIG_DEBUG_VM checks of SLUB's invariants (frozen state etc.). */
+#ifdef CONFIG_DEBUG_VM
+#define VM_BUG_ON(cond)		BUG_ON(cond)
+#else
+#define VM_BUG_ON(cond)		do { (void)sizeof(!(cond)); } while (0)
+#endif
 
 #define MIN_PARTIAL	5	/* node partial slabs kept at least */
 #define MAX_PARTIAL	10	/* ... and at most, when they are empty */

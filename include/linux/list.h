@@ -84,6 +84,21 @@ static inline int list_is_singular(const struct list_head *head)
 	return !list_empty(head) && head->next == head->prev;
 }
 
+/* Join @list in front of @head's entries; @list itself is left stale. */
+static inline void list_splice(const struct list_head *list,
+			       struct list_head *head)
+{
+	if (!list_empty(list)) {
+		struct list_head *first = list->next, *last = list->prev;
+		struct list_head *at = head->next;
+
+		first->prev = head;
+		head->next = first;
+		last->next = at;
+		at->prev = last;
+	}
+}
+
 static inline void list_splice_init(struct list_head *list, struct list_head *head)
 {
 	if (!list_empty(list)) {

@@ -54,7 +54,7 @@ static inline void local_lock_release(local_lock_t *ll) { }
 
 #define __local_lock_init(lock)						\
 do {									\
-	static struct lock_class_key __key;				\
+	static struct lock_class_key __key __maybe_unused;		\
 	lockdep_init_map_wait(&(lock)->dep_map, #lock, &__key, 0,	\
 			      LD_WAIT_CONFIG);				\
 	local_lock_debug_init(lock);					\

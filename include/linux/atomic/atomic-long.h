@@ -35,6 +35,16 @@ static __always_inline void atomic_long_add(long i, atomic_long_t *a)
 	__ALONG_RMW(fetch_add, a, i);
 }
 
+static __always_inline void atomic_long_sub(long i, atomic_long_t *a)
+{
+	__ALONG_RMW(fetch_sub, a, i);
+}
+
+static __always_inline void atomic_long_dec(atomic_long_t *a)
+{
+	__ALONG_RMW(fetch_sub, a, 1);
+}
+
 static __always_inline void atomic_long_or(long i, atomic_long_t *a)
 {
 	__ALONG_RMW(fetch_or, a, i);

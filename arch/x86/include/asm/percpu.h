@@ -80,6 +80,7 @@
 #define __this_cpu_read(var)	this_cpu_read(var)
 #define __this_cpu_write(var, val) this_cpu_write(var, val)
 #define __this_cpu_inc(var)	this_cpu_inc(var)
+#define raw_cpu_inc(var)	this_cpu_inc(var)
 #define __this_cpu_add(var, v)	this_cpu_add(var, v)
 
 #endif
