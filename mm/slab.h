@@ -177,11 +177,17 @@ static inline bool slab_want_init_on_alloc(gfp_t flags, struct kmem_cache *c)
  * Before every allocation: the checks and the failure injection point
  * (failslab=).  NULL means "fail this allocation".
  */
+static inline void might_alloc(gfp_t flags)
+{
+	if (IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP) &&
+	    gfpflags_allow_blocking(flags))
+		might_sleep();
+}
+
 static inline struct kmem_cache *slab_pre_alloc_hook(struct kmem_cache *s,
 						     gfp_t flags)
 {
-	if (gfpflags_allow_blocking(flags))
-		might_sleep();
+	might_alloc(flags);
 	if (should_failslab(s, flags))
 		return NULL;
 	return s;
