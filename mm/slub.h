@@ -365,7 +365,17 @@ enum slub_probe_site {
 	NR_SLUB_PROBE_SITES
 };
 #ifdef CONFIG_SLUB_SCOPE_PROBE
+/* Per site, since the last reset (mm/slub_probe.c). */
+struct slub_probe_stats {
+	unsigned long calls;		/* slub_probe() calls */
+	unsigned long irqs_off;		/* ... with interrupts disabled */
+	unsigned long preempt_off;	/* ... with preempt_count() != 0 */
+	unsigned long hardirq;		/* ... in hard-IRQ context */
+};
+
 void slub_probe(enum slub_probe_site site);
+void slub_probe_read(enum slub_probe_site site, struct slub_probe_stats *out);
+void slub_probe_reset(void);
 #else
 static inline void slub_probe(enum slub_probe_site site) { }
 #endif

@@ -16,9 +16,17 @@
 #ifdef CONFIG_TRACE_IRQFLAGS
 void trace_hardirqs_on(void);
 void trace_hardirqs_off(void);
+/*
+ * The off hook records its return address as the place interrupts were
+ * disabled (kernel/trace/irqflags_count.c); code after the call keeps a
+ * local_irq_disable() at the end of a function from becoming a tail call
+ * to the hook, which would hand it the caller's caller instead.
+ */
+#define __trace_hardirqs_off_end()	barrier()
 #else
 static __always_inline void trace_hardirqs_on(void) { }
 static __always_inline void trace_hardirqs_off(void) { }
+#define __trace_hardirqs_off_end()	do { } while (0)
 #endif
 
 #define raw_local_irq_disable()		arch_local_irq_disable()
@@ -32,14 +40,23 @@ static __always_inline void trace_hardirqs_off(void) { }
 #define local_irq_enable()						\
 	do { trace_hardirqs_on(); raw_local_irq_enable(); } while (0)
 #define local_irq_disable()						\
-	do { raw_local_irq_disable(); trace_hardirqs_off(); } while (0)
+	do {								\
+		raw_local_irq_disable();				\
+		trace_hardirqs_off();					\
+		__trace_hardirqs_off_end();				\
+	} while (0)
 #define local_irq_save(flags)						\
-	do { raw_local_irq_save(flags); trace_hardirqs_off(); } while (0)
+	do {								\
+		raw_local_irq_save(flags);				\
+		trace_hardirqs_off();					\
+		__trace_hardirqs_off_end();				\
+	} while (0)
 #define local_irq_restore(flags)					\
 	do {								\
 		if (raw_irqs_disabled_flags(flags)) {			\
 			raw_local_irq_restore(flags);			\
 			trace_hardirqs_off();				\
+			__trace_hardirqs_off_end();			\
 		} else {						\
 			trace_hardirqs_on();				\
 			raw_local_irq_restore(flags);			\

@@ -10,6 +10,7 @@
 #include <linux/irq.h>
 #include <linux/percpu.h>
 #include <linux/hardirq.h>
+#include <linux/irqflags.h>
 #include <linux/errno.h>
 #include <linux/sched.h>
 #include <asm/processor.h>
@@ -148,4 +149,12 @@ void common_interrupt(struct pt_regs *regs)
 	}
 	irq_exit();
 	irqentry_exit_cond_resched(regs);
+	/*
+	 * iret turns interrupts back on: tell the IRQ-flag hooks, so that an
+	 * IRQ-off section opened by softirq processing or preemption above
+	 * ends here.  Entry is not traced (CONFIG_TRACE_IRQFLAGS counts no
+	 * section from the hardware disable at entry).
+	 */
+	if (regs->flags & X86_EFLAGS_IF)
+		trace_hardirqs_on();
 }
