@@ -44,6 +44,8 @@ static const struct irqlab_workload workloads[] = {
 	{ "ktest", ktest_run_all, "in-kernel KTAP tests (ktest.filter=<glob>)" },
 	{ "pi_stress", pi_stress_run,
 	  "priority-inversion scenarios (pi_stress.groups/iterations/timeout_ms)" },
+	{ "slabbench", slabbench_run,
+	  "slab allocator costs in cycles (slabbench.loops/sizes/obj_size)" },
 #endif
 };
 

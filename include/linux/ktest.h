@@ -86,6 +86,9 @@ long pi_stress(int ngroups, int iterations, int timeout_ms, struct pi_stress_res
 void pi_stress_report(const struct pi_stress_result *r);
 int pi_stress_run(void);
 
+/* The run=slabbench workload (test/slabbench.c). */
+int slabbench_run(void);
+
 /* printk ring inspection: did the kernel report something since @mark? */
 u64 ktest_log_mark(void);
 bool ktest_log_contains(u64 mark, const char *needle);

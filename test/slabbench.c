@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slabbench: the slab allocator's per-operation costs in TSC cycles, in
+ * the spirit of Linux's slab_bulk_test01 (DESIGN 7).
+ *
+ *	run=slabbench slabbench.loops=<n> slabbench.sizes=<n,n,...>
+ *	    slabbench.obj_size=<bytes>
+ *
+ * Figures, each "cycles per operation" = elapsed TSC cycles / operations:
+ *
+ *   fastpath   kmem_cache_alloc() + kmem_cache_free() of one object,
+ *              slabbench.loops times, on a cache of its own with
+ *              obj_size-byte objects, after a warm-up so that the CPU
+ *              slab and its freelist are hot: per pair.
+ *   bulk       for each n in slabbench.sizes, slabbench.loops rounds of
+ *              kmem_cache_alloc_bulk(n) + kmem_cache_free_bulk(n) on the
+ *              same cache: per object (cycles / (loops * n)).
+ *   kmalloc    kmalloc() + kfree() for every size class from 8 to 8192
+ *              bytes.  The size is read through a volatile, so it is not
+ *              a compile-time constant and each call goes through
+ *              __kmalloc() and the size_index table, as a variable-size
+ *              caller's does: per pair.
+ *   remote     objects allocated on one CPU and freed on another (the
+ *              freeing CPU's cycles only): per object.  Needs two
+ *              online CPUs; skipped with a message otherwise.
+ *
+ * Interrupts and preemption are left as they are: a timer tick or
+ * another task that lands inside a timed loop is part of the figure.
+ * Under QEMU icount (SMP=1) the TSC counts instructions, so figures are
+ * exact and repeatable; under TCG they are host noise, indicative only;
+ * KVM or bare metal gives real cycles.  Every figure names the clock.
+ *
+ * Output: one human line per figure ("slabbench: fastpath pair: ...")
+ * and one record per figure (linux/record.h), type "slabbench".
+ * Status: 0 when every figure was measured; 1 when an allocation failed.
+ * Out-of-range parameters are command-line errors (caught when parsed).
+ */
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <linux/slab.h>
+#include <linux/sched.h>
+#include <linux/kthread.h>
+#include <linux/smp.h>
+#include <linux/cpumask.h>
+#include <linux/ktest.h>
+#include <linux/moduleparam.h>
+#include <linux/record.h>
+#include <asm/processor.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SLABBENCH_MAX_BULK	1000
+#define SLABBENCH_MAX_SIZES	32
+#define SLABBENCH_WARMUP	1000
+#define SLABBENCH_REMOTE_BATCH	64
+
+static int sb_loops = 10000;
+static int sb_obj_size = 256;
+core_param_range("slabbench.loops", sb_loops, int, 1, 100000000,
+		 "timed rounds per figure");
+core_param_range("slabbench.obj_size", sb_obj_size, int, 8, 8192,
+		 "object size of the fastpath, bulk and remote caches (bytes)");
+
+/* slabbench.sizes: the bulk sizes, comma-separated, each 1..1000. */
+static unsigned int sb_sizes[SLABBENCH_MAX_SIZES] = {
+	1, 2, 3, 4, 8, 16, 30, 32, 64, 128, 158, 250
+};
+static unsigned int sb_nr_sizes = 12;
+
+static int sb_sizes_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int sizes[SLABBENCH_MAX_SIZES], n = 0;
+	const char *p = val;
+
+	if (!val || !*val)
+		goto bad;
+	for (;;) {
+		char *end;
+		unsigned long v;
+
+		if (n == SLABBENCH_MAX_SIZES) {
+			pr_err("irqlab: parameter '%s': more than %d sizes\n",
+			       kp->name, SLABBENCH_MAX_SIZES);
+			return -EINVAL;
+		}
+		if (*p < '0' || *p > '9')
+			goto bad;
+		v = strtoul(p, &end, 10);
+		if (v < 1 || v > SLABBENCH_MAX_BULK) {
+			pr_err("irqlab: parameter '%s': bulk size %lu is not in 1..%d\n",
+			       kp->name, v, SLABBENCH_MAX_BULK);
+			return -EINVAL;
+		}
+		sizes[n++] = v;
+		if (!*end)
+			break;
+		if (*end != ',')
+			goto bad;
+		p = end + 1;
+	}
+	memcpy(sb_sizes, sizes, n * sizeof(sizes[0]));
+	sb_nr_sizes = n;
+	return 0;
+bad:
+	pr_err("irqlab: parameter '%s': '%s' is not a comma-separated list of bulk sizes 1..%d\n",
+	       kp->name, val ? val : "", SLABBENCH_MAX_BULK);
+	return -EINVAL;
+}
+
+static int sb_sizes_get(char *buf, size_t size, const struct kernel_param *kp)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < sb_nr_sizes && n < size; i++)
+		n += snprintf(buf + n, size - n, "%s%u", i ? "," : "", sb_sizes[i]);
+	return n;
+}
+
+static const struct kernel_param_ops sb_sizes_ops = {
+	.set = sb_sizes_set,
+	.get = sb_sizes_get,
+	.type = "list of bulk sizes",
+};
+core_param_cb("slabbench.sizes", &sb_sizes_ops, NULL,
+	      "bulk sizes, comma-separated, each 1..1000");
+
+static void *sb_objs[SLABBENCH_MAX_BULK];
+
+/* Keep the compiler from dropping an allocation whose result is unused. */
+#define sb_use(p)	asm volatile("" : : "r"(p) : "memory")
+
+/* One figure: a human line and a record; @cycles over @ops operations. */
+static void sb_report(const char *name, const char *what, unsigned int size,
+		      u64 cycles, u64 ops)
+{
+	const char *clock = ktest_clock_mode();
+	u64 hundredths = ops ? cycles * 100 / ops : 0;
+	char json[RECORD_MAX_JSON + 1];
+	int n;
+
+	pr_info("slabbench: %s: %llu.%02llu cycles (size %u, %llu ops, %s)\n", what,
+		(unsigned long long)(hundredths / 100), (unsigned long long)(hundredths % 100),
+		size, (unsigned long long)ops, clock);
+	n = snprintf(json, sizeof(json),
+		     "{\"type\":\"slabbench\",\"name\":\"%s\",\"size\":%u,"
+		     "\"cycles_per_op\":%llu.%02llu,\"loops\":%d,\"ops\":%llu,"
+		     "\"clock\":\"%s\",\"icount\":%d}",
+		     name, size, (unsigned long long)(hundredths / 100),
+		     (unsigned long long)(hundredths % 100), sb_loops,
+		     (unsigned long long)ops, clock, !strcmp(clock, "icount"));
+	if (n >= (int)sizeof(json) || record_emit(json) < 0)
+		pr_warn("slabbench: the record for %s/%u does not fit\n", name, size);
+}
+
+static int sb_fastpath(struct kmem_cache *s)
+{
+	u64 t0, t1;
+
+	for (int i = 0; i < SLABBENCH_WARMUP; i++) {
+		void *p = kmem_cache_alloc(s, GFP_KERNEL);
+
+		if (!p)
+			goto fail;
+		kmem_cache_free(s, p);
+	}
+	t0 = rdtsc_ordered();
+	for (int i = 0; i < sb_loops; i++) {
+		void *p = kmem_cache_alloc(s, GFP_KERNEL);
+
+		if (unlikely(!p))
+			goto fail;
+		sb_use(p);
+		kmem_cache_free(s, p);
+	}
+	t1 = rdtsc_ordered();
+	sb_report("fastpath", "fastpath pair", sb_obj_size, t1 - t0, sb_loops);
+	return 0;
+fail:
+	pr_err("slabbench: fastpath: kmem_cache_alloc() failed\n");
+	return 1;
+}
+
+static int sb_bulk(struct kmem_cache *s, unsigned int n)
+{
+	char what[32];
+	u64 t0, t1;
+
+	if (kmem_cache_alloc_bulk(s, GFP_KERNEL, n, sb_objs) != n)
+		goto fail;
+	kmem_cache_free_bulk(s, n, sb_objs);
+	t0 = rdtsc_ordered();
+	for (int i = 0; i < sb_loops; i++) {
+		if (unlikely(kmem_cache_alloc_bulk(s, GFP_KERNEL, n, sb_objs) != n))
+			goto fail;
+		kmem_cache_free_bulk(s, n, sb_objs);
+	}
+	t1 = rdtsc_ordered();
+	snprintf(what, sizeof(what), "bulk %u per object", n);
+	sb_report("bulk", what, n, t1 - t0, (u64)sb_loops * n);
+	return 0;
+fail:
+	pr_err("slabbench: bulk %u: kmem_cache_alloc_bulk() failed\n", n);
+	return 1;
+}
+
+static int sb_kmalloc(unsigned int size)
+{
+	volatile size_t vsize = size;	/* not a constant: __kmalloc() */
+	char what[32];
+	u64 t0, t1;
+
+	for (int i = 0; i < SLABBENCH_WARMUP; i++) {
+		void *p = kmalloc(vsize, GFP_KERNEL);
+
+		if (!p)
+			goto fail;
+		kfree(p);
+	}
+	t0 = rdtsc_ordered();
+	for (int i = 0; i < sb_loops; i++) {
+		void *p = kmalloc(vsize, GFP_KERNEL);
+
+		if (unlikely(!p))
+			goto fail;
+		sb_use(p);
+		kfree(p);
+	}
+	t1 = rdtsc_ordered();
+	snprintf(what, sizeof(what), "kmalloc-%u pair", size);
+	sb_report("kmalloc", what, size, t1 - t0, sb_loops);
+	return 0;
+fail:
+	pr_err("slabbench: kmalloc(%u) failed\n", size);
+	return 1;
+}
+
+/*
+ * Remote free: this thread allocates a batch, the helper on another CPU
+ * frees it and times only its frees; the two hand the batch back and
+ * forth through @ready/@done (spinning: both CPUs are ours meanwhile).
+ */
+struct sb_remote {
+	struct kmem_cache *s;
+	void *objs[SLABBENCH_REMOTE_BATCH];
+	unsigned int nr;		/* objects in this batch; 0: stop */
+	volatile bool ready, done, exited;
+	u64 cycles, freed;
+};
+
+static int sb_remote_fn(void *data)
+{
+	struct sb_remote *r = data;
+
+	for (;;) {
+		u64 t0, t1;
+
+		while (!smp_load_acquire(&r->ready))
+			cpu_relax();
+		r->ready = false;
+		if (!r->nr)
+			break;
+		t0 = rdtsc_ordered();
+		for (unsigned int i = 0; i < r->nr; i++)
+			kmem_cache_free(r->s, r->objs[i]);
+		t1 = rdtsc_ordered();
+		r->cycles += t1 - t0;
+		r->freed += r->nr;
+		smp_store_release(&r->done, true);
+	}
+	smp_store_release(&r->exited, true);
+	return 0;
+}
+
+static int sb_remote(struct kmem_cache *s)
+{
+	static struct sb_remote r;
+	int here = smp_processor_id(), there = -1, cpu, ret = 0;
+	struct task_struct *p;
+	u64 left = sb_loops;
+
+	for_each_online_cpu(cpu)
+		if (cpu != here) {
+			there = cpu;
+			break;
+		}
+	if (there < 0) {
+		pr_info("slabbench: remote free: skipped, needs 2 online CPUs\n");
+		return 0;
+	}
+	memset(&r, 0, sizeof(r));
+	r.s = s;
+	p = ktest_kthread(sb_remote_fn, &r, "slabbench_free", there, SCHED_NORMAL, 0);
+	if (!p) {
+		pr_err("slabbench: remote free: cannot start a thread on CPU %d\n", there);
+		return 1;
+	}
+	wake_up_process(p);
+	while (left) {
+		unsigned int n = min_t(u64, left, SLABBENCH_REMOTE_BATCH);
+
+		for (unsigned int i = 0; i < n; i++) {
+			r.objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
+			if (!r.objs[i]) {
+				pr_err("slabbench: remote free: kmem_cache_alloc() failed\n");
+				n = i;
+				ret = 1;
+				left = n;
+				break;
+			}
+		}
+		r.nr = n;
+		r.done = false;
+		smp_store_release(&r.ready, true);
+		if (n) {
+			while (!smp_load_acquire(&r.done))
+				cpu_relax();
+		}
+		left -= n;
+	}
+	if (r.nr) {
+		/* Tell the helper to stop. */
+		r.nr = 0;
+		smp_store_release(&r.ready, true);
+	}
+	ktest_wait_flag(&r.exited);
+	if (!ret) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "remote free CPU%d->CPU%d per object", here, there);
+		sb_report("remote_free", what, sb_obj_size, r.cycles, r.freed);
+	}
+	return ret;
+}
+
+/* The run=slabbench workload. */
+int slabbench_run(void)
+{
+	static const unsigned int kmalloc_sizes[] = {
+		8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192
+	};
+	struct kmem_cache *s;
+	int failed = 0;
+
+	pr_info("slabbench: %d loops, objects of %d bytes, %u bulk sizes, clock %s, "
+		"interrupts left on\n", sb_loops, sb_obj_size, sb_nr_sizes,
+		ktest_clock_mode());
+	s = kmem_cache_create("slabbench", sb_obj_size, 0, 0, NULL);
+	if (!s) {
+		pr_err("slabbench: cannot create the cache\n");
+		return 1;
+	}
+	failed += sb_fastpath(s);
+	for (unsigned int i = 0; i < sb_nr_sizes; i++)
+		failed += sb_bulk(s, sb_sizes[i]);
+	for (unsigned int i = 0; i < ARRAY_SIZE(kmalloc_sizes); i++)
+		failed += sb_kmalloc(kmalloc_sizes[i]);
+	failed += sb_remote(s);
+	kmem_cache_destroy(s);
+	pr_info("slabbench: done, %d failure(s)\n", failed);
+	return failed ? 1 : 0;
+}
