@@ -5,6 +5,7 @@
  * (run=...) and reports the verdict.
  */
 #include <linux/kernel.h>
+#include <linux/slab.h>
 #include <linux/memblock.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
@@ -130,6 +131,7 @@ static int kernel_init(void *unused)
 #endif
 	failed = run_workloads(&cmdline_errors);
 	fault_inject_report();
+	slabinfo_report_at_end();
 	sched_print_stats();
 	if (atomic_read(&sched_bug_count))
 		pr_err("irqlab: the kernel reported %d scheduling bug(s): see above\n",

@@ -839,3 +839,19 @@ void slabinfo_records(void)
 	}
 	mutex_unlock(&slab_mutex);
 }
+
+/*
+ * slabinfo=1: the report (console table and records) once the workloads
+ * are done, for the host tools.  Off by default to keep test logs short.
+ */
+static bool slabinfo_at_end;
+core_param("slabinfo", slabinfo_at_end, bool,
+	   "print the slabinfo table and records at the end of the run");
+
+void slabinfo_report_at_end(void)
+{
+	if (!slabinfo_at_end || slab_state < UP)
+		return;
+	slabinfo_show();
+	slabinfo_records();
+}

@@ -266,5 +266,6 @@ void kmem_cache_init(void);
 void kmem_cache_init_late(void);
 void slabinfo_show(void);
 void slabinfo_records(void);
+void slabinfo_report_at_end(void);
 
 #endif /* _LINUX_SLAB_H */
