@@ -64,4 +64,17 @@ void early_puts(const char *s);
 
 extern int console_loglevel;
 
+/* Hex dumps in Linux's layout (lib/hexdump.c). */
+enum {
+	DUMP_PREFIX_NONE,
+	DUMP_PREFIX_ADDRESS,
+	DUMP_PREFIX_OFFSET
+};
+int hex_dump_to_buffer(const void *buf, size_t len, int rowsize,
+		       int groupsize, char *linebuf, size_t linebuflen,
+		       bool ascii);
+void print_hex_dump(const char *level, const char *prefix_str,
+		    int prefix_type, int rowsize, int groupsize,
+		    const void *buf, size_t len, bool ascii);
+
 #endif /* _LINUX_PRINTK_H */
