@@ -35,7 +35,7 @@ static const char *const pageflag_names[NR_PAGEFLAGS] = {
 	"mappedtodisk", "reclaim", "swapbacked", "unevictable", "mlocked",
 };
 
-static void format_page_flags(char *buf, size_t size, unsigned long flags)
+void format_page_flags(char *buf, size_t size, unsigned long flags)
 {
 	size_t n = 0;
 

@@ -241,6 +241,8 @@ void show_free_areas(void);
 /* The same as machine records (DESIGN 8), one per populated zone. */
 void meminfo_records(void);
 void dump_page(struct page *page, const char *reason);
+/* "slab|head|node=0|zone=1": the flags set in @flags, then node and zone. */
+void format_page_flags(char *buf, size_t size, unsigned long flags);
 /* Page poisoning (CONFIG_PAGE_POISONING, enabled with page_poison=1). */
 bool page_poisoning_enabled(void);
 
