@@ -46,6 +46,7 @@
 
 #define OO_SHIFT	16
 #define OO_MASK		((1 << OO_SHIFT) - 1)
+#define MAX_OBJS_PER_PAGE	32767	/* page->objects is 15 bits wide */
 
 /* Internal s->flags bits. */
 #define __OBJECT_POISON		((slab_flags_t)0x80000000U)
@@ -245,6 +246,8 @@ enum track_item { TRACK_ALLOC, TRACK_FREE };
 
 extern slab_flags_t slub_debug;		/* flags from slub_debug= */
 extern char *slub_debug_string;		/* per-cache selections */
+/* slub_debug=O: drop debug metadata where it would raise a cache's order. */
+extern int disable_higher_order_debug;
 
 void setup_object_debug(struct kmem_cache *s, struct page *page,
 			void *object);
@@ -317,6 +320,9 @@ static inline unsigned long node_nr_objs(struct kmem_cache_node *n)
 
 #else /* !CONFIG_SLUB_DEBUG */
 
+#define slub_debug			0
+#define disable_higher_order_debug	0
+
 static inline void setup_object_debug(struct kmem_cache *s,
 				      struct page *page, void *object) { }
 static inline void setup_page_debug(struct kmem_cache *s,
@@ -348,7 +354,15 @@ static inline void dec_slabs_node(struct kmem_cache *s, int node,
 static inline bool freelist_corrupted(struct kmem_cache *s,
 				      struct page *page, void **freelist,
 				      void *nextfree) { return false; }
+static inline void list_slab_objects(struct kmem_cache *s,
+				     struct page *page, const char *text) { }
 #endif /* CONFIG_SLUB_DEBUG */
+
+/*
+ * Give every CPU slab and CPU partial slab of @s back to the node lists
+ * (mm/slub.c); validate_slab_cache() needs them all there.
+ */
+void flush_all(struct kmem_cache *s);
 
 /*
  * Test-only observation points (CONFIG_SLUB_SCOPE_PROBE): SLUB reports
