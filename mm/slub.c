@@ -1611,8 +1611,6 @@ core_param_range("slub_max_order", slub_max_order, uint, 0, MAX_ORDER - 1,
 core_param_range("slub_min_objects", slub_min_objects, uint, 0, 32767,
 		 "objects a slab should hold at least (default 0: 4 * (fls(cpus) + 1))");
 
-#define MAX_OBJS_PER_PAGE	32767	/* page->objects is 15 bits */
-
 /*
  * The smallest order from min_order up to @max_order whose slab holds
  * @min_objects objects of @size and wastes at most 1/@fract_leftover of
@@ -1931,6 +1929,18 @@ static int kmem_cache_open(struct kmem_cache *s, slab_flags_t flags)
 
 	if (!calculate_sizes(s, -1))
 		goto error;
+	if (disable_higher_order_debug) {
+		/*
+		 * slub_debug=O: where the metadata would raise the order,
+		 * give it up (and with it the debugging) for this cache.
+		 */
+		if (get_order(s->size) > get_order(s->object_size)) {
+			s->flags &= ~DEBUG_METADATA_FLAGS;
+			s->offset = 0;
+			if (!calculate_sizes(s, -1))
+				goto error;
+		}
+	}
 
 	/* Lockless freelist+counters unless a debug option needs the lock. */
 	if (system_has_cmpxchg_double() && (s->flags & SLAB_NO_CMPXCHG) == 0)
