@@ -52,15 +52,16 @@ struct kmem_cache_node {
 #endif
 };
 
-static inline struct kmem_cache_node *get_node(struct kmem_cache *s, int node)
+static inline struct kmem_cache_node *
+get_node(struct kmem_cache *s, int node)
 {
 	return s->node[node];
 }
 
 /* Every node that has a kmem_cache_node for @s. */
-#define for_each_kmem_cache_node(__s, __node, __n)			\
-	for (__node = 0; __node < MAX_NUMNODES; __node++)		\
-		if ((__n = get_node(__s, __node)))
+#define for_each_kmem_cache_node(__cache, __nid, __kcn)	\
+	for (__nid = 0; __nid < MAX_NUMNODES; __nid++)		\
+		if ((__kcn = get_node(__cache, __nid)))
 
 /* How far bring-up has got (kmem_cache_init()). */
 enum slab_state {
@@ -91,15 +92,15 @@ struct kmem_cache *kmalloc_slab(size_t size, gfp_t flags);
 int __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags);
 void create_boot_cache(struct kmem_cache *s, const char *name,
 		       unsigned int size, slab_flags_t flags,
-		       unsigned int useroffset, unsigned int usersize);
-struct kmem_cache *create_kmalloc_cache(const char *name, unsigned int size,
-					slab_flags_t flags,
-					unsigned int useroffset,
-					unsigned int usersize);
+		       unsigned int uoffset, unsigned int ulen);
+struct kmem_cache *
+create_kmalloc_cache(const char *cname, unsigned int objsize,
+		     slab_flags_t flags, unsigned int uoffset,
+		     unsigned int ulen);
 int slab_unmergeable(struct kmem_cache *s);
-struct kmem_cache *find_mergeable(unsigned int size, unsigned int align,
-				  slab_flags_t flags, const char *name,
-				  void (*ctor)(void *));
+struct kmem_cache *
+find_mergeable(unsigned int objsize, unsigned int align, slab_flags_t flags,
+	       const char *cname, void (*ctor)(void *));
 struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
 				      unsigned int align, slab_flags_t flags,
 				      void (*ctor)(void *));
@@ -112,31 +113,36 @@ void slab_kmem_cache_release(struct kmem_cache *s);
 bool __kmem_cache_empty(struct kmem_cache *s);
 
 /* Flags. */
-#define SLAB_CORE_FLAGS (SLAB_HWCACHE_ALIGN | SLAB_CACHE_DMA |		\
-			 SLAB_CACHE_DMA32 | SLAB_PANIC |		\
-			 SLAB_TYPESAFE_BY_RCU | SLAB_DEBUG_OBJECTS)
+#define SLAB_CORE_FLAGS					\
+	(SLAB_PANIC | SLAB_HWCACHE_ALIGN | SLAB_TYPESAFE_BY_RCU |	\
+	 SLAB_DEBUG_OBJECTS | SLAB_CACHE_DMA | SLAB_CACHE_DMA32)
 #ifdef CONFIG_SLUB_DEBUG
-#define SLAB_DEBUG_FLAGS (SLAB_RED_ZONE | SLAB_POISON | SLAB_STORE_USER | \
-			  SLAB_TRACE | SLAB_CONSISTENCY_CHECKS)
+#define SLAB_DEBUG_FLAGS					\
+	(SLAB_CONSISTENCY_CHECKS | SLAB_POISON | SLAB_RED_ZONE |	\
+	 SLAB_STORE_USER | SLAB_TRACE)
 #else
 #define SLAB_DEBUG_FLAGS (0)
 #endif
-#define SLAB_CACHE_FLAGS (SLAB_NOLEAKTRACE | SLAB_RECLAIM_ACCOUNT |	\
-			  SLAB_TEMPORARY | SLAB_ACCOUNT)
-#define CACHE_CREATE_MASK (SLAB_CORE_FLAGS | SLAB_DEBUG_FLAGS | SLAB_CACHE_FLAGS)
-#define SLAB_FLAGS_PERMITTED (SLAB_CORE_FLAGS |				\
-			      SLAB_RED_ZONE | SLAB_POISON |		\
-			      SLAB_STORE_USER | SLAB_TRACE |		\
-			      SLAB_CONSISTENCY_CHECKS | SLAB_MEM_SPREAD |	\
-			      SLAB_NOLEAKTRACE | SLAB_RECLAIM_ACCOUNT |	\
-			      SLAB_TEMPORARY | SLAB_ACCOUNT | SLAB_FAILSLAB)
+#define SLAB_CACHE_FLAGS					\
+	(SLAB_ACCOUNT | SLAB_TEMPORARY | SLAB_RECLAIM_ACCOUNT |	\
+	 SLAB_NOLEAKTRACE)
+#define CACHE_CREATE_MASK					\
+	(SLAB_CACHE_FLAGS | SLAB_CORE_FLAGS | SLAB_DEBUG_FLAGS)
+#define SLAB_FLAGS_PERMITTED					\
+	(SLAB_CORE_FLAGS | SLAB_CONSISTENCY_CHECKS |		\
+	 SLAB_POISON | SLAB_RED_ZONE | SLAB_STORE_USER |	\
+	 SLAB_TRACE | SLAB_MEM_SPREAD | SLAB_FAILSLAB |	\
+	 SLAB_ACCOUNT | SLAB_TEMPORARY | SLAB_RECLAIM_ACCOUNT |	\
+	 SLAB_NOLEAKTRACE)
 
 /* Flags that make a cache unmergeable (slab_common.c). */
-#define SLAB_NEVER_MERGE (SLAB_RED_ZONE | SLAB_POISON | SLAB_STORE_USER |	\
-			  SLAB_TRACE | SLAB_TYPESAFE_BY_RCU |		\
-			  SLAB_NOLEAKTRACE | SLAB_FAILSLAB)
-#define SLAB_MERGE_SAME (SLAB_RECLAIM_ACCOUNT | SLAB_CACHE_DMA |	\
-			 SLAB_CACHE_DMA32 | SLAB_ACCOUNT)
+#define SLAB_NEVER_MERGE					\
+	(SLAB_POISON | SLAB_RED_ZONE | SLAB_STORE_USER |	\
+	 SLAB_TRACE | SLAB_FAILSLAB | SLAB_NOLEAKTRACE |	\
+	 SLAB_TYPESAFE_BY_RCU)
+#define SLAB_MERGE_SAME						\
+	(SLAB_ACCOUNT | SLAB_CACHE_DMA | SLAB_CACHE_DMA32 |	\
+	 SLAB_RECLAIM_ACCOUNT)
 
 /*
  * Debug flags in force on @s.  Linux guards this with a static key that
@@ -168,7 +174,8 @@ struct kmem_cache *cache_from_obj(struct kmem_cache *s, void *x);
  * Zero new objects when asked (__GFP_ZERO).  Linux also honours
  * init_on_alloc; irqlab has no such switch.
  */
-static inline bool slab_want_init_on_alloc(gfp_t flags, struct kmem_cache *c)
+static inline bool
+slab_want_init_on_alloc(gfp_t flags, struct kmem_cache *c)
 {
 	return flags & __GFP_ZERO;
 }
@@ -184,8 +191,8 @@ static inline void might_alloc(gfp_t flags)
 		might_sleep();
 }
 
-static inline struct kmem_cache *slab_pre_alloc_hook(struct kmem_cache *s,
-						     gfp_t flags)
+static inline struct kmem_cache *
+slab_pre_alloc_hook(struct kmem_cache *s, gfp_t flags)
 {
 	might_alloc(flags);
 	if (should_failslab(s, flags))
@@ -219,7 +226,7 @@ struct slabinfo {
 	unsigned long nr_partial;	/* irqlab: partial slabs, all nodes */
 	unsigned long cpu_slabs;	/* irqlab: CPU and CPU-partial slabs */
 };
-void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo);
+void get_slabinfo(struct kmem_cache *s, struct slabinfo *info);
 /* Sum of stat item @si over all CPUs (0 without CONFIG_SLUB_STATS). */
 unsigned long slub_stat_sum(struct kmem_cache *s, enum stat_item si);
 extern const char *const slub_stat_names[NR_SLUB_STAT_ITEMS];

@@ -84,9 +84,9 @@ core_param_cb("slub_merge", &param_ops_slab_merge, NULL,
 	      "the same as slab_merge");
 
 /* The size a caller asked for, without SLUB's metadata. */
-unsigned int kmem_cache_size(struct kmem_cache *s)
+unsigned int kmem_cache_size(struct kmem_cache *cachep)
 {
-	return s->object_size;
+	return cachep->object_size;
 }
 
 const char *kmem_cache_name(struct kmem_cache *s)
@@ -99,14 +99,15 @@ const char *kmem_cache_name(struct kmem_cache *s)
  * CONFIG_DEBUG_VM; irqlab always does (a size of 0 would also leave SLUB
  * dividing by zero).  A space would break the columns of slabinfo.
  */
-static int kmem_cache_sanity_check(const char *name, unsigned int size)
+static int kmem_cache_sanity_check(const char *cname, unsigned int objsize)
 {
-	if (!name || in_interrupt() || !size || size > KMALLOC_MAX_SIZE) {
+	if (!cname || in_interrupt() || !objsize ||
+	    objsize > KMALLOC_MAX_SIZE) {
 		pr_err("kmem_cache_create(%s) integrity check failed\n",
-		       name ? name : "(null)");
+		       cname ? cname : "(null)");
 		return -EINVAL;
 	}
-	WARN_ON(strchr(name, ' '));
+	WARN_ON(strchr(cname, ' '));
 	return 0;
 }
 
@@ -117,13 +118,14 @@ static int kmem_cache_sanity_check(const char *name, unsigned int size)
  * share a line without straddling one - and never below the
  * architecture's minimum or a pointer.
  */
-static unsigned int calculate_alignment(slab_flags_t flags,
-					unsigned int align, unsigned int size)
+static unsigned int
+calculate_alignment(slab_flags_t sflags, unsigned int align,
+		    unsigned int objsize)
 {
-	if (flags & SLAB_HWCACHE_ALIGN) {
+	if (sflags & SLAB_HWCACHE_ALIGN) {
 		unsigned int line = cache_line_size();
 
-		while (line / 2 >= size)
+		while (line / 2 >= objsize)
 			line /= 2;
 		if (line > align)
 			align = line;
@@ -136,7 +138,9 @@ static unsigned int calculate_alignment(slab_flags_t flags,
 /* Whether @s must keep its objects to itself. */
 int slab_unmergeable(struct kmem_cache *s)
 {
-	if (slab_nomerge || (s->flags & SLAB_NEVER_MERGE))
+	if (slab_nomerge)
+		return 1;
+	if (s->flags & SLAB_NEVER_MERGE)
 		return 1;
 	/* A constructor or a usercopy window is specific to its creator. */
 	if (s->ctor || s->usersize)
@@ -148,42 +152,44 @@ int slab_unmergeable(struct kmem_cache *s)
 }
 
 /*
- * An existing cache that could serve objects of @size with @align and
- * @flags, or NULL.  The candidate's object size may exceed @size by less
+ * An existing cache that could serve objects of @objsize with @align and
+ * @sflags, or NULL.  The candidate's object size may exceed @objsize by less
  * than a pointer, its size must be a multiple of the alignment, and the
  * flags that split memory by kind (SLAB_MERGE_SAME) must agree.  Newest
  * caches are tried first.  Called by SLUB's __kmem_cache_alias() with
  * slab_mutex held.
  */
-struct kmem_cache *find_mergeable(unsigned int size, unsigned int align,
-				  slab_flags_t flags, const char *name,
-				  void (*ctor)(void *))
+struct kmem_cache *
+find_mergeable(unsigned int objsize, unsigned int align, slab_flags_t sflags,
+	       const char *cname, void (*ctor)(void *))
 {
-	struct kmem_cache *s;
+	struct kmem_cache *cand;
+	slab_flags_t kind;
 
 	if (slab_nomerge || ctor)
 		return NULL;
 
-	size = ALIGN(size, sizeof(void *));
-	align = calculate_alignment(flags, align, size);
-	size = ALIGN(size, align);
+	objsize = ALIGN(objsize, sizeof(void *));
+	align = calculate_alignment(sflags, align, objsize);
+	objsize = ALIGN(objsize, align);
 	/* Apply slub_debug= first: debugging makes a cache unmergeable. */
-	flags = kmem_cache_flags(size, flags, name);
-	if (flags & SLAB_NEVER_MERGE)
+	sflags = kmem_cache_flags(objsize, sflags, cname);
+	if (sflags & SLAB_NEVER_MERGE)
 		return NULL;
+	kind = sflags & SLAB_MERGE_SAME;
 
-	list_for_each_entry_reverse(s, &slab_caches, list) {
-		if (slab_unmergeable(s))
+	list_for_each_entry_reverse(cand, &slab_caches, list) {
+		if (slab_unmergeable(cand))
 			continue;
-		if (size > s->size)
+		if (objsize > cand->size)
 			continue;
-		if ((flags & SLAB_MERGE_SAME) != (s->flags & SLAB_MERGE_SAME))
+		if ((cand->flags & SLAB_MERGE_SAME) != kind)
 			continue;
-		if (s->size & (align - 1))
+		if (cand->size & (align - 1))
 			continue;
-		if (s->size - size >= sizeof(void *))
+		if (cand->size - objsize >= sizeof(void *))
 			continue;
-		return s;
+		return cand;
 	}
 	return NULL;
 }
@@ -191,29 +197,27 @@ struct kmem_cache *find_mergeable(unsigned int size, unsigned int align,
 /* ----------------------------------------------------- create, destroy */
 
 /* Build a new cache and put it on slab_caches (slab_mutex held). */
-static struct kmem_cache *create_cache(const char *name,
-				       unsigned int object_size,
-				       unsigned int align, slab_flags_t flags,
-				       unsigned int useroffset,
-				       unsigned int usersize,
-				       void (*ctor)(void *))
+static struct kmem_cache *
+create_cache(const char *cname, unsigned int objsize, unsigned int align,
+	     slab_flags_t flags, unsigned int uoffset, unsigned int ulen,
+	     void (*ctor)(void *))
 {
 	struct kmem_cache *s;
 	int err;
 
-	if (WARN_ON(useroffset + usersize > object_size))
-		useroffset = usersize = 0;
+	if (WARN_ON(uoffset + ulen > objsize))
+		uoffset = ulen = 0;
 
 	s = kmem_cache_zalloc(kmem_cache, GFP_KERNEL);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
 
-	s->name = name;
-	s->size = s->object_size = object_size;
+	s->name = cname;
+	s->size = s->object_size = objsize;
 	s->align = align;
 	s->ctor = ctor;
-	s->useroffset = useroffset;
-	s->usersize = usersize;
+	s->useroffset = uoffset;
+	s->usersize = ulen;
 
 	err = __kmem_cache_create(s, flags);
 	if (err) {
@@ -227,19 +231,19 @@ static struct kmem_cache *create_cache(const char *name,
 }
 
 /*
- * Create a cache of @size-byte objects named @name, or return a
+ * Create a cache of @objsize-byte objects named @name, or return a
  * compatible existing one (then @name only lives on as an alias).
- * [@useroffset, @useroffset + @usersize) is the part of an object that
+ * [@uoffset, @uoffset + @ulen) is the part of an object that
  * may be copied to or from user space (Linux's hardened usercopy);
  * irqlab keeps it only because a non-empty window forbids merging.
  * Returns NULL on failure, or panics with SLAB_PANIC.  May sleep.
  */
 struct kmem_cache *kmem_cache_create_usercopy(const char *name,
-					      unsigned int size,
+					      unsigned int objsize,
 					      unsigned int align,
 					      slab_flags_t flags,
-					      unsigned int useroffset,
-					      unsigned int usersize,
+					      unsigned int uoffset,
+					      unsigned int ulen,
 					      void (*ctor)(void *))
 {
 	struct kmem_cache *s = NULL;
@@ -254,7 +258,7 @@ struct kmem_cache *kmem_cache_create_usercopy(const char *name,
 
 	mutex_lock(&slab_mutex);
 
-	err = kmem_cache_sanity_check(name, size);
+	err = kmem_cache_sanity_check(name, objsize);
 	if (err)
 		goto out_unlock;
 
@@ -267,12 +271,12 @@ struct kmem_cache *kmem_cache_create_usercopy(const char *name,
 	flags &= CACHE_CREATE_MASK;
 
 	/* A window that does not fit in the object means no window. */
-	if (WARN_ON(!usersize && useroffset) ||
-	    WARN_ON(size < usersize || size - usersize < useroffset))
-		usersize = useroffset = 0;
+	if (WARN_ON(!ulen && uoffset) ||
+	    WARN_ON(objsize < ulen || objsize - ulen < uoffset))
+		ulen = uoffset = 0;
 
-	if (!usersize)
-		s = __kmem_cache_alias(name, size, align, flags, ctor);
+	if (!ulen)
+		s = __kmem_cache_alias(name, objsize, align, flags, ctor);
 	if (s)
 		goto out_unlock;
 
@@ -282,9 +286,9 @@ struct kmem_cache *kmem_cache_create_usercopy(const char *name,
 		goto out_unlock;
 	}
 
-	s = create_cache(cache_name, size,
-			 calculate_alignment(flags, align, size),
-			 flags, useroffset, usersize, ctor);
+	s = create_cache(cache_name, objsize,
+			 calculate_alignment(flags, align, objsize),
+			 flags, uoffset, ulen, ctor);
 	if (IS_ERR(s)) {
 		err = PTR_ERR(s);
 		kfree_const(cache_name);
@@ -307,16 +311,18 @@ out_unlock:
 	return s;
 }
 
-struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
+struct kmem_cache *kmem_cache_create(const char *name, unsigned int objsize,
 				     unsigned int align, slab_flags_t flags,
 				     void (*ctor)(void *))
 {
-	return kmem_cache_create_usercopy(name, size, align, flags, 0, 0,
-					  ctor);
+	/* No usercopy window: offset 0, length 0. */
+	return kmem_cache_create_usercopy(name, objsize, align, flags,
+					  0, 0, ctor);
 }
 
 /* Free the descriptor of a cache that SLUB has emptied. */
-void slab_kmem_cache_release(struct kmem_cache *s)
+void
+slab_kmem_cache_release(struct kmem_cache *s)
 {
 	__kmem_cache_release(s);
 	kfree_const(s->name);
@@ -378,7 +384,7 @@ int kmem_cache_shrink(struct kmem_cache *s)
  */
 void create_boot_cache(struct kmem_cache *s, const char *name,
 		       unsigned int size, slab_flags_t flags,
-		       unsigned int useroffset, unsigned int usersize)
+		       unsigned int uoffset, unsigned int ulen)
 {
 	unsigned int align = ARCH_KMALLOC_MINALIGN;
 	int err;
@@ -387,31 +393,32 @@ void create_boot_cache(struct kmem_cache *s, const char *name,
 	s->size = s->object_size = size;
 	if (is_power_of_2(size) && size > align)
 		align = size;
-	s->align = calculate_alignment(flags, align, size);
-	s->useroffset = useroffset;
-	s->usersize = usersize;
+	s->align = calculate_alignment(flags, align, s->object_size);
+	s->useroffset = uoffset;
+	s->usersize = ulen;
 
 	err = __kmem_cache_create(s, flags);
 	if (err)
-		panic("Creation of kmalloc slab %s size=%u failed. Reason %d\n",
-		      name, size, err);
+		panic("Creation of kmalloc slab %s size=%u failed. "
+		      "Reason %d\n", name, size, err);
 	s->refcount = -1;
 }
 
 /* A boot-time cache whose descriptor already comes from kmem_cache. */
-struct kmem_cache *create_kmalloc_cache(const char *name, unsigned int size,
-					slab_flags_t flags,
-					unsigned int useroffset,
-					unsigned int usersize)
+struct kmem_cache *
+create_kmalloc_cache(const char *cname, unsigned int objsize,
+		     slab_flags_t flags, unsigned int uoffset,
+		     unsigned int ulen)
 {
-	struct kmem_cache *s = kmem_cache_zalloc(kmem_cache, GFP_NOWAIT);
+	struct kmem_cache *kc;
 
-	if (!s)
-		panic("Out of memory when creating slab %s\n", name);
-	create_boot_cache(s, name, size, flags, useroffset, usersize);
-	list_add(&s->list, &slab_caches);
-	s->refcount = 1;
-	return s;
+	kc = kmem_cache_zalloc(kmem_cache, GFP_NOWAIT);
+	if (!kc)
+		panic("Out of memory when creating slab %s\n", cname);
+	create_boot_cache(kc, cname, objsize, flags, uoffset, ulen);
+	list_add(&kc->list, &slab_caches);
+	kc->refcount = 1;
+	return kc;
 }
 
 struct kmem_cache *
@@ -428,37 +435,38 @@ static u8 size_index[24] = {
 	2, 2, 2, 2, 2, 2, 2, 2,		/* 136 .. 192 */
 };
 
-static inline unsigned int size_index_elem(unsigned int bytes)
+static inline unsigned int size_index_elem(unsigned int nbytes)
 {
-	return (bytes - 1) / 8;
+	return (nbytes - 1) / 8;
 }
 
 /*
- * The kmalloc cache for a variable @size: ZERO_SIZE_PTR for 0, NULL
+ * The kmalloc cache for a variable @bytes: ZERO_SIZE_PTR for 0, NULL
  * (with a warning) beyond KMALLOC_MAX_CACHE_SIZE.
  */
-struct kmem_cache *kmalloc_slab(size_t size, gfp_t flags)
+struct kmem_cache *kmalloc_slab(size_t bytes, gfp_t gfp)
 {
+	enum kmalloc_cache_type type = kmalloc_type(gfp);
 	unsigned int index;
 
-	if (size <= 192) {
-		if (!size)
+	if (bytes <= 192) {
+		if (!bytes)
 			return ZERO_SIZE_PTR;
-		index = size_index[size_index_elem(size)];
+		index = size_index[size_index_elem(bytes)];
 	} else {
-		if (WARN_ON_ONCE(size > KMALLOC_MAX_CACHE_SIZE))
+		if (WARN_ON_ONCE(bytes > KMALLOC_MAX_CACHE_SIZE))
 			return NULL;
-		/* The power of two at or above size. */
-		index = fls64(size - 1);
+		/* The power of two at or above bytes. */
+		index = fls64(bytes - 1);
 	}
-	return kmalloc_caches[kmalloc_type(flags)][index];
+	return kmalloc_caches[type][index];
 }
 
-#define INIT_KMALLOC_INFO(__size, __short_size)			\
+#define INIT_KMALLOC_INFO(__bytes, __label)			\
 {									\
-	.name[KMALLOC_NORMAL]  = "kmalloc-" #__short_size,		\
-	.name[KMALLOC_RECLAIM] = "kmalloc-rcl-" #__short_size,		\
-	.size = __size,							\
+	.size = __bytes,						\
+	.name[KMALLOC_NORMAL]  = "kmalloc-" #__label,			\
+	.name[KMALLOC_RECLAIM] = "kmalloc-rcl-" #__label,		\
 }
 
 /* Names and sizes by cache index (see __kmalloc_index()). */
@@ -511,14 +519,16 @@ void setup_kmalloc_cache_index_table(void)
 static void new_kmalloc_cache(int idx, enum kmalloc_cache_type type,
 			      slab_flags_t flags)
 {
+	const struct kmalloc_info_struct *info = &kmalloc_info[idx];
+	struct kmem_cache *kc;
+
 	if (type == KMALLOC_RECLAIM)
 		flags |= SLAB_RECLAIM_ACCOUNT;
 
 	/* usersize = size: kmalloc caches are never merged into. */
-	kmalloc_caches[type][idx] = create_kmalloc_cache(
-					kmalloc_info[idx].name[type],
-					kmalloc_info[idx].size, flags, 0,
-					kmalloc_info[idx].size);
+	kc = create_kmalloc_cache(info->name[type], info->size, flags,
+				  0, info->size);
+	kmalloc_caches[type][idx] = kc;
 }
 
 /*
@@ -529,19 +539,20 @@ static void new_kmalloc_cache(int idx, enum kmalloc_cache_type type,
  */
 void create_kmalloc_caches(slab_flags_t flags)
 {
-	enum kmalloc_cache_type type;
-	int i;
+	enum kmalloc_cache_type kt;
+	int idx;
 
-	for (type = KMALLOC_NORMAL; type <= KMALLOC_RECLAIM; type++) {
-		for (i = KMALLOC_SHIFT_LOW; i <= KMALLOC_SHIFT_HIGH; i++) {
-			if (!kmalloc_caches[type][i])
-				new_kmalloc_cache(i, type, flags);
-			if (KMALLOC_MIN_SIZE <= 32 && i == 6 &&
-			    !kmalloc_caches[type][1])
-				new_kmalloc_cache(1, type, flags);
-			if (KMALLOC_MIN_SIZE <= 64 && i == 7 &&
-			    !kmalloc_caches[type][2])
-				new_kmalloc_cache(2, type, flags);
+	for (kt = KMALLOC_NORMAL; kt <= KMALLOC_RECLAIM; kt++) {
+		for (idx = KMALLOC_SHIFT_LOW; idx <= KMALLOC_SHIFT_HIGH;
+		     idx++) {
+			if (!kmalloc_caches[kt][idx])
+				new_kmalloc_cache(idx, kt, flags);
+			if (KMALLOC_MIN_SIZE <= 32 && idx == 6 &&
+			    !kmalloc_caches[kt][1])
+				new_kmalloc_cache(1, kt, flags);
+			if (KMALLOC_MIN_SIZE <= 64 && idx == 7 &&
+			    !kmalloc_caches[kt][2])
+				new_kmalloc_cache(2, kt, flags);
 		}
 	}
 
@@ -568,59 +579,59 @@ static gfp_t kmalloc_fix_flags(gfp_t flags)
  * kmalloc() above KMALLOC_MAX_CACHE_SIZE: whole pages, as one compound
  * page so that kfree() and ksize() find the order in the head page.
  */
-void *kmalloc_order(size_t size, gfp_t flags, unsigned int order)
+void *kmalloc_order(size_t bytes, gfp_t gfp, unsigned int order)
 {
 	struct page *page;
 
-	if (unlikely(flags & GFP_SLAB_BUG_MASK))
-		flags = kmalloc_fix_flags(flags);
+	if (unlikely(gfp & GFP_SLAB_BUG_MASK))
+		gfp = kmalloc_fix_flags(gfp);
 
-	page = alloc_pages(flags | __GFP_COMP, order);
+	page = alloc_pages(gfp | __GFP_COMP, order);
 	return page ? page_address(page) : NULL;
 }
 
 /* irqlab has no kmem tracepoints: the same as kmalloc_order(). */
-void *kmalloc_order_trace(size_t size, gfp_t flags, unsigned int order)
+void *kmalloc_order_trace(size_t bytes, gfp_t gfp, unsigned int order)
 {
-	return kmalloc_order(size, flags, order);
+	return kmalloc_order(bytes, gfp, order);
 }
 
 /* ------------------------------------------------------------ krealloc */
 
 /*
- * The object @p grown or shrunk to @new_size: @p itself when it already
+ * The object @p grown or shrunk to @want bytes: @p itself when it already
  * has room (ksize), else a new object holding @p's old bytes.  @p is not
  * freed here.
  */
-static __always_inline void *__do_krealloc(const void *p, size_t new_size,
-					   gfp_t flags)
+static __always_inline void *
+__do_krealloc(const void *p, size_t want, gfp_t gfp)
 {
 	size_t ks = ZERO_OR_NULL_PTR(p) ? 0 : __ksize(p);
 	void *ret;
 
-	if (ks >= new_size)
+	if (ks >= want)
 		return (void *)p;
 
-	ret = kmalloc_track_caller(new_size, flags);
+	ret = kmalloc_track_caller(want, gfp);
 	if (ret && ks)
 		memcpy(ret, p, ks);
 	return ret;
 }
 
 /*
- * Resize @p (NULL: a plain kmalloc).  A @new_size of 0 frees @p and
+ * Resize @p (NULL: a plain kmalloc).  A @want of 0 frees @p and
  * returns ZERO_SIZE_PTR.  On failure NULL comes back and @p is untouched.
  */
-void *krealloc(const void *p, size_t new_size, gfp_t flags)
+void *krealloc(const void *p, size_t want, gfp_t gfp)
 {
 	void *ret;
 
-	if (unlikely(!new_size)) {
+	if (unlikely(!want)) {
 		kfree(p);
 		return ZERO_SIZE_PTR;
 	}
 
-	ret = __do_krealloc(p, new_size, flags);
+	ret = __do_krealloc(p, want, gfp);
 	if (ret && ret != p)
 		kfree(p);
 	return ret;
@@ -724,7 +735,7 @@ static inline void slabinfo_show_stats(struct kmem_cache *s) { }
 void slabinfo_show(void)
 {
 	struct kmem_cache *s;
-	struct slabinfo sinfo;
+	struct slabinfo info;
 
 	mutex_lock(&slab_mutex);
 	pr_info("slabinfo - version: 2.1\n");
@@ -733,14 +744,14 @@ void slabinfo_show(void)
 		" : slabdata <active_slabs> <num_slabs> <sharedavail>"
 		" : irqlab <order> <partial> <cpu_slabs>\n");
 	list_for_each_entry(s, &slab_caches, list) {
-		cache_slabinfo(s, &sinfo);
+		cache_slabinfo(s, &info);
 		pr_info("%-17s %6lu %6lu %6u %4u %4d : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu : irqlab %2u %6lu %6lu\n",
-			s->name, sinfo.active_objs, sinfo.num_objs, s->size,
-			sinfo.objects_per_slab, 1 << sinfo.cache_order,
-			sinfo.limit, sinfo.batchcount, sinfo.shared,
-			sinfo.active_slabs, sinfo.num_slabs,
-			sinfo.shared_avail, sinfo.cache_order,
-			sinfo.nr_partial, sinfo.cpu_slabs);
+			s->name, info.active_objs, info.num_objs, s->size,
+			info.objects_per_slab, 1 << info.cache_order,
+			info.limit, info.batchcount, info.shared,
+			info.active_slabs, info.num_slabs,
+			info.shared_avail, info.cache_order,
+			info.nr_partial, info.cpu_slabs);
 		slabinfo_show_stats(s);
 	}
 	mutex_unlock(&slab_mutex);

@@ -159,12 +159,12 @@ void *kmem_cache_alloc_node_trace(struct kmem_cache *s, gfp_t gfpflags,
 				  int node, size_t size) __malloc;
 
 /*
- * Bulk: all or nothing.  Returns @size, or 0 with nothing allocated.
+ * Bulk: all or nothing.  Returns @nr, or 0 with nothing allocated.
  * kmem_cache_free_bulk() accepts objects of any kmalloc cache when @s
  * is NULL.
  */
-int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t flags, size_t size,
-			  void **p);
+int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t flags,
+			  size_t nr, void **p);
 void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p);
 
 static __always_inline void kfree_bulk(size_t size, void **p)

@@ -65,7 +65,8 @@ struct kmem_cache_cpu {
 #ifdef CONFIG_SLUB_CPU_PARTIAL
 #define slub_percpu_partial(c)		((c)->partial)
 #define slub_set_percpu_partial(c, p)	(slub_percpu_partial(c) = (p)->next)
-#define slub_percpu_partial_read_once(c) READ_ONCE(slub_percpu_partial(c))
+#define slub_percpu_partial_read_once(c)	\
+	READ_ONCE(slub_percpu_partial(c))
 #else
 #define slub_percpu_partial(c)		NULL
 #define slub_set_percpu_partial(c, p)	do { } while (0)
@@ -109,30 +110,32 @@ struct kmem_cache {
 };
 
 /* The object of @s that contains address @x of @page's slab. */
-static inline void *nearest_obj(struct kmem_cache *cache, struct page *page,
-				void *x)
+static inline void *nearest_obj(struct kmem_cache *kc,
+				struct page *page, void *x)
 {
 	void *base = page_address(page);
-	void *object = x - (x - base) % cache->size;
-	void *last = base + (page->objects - 1) * cache->size;
+	void *object = x - (x - base) % kc->size;
+	void *last = base + (page->objects - 1) * kc->size;
 
 	return object < last ? object : last;
 }
 
-static inline unsigned int __obj_to_index(const struct kmem_cache *cache,
-					  void *addr, void *obj)
+static inline unsigned int
+__obj_to_index(const struct kmem_cache *kc, void *addr, void *obj)
 {
-	return (obj - addr) / cache->size;
+	return (obj - addr) / kc->size;
 }
 
-static inline unsigned int obj_to_index(const struct kmem_cache *cache,
-					const struct page *page, void *obj)
+static inline unsigned int
+obj_to_index(const struct kmem_cache *kc, const struct page *page, void *obj)
 {
-	return __obj_to_index(cache, page_address(page), obj);
+	void *base = page_address(page);
+
+	return __obj_to_index(kc, base, obj);
 }
 
-static inline int objs_per_slab_page(const struct kmem_cache *cache,
-				     const struct page *page)
+static inline int
+objs_per_slab_page(const struct kmem_cache *kc, const struct page *page)
 {
 	return page->objects;
 }
