@@ -310,11 +310,11 @@ void slub_destroy_returns_pages(struct ktest *t)
 
 /* ------------------------------------------------------------- stress */
 
-#define STRESS_OPS	15000		/* per CPU */
+#define STRESS_OPS	30000		/* in all, split over the CPUs */
 #define STRESS_HELD	48
 #define STRESS_BULK	24
 #define STRESS_MAILBOX	128
-#define STRESS_SECONDS	8		/* safety cap, far above TCG's ~1-2 s */
+#define STRESS_SECONDS	40		/* safety cap, far above TCG's ~1-2 s */
 
 struct stress {
 	struct kmem_cache *s[2];
@@ -486,7 +486,7 @@ static void slub_stress_all_cpus_body(struct ktest *t)
 	mark = ktest_log_mark();
 	memset(&st, 0, sizeof(st));
 	stress_create(t, &st);
-	st.ops = STRESS_OPS;
+	st.ops = STRESS_OPS / crew.n;
 	st.deadline = jiffies + STRESS_SECONDS * HZ;
 	slub_crew_run(&crew, stress_fn, &st);
 	stress_drain_mailbox(&st);
@@ -494,7 +494,7 @@ static void slub_stress_all_cpus_body(struct ktest *t)
 		   crew.n, atomic_long_read(&st.done_ops), atomic_long_read(&st.allocs),
 		   atomic_long_read(&st.bulk), atomic_long_read(&st.remote),
 		   atomic_long_read(&st.shrinks));
-	KTEST_EXPECT_EQ(t, atomic_long_read(&st.done_ops), (long)STRESS_OPS * crew.n);
+	KTEST_EXPECT_EQ(t, atomic_long_read(&st.done_ops), (long)(STRESS_OPS / crew.n) * crew.n);
 	KTEST_EXPECT_EQ(t, atomic_long_read(&st.allocs), atomic_long_read(&st.frees));
 	KTEST_EXPECT_EQ(t, atomic_long_read(&st.nulls), 0);
 	KTEST_EXPECT_EQ(t, atomic_long_read(&st.bad), 0);

@@ -76,6 +76,18 @@ void slub_t_run_pinned(struct ktest *t, int cpu, void (*fn)(struct ktest *t))
 
 unsigned long slub_t_free_pages(void)
 {
+	struct kmem_cache *s;
+
+	/*
+	 * Every cache gives back its empty slabs (shrink frees them all,
+	 * min_partial notwithstanding), kmem_cache and kmem_cache_node
+	 * included, so a count taken before and after a case compares
+	 * only what the case itself still holds.
+	 */
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(s, &slab_caches, list)
+		kmem_cache_shrink(s);
+	mutex_unlock(&slab_mutex);
 	drain_all_pages(NULL);
 	drain_all_pages(NULL);
 	return nr_free_pages();
@@ -207,16 +219,20 @@ static int cmp_ptr(const void *a, const void *b)
 /* Duplicates, or neighbours closer than @min_gap bytes, in a sorted copy. */
 int slub_t_count_dups(void **p, size_t n, size_t min_gap)
 {
+	/* Shared scratch: the stress threads call this concurrently. */
+	static DEFINE_MUTEX(sorted_lock);
 	static unsigned long sorted[1024];
 	int bad = 0;
 
 	if (n > ARRAY_SIZE(sorted))
 		return -1;
+	mutex_lock(&sorted_lock);
 	for (size_t i = 0; i < n; i++)
 		sorted[i] = (unsigned long)p[i];
 	qsort(sorted, n, sizeof(sorted[0]), cmp_ptr);
 	for (size_t i = 1; i < n; i++)
 		bad += sorted[i] - sorted[i - 1] < min_gap;
+	mutex_unlock(&sorted_lock);
 	return bad;
 }
 
