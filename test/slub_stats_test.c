@@ -517,3 +517,94 @@ void slub_probe_flush_deactivate(struct ktest *t)
 	kmem_cache_destroy(s);
 #endif
 }
+
+/* ------------------------------------------ IRQ-off sections by path */
+
+#ifdef CONFIG_SLUB_SCOPE_PROBE
+#include <linux/irqoff_count.h>
+
+/* The SLUB functions that open IRQ-off sections of their own (!RT). */
+static const char *const irqoff_paths[] = {
+	"___slab_alloc", "kmem_cache_alloc_bulk", "put_cpu_partial",
+	"__slab_free", "deactivate_slab", "__unfreeze_partials",
+	"flush_cpu_slab", "new_slab",
+};
+
+static void irqoff_print(struct ktest *t, struct irqoff_count *c)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(irqoff_paths); i++) {
+		c[i] = irqoff_count_for(irqoff_paths[i]);
+		ktest_info(t, "%-22s %6lu IRQ-off sections, %10llu cycles%s",
+			   irqoff_paths[i], c[i].sections,
+			   (unsigned long long)c[i].cycles,
+			   c[i].found ? "" : " (inlined: no symbol)");
+	}
+}
+
+static void slub_irqoff_by_path_body(struct ktest *t)
+{
+	enum { K = 600, B = 16 };
+	static void *p[K], *b[B];
+	struct irqoff_count c[ARRAY_SIZE(irqoff_paths)];
+	unsigned long slow, bulk_calls = 0;
+	struct kmem_cache *s;
+
+	s = slub_t_cache(t, "slub-t-irqoff", 192, 0, SLUB_T_NOMERGE, NULL);
+	irqoff_count_reset();
+	for (int i = 0; i < K; i++) {
+		p[i] = kmem_cache_alloc(s, GFP_KERNEL);
+		KTEST_ASSERT_TRUE(t, p[i] != NULL);
+	}
+	for (int i = 0; i < K; i += 2)
+		kmem_cache_free(s, p[i]);
+	for (int i = 0; i + B <= K / 2; i += B, bulk_calls++) {
+		KTEST_ASSERT_EQ(t, kmem_cache_alloc_bulk(s, GFP_KERNEL, B, b), B);
+		kmem_cache_free_bulk(s, B, b);
+	}
+	for (int i = 1; i < K; i += 2)
+		kmem_cache_free(s, p[i]);
+	kmem_cache_shrink(s);
+	irqoff_print(t, c);
+	ktest_info(t, "sections dropped (table full): %lu", irqoff_count_dropped());
+
+	/* These stay out of line in every configuration irqlab builds. */
+	KTEST_EXPECT_TRUE(t, c[0].found);
+	KTEST_EXPECT_TRUE(t, c[1].found);
+	KTEST_EXPECT_TRUE(t, c[7].found);
+	/* The page allocator is entered with IRQs on: new_slab opens none. */
+	KTEST_EXPECT_EQ(t, c[7].sections, 0);
+	slow = slub_stat_sum(s, ALLOC_SLOWPATH);
+	KTEST_EXPECT_GT(t, slow, 0);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		/* The local lock leaves IRQs on: no section in these paths. */
+		KTEST_EXPECT_EQ(t, c[0].sections, 0);
+		KTEST_EXPECT_EQ(t, c[1].sections, 0);
+	} else {
+		/* Each slow path opens at least one local_lock_irqsave
+		 * section, each bulk call one local_lock_irq section. */
+		KTEST_EXPECT_GE(t, c[0].sections, slow);
+		KTEST_EXPECT_GE(t, c[1].sections, bulk_calls);
+	}
+	KTEST_EXPECT_EQ(t, irqoff_count_dropped(), 0);
+	slub_t_expect_empty(t, s, "irqoff");
+	kmem_cache_destroy(s);
+}
+#endif
+
+/*
+ * Which SLUB functions open IRQ-off sections, counted by the irqflags
+ * hooks: post-series on !RT the slow path's local lock sections and the
+ * bulk loop's; on RT none of those; never around the page allocator.
+ */
+void slub_irqoff_by_path(struct ktest *t)
+{
+#ifndef CONFIG_SLUB_SCOPE_PROBE
+	ktest_skip(t, "CONFIG_SLUB_SCOPE_PROBE is off");
+#else
+	if (IS_ENABLED(CONFIG_SLUB_LEGACY))
+		ktest_skip(t, "pre-series scopes are checked by the legacy suite");
+	if (!IS_ENABLED(CONFIG_SLUB_STATS))
+		ktest_skip(t, "needs CONFIG_SLUB_STATS for the slow-path count");
+	slub_t_run_pinned(t, 0, slub_irqoff_by_path_body);
+#endif
+}

@@ -965,6 +965,7 @@ static struct ktest_case slub_cases[] = {
 	KTEST_CASE(slub_geometry_private),
 	KTEST_CASE(slub_probe_alloc_pages),
 	KTEST_CASE(slub_probe_flush_deactivate),
+	KTEST_CASE(slub_irqoff_by_path),
 	KTEST_CASE(slub_stress_all_cpus),
 	KTEST_CASE(slub_failslab_one_percent),
 	{}

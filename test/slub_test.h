@@ -118,5 +118,6 @@ void slub_geometry_kmalloc(struct ktest *t);
 void slub_geometry_private(struct ktest *t);
 void slub_probe_alloc_pages(struct ktest *t);
 void slub_probe_flush_deactivate(struct ktest *t);
+void slub_irqoff_by_path(struct ktest *t);
 
 #endif
