@@ -4,8 +4,11 @@
  * reentrant wrappers call, the reentrancy pointer (__DYNAMIC_REENT__ makes
  * _REENT call __getreent()), and the retargetable locks.
  *
- * Heap: _sbrk hands out a fixed arena taken from memblock at boot.  When
- * kmalloc exists (the SLUB issues) malloc is routed there instead.
+ * Heap: _sbrk hands out a fixed arena taken from memblock at boot.  It
+ * stays that way now that kmalloc exists: newlib allocates for its own
+ * purposes (dtoa buffers in float formatting) from before
+ * kmem_cache_init(), and kernel code uses kmalloc, never malloc, so slab
+ * figures are not disturbed by libc.
  * newlib's malloc must not be called from interrupt context: its lock is a
  * recursive lock owned by the running context, not an IRQ-safe one.
  */
