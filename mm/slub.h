@@ -37,12 +37,15 @@
 #define MIN_PARTIAL	5	/* node partial slabs kept at least */
 #define MAX_PARTIAL	10	/* ... and at most, when they are empty */
 
-#define DEBUG_DEFAULT_FLAGS	(SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE | \
-				 SLAB_POISON | SLAB_STORE_USER)
+/* What a bare "slub_debug" (or CONFIG_SLUB_DEBUG_ON) turns on. */
+#define DEBUG_DEFAULT_FLAGS	(SLAB_STORE_USER | SLAB_POISON | \
+				 SLAB_RED_ZONE | SLAB_CONSISTENCY_CHECKS)
 /* Caches with these flags cannot update freelist+counters locklessly. */
-#define SLAB_NO_CMPXCHG		(SLAB_CONSISTENCY_CHECKS | SLAB_STORE_USER | \
-				 SLAB_TRACE)
-#define DEBUG_METADATA_FLAGS	(SLAB_RED_ZONE | SLAB_POISON | SLAB_STORE_USER)
+#define SLAB_NO_CMPXCHG		(SLAB_TRACE | SLAB_STORE_USER | \
+				 SLAB_CONSISTENCY_CHECKS)
+/* Flags that add bytes to each slot. */
+#define DEBUG_METADATA_FLAGS	(SLAB_STORE_USER | SLAB_POISON | \
+				 SLAB_RED_ZONE)
 
 #define OO_SHIFT	16
 #define OO_MASK		((1 << OO_SHIFT) - 1)
@@ -59,9 +62,9 @@
 #define POISON_FREE		0x6b	/* free object */
 #define POISON_END		0xa5	/* last byte of a poisoned object */
 
-static inline bool kmem_cache_debug(struct kmem_cache *s)
+static inline bool kmem_cache_debug(struct kmem_cache *cache)
 {
-	return kmem_cache_debug_flags(s, SLAB_DEBUG_FLAGS);
+	return kmem_cache_debug_flags(cache, SLAB_DEBUG_FLAGS);
 }
 
 /* Object start from slot start: skip the left red zone if there is one. */
@@ -72,10 +75,10 @@ static inline void *fixup_red_left(struct kmem_cache *s, void *p)
 	return p;
 }
 
-static inline bool kmem_cache_has_cpu_partial(struct kmem_cache *s)
+static inline bool kmem_cache_has_cpu_partial(struct kmem_cache *cache)
 {
 #ifdef CONFIG_SLUB_CPU_PARTIAL
-	return !kmem_cache_debug(s);
+	return !kmem_cache_debug(cache);
 #else
 	return false;
 #endif
@@ -85,10 +88,10 @@ static inline bool kmem_cache_has_cpu_partial(struct kmem_cache *s)
  * Per-CPU event counters.  raw_cpu_inc: a preempted increment may land
  * on another CPU's counter, which sums the same.
  */
-static inline void stat(const struct kmem_cache *s, enum stat_item si)
+static inline void stat(const struct kmem_cache *cache, enum stat_item item)
 {
 #ifdef CONFIG_SLUB_STATS
-	raw_cpu_inc(s->cpu_slab->stat[si]);
+	raw_cpu_inc(cache->cpu_slab->stat[item]);
 #endif
 }
 
@@ -98,33 +101,35 @@ static inline void stat(const struct kmem_cache *s, enum stat_item si)
  * so an overwrite with a plain address, or a pointer copied to another
  * slot, decodes to garbage instead of a usable object.
  */
-static inline void *freelist_ptr(const struct kmem_cache *s, void *ptr,
-				 unsigned long ptr_addr)
+static inline void *freelist_ptr(const struct kmem_cache *cache,
+				 void *value, unsigned long slot)
 {
 #ifdef CONFIG_SLAB_FREELIST_HARDENED
-	return (void *)((unsigned long)ptr ^ s->random ^
-			__builtin_bswap64(ptr_addr));
+	unsigned long key = cache->random ^ __builtin_bswap64(slot);
+
+	return (void *)(key ^ (unsigned long)value);
 #else
-	return ptr;
+	return value;
 #endif
 }
 
-static inline void *freelist_dereference(const struct kmem_cache *s,
-					 void *ptr_addr)
+static inline void *freelist_dereference(const struct kmem_cache *cache,
+					 void *slot)
 {
-	return freelist_ptr(s, (void *)*(unsigned long *)ptr_addr,
-			    (unsigned long)ptr_addr);
+	unsigned long stored = *(unsigned long *)slot;
+
+	return freelist_ptr(cache, (void *)stored, (unsigned long)slot);
 }
 
-static inline void *get_freepointer(struct kmem_cache *s, void *object)
+static inline void *get_freepointer(struct kmem_cache *cache, void *obj)
 {
-	return freelist_dereference(s, object + s->offset);
+	return freelist_dereference(cache, obj + cache->offset);
 }
 
-static inline void prefetch_freepointer(const struct kmem_cache *s,
-					void *object)
+static inline void prefetch_freepointer(const struct kmem_cache *cache,
+					void *obj)
 {
-	__builtin_prefetch(object + s->offset);
+	__builtin_prefetch(obj + cache->offset);
 }
 
 /*
@@ -133,9 +138,9 @@ static inline void prefetch_freepointer(const struct kmem_cache *s,
  * long as the read cannot fault.  irqlab's direct map never unmaps slab
  * pages (no debug_pagealloc), so a plain read is safe.
  */
-static inline void *get_freepointer_safe(struct kmem_cache *s, void *object)
+static inline void *get_freepointer_safe(struct kmem_cache *cache, void *obj)
 {
-	return get_freepointer(s, object);
+	return get_freepointer(cache, obj);
 }
 
 static inline void set_freepointer(struct kmem_cache *s, void *object,
@@ -151,35 +156,39 @@ static inline void set_freepointer(struct kmem_cache *s, void *object,
 }
 
 /* Every object slot of a slab, red zone skipped. */
-#define for_each_object(__p, __s, __addr, __objects)			\
-	for (__p = fixup_red_left(__s, __addr);				\
-	     __p < (__addr) + (__objects) * (__s)->size;		\
-	     __p += (__s)->size)
+#define for_each_object(__pos, __cache, __base, __count)		\
+	for (__pos = fixup_red_left(__cache, __base);			\
+	     __pos < (__base) + (__count) * (__cache)->size;		\
+	     __pos += (__cache)->size)
 
-static inline unsigned int order_objects(unsigned int order,
-					 unsigned int size)
+static inline unsigned int order_objects(unsigned int pg_order,
+					 unsigned int obj_size)
 {
-	return ((unsigned int)PAGE_SIZE << order) / size;
+	unsigned int slab_bytes = (unsigned int)PAGE_SIZE << pg_order;
+
+	return slab_bytes / obj_size;
 }
 
-static inline struct kmem_cache_order_objects oo_make(unsigned int order,
-						      unsigned int size)
+/* Order in the high half, objects per slab in the low OO_SHIFT bits. */
+static inline struct kmem_cache_order_objects
+oo_make(unsigned int pg_order, unsigned int obj_size)
 {
-	struct kmem_cache_order_objects x = {
-		(order << OO_SHIFT) + order_objects(order, size)
+	unsigned int nr = order_objects(pg_order, obj_size);
+	struct kmem_cache_order_objects packed = {
+		(pg_order << OO_SHIFT) + nr
 	};
 
-	return x;
+	return packed;
 }
 
-static inline unsigned int oo_order(struct kmem_cache_order_objects x)
+static inline unsigned int oo_order(struct kmem_cache_order_objects oo)
 {
-	return x.x >> OO_SHIFT;
+	return oo.x >> OO_SHIFT;
 }
 
-static inline unsigned int oo_objects(struct kmem_cache_order_objects x)
+static inline unsigned int oo_objects(struct kmem_cache_order_objects oo)
 {
-	return x.x & OO_MASK;
+	return oo.x & OO_MASK;
 }
 
 /*
@@ -188,29 +197,30 @@ static inline unsigned int oo_objects(struct kmem_cache_order_objects x)
  * PREEMPT_RT it also disables interrupts itself, because its callers no
  * longer do (5.15).
  */
-static __always_inline void __slab_lock(struct page *page)
+static __always_inline void __slab_lock(struct page *head)
 {
-	bit_spin_lock(PG_locked, &page->flags);
+	bit_spin_lock(PG_locked, &head->flags);
 }
 
-static __always_inline void __slab_unlock(struct page *page)
+static __always_inline void __slab_unlock(struct page *head)
 {
-	__bit_spin_unlock(PG_locked, &page->flags);
+	__bit_spin_unlock(PG_locked, &head->flags);
 }
 
-static __always_inline void slab_lock(struct page *page, unsigned long *flags)
+static __always_inline void slab_lock(struct page *head,
+				      unsigned long *irq_flags)
 {
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
-		local_irq_save(*flags);
-	__slab_lock(page);
+		local_irq_save(*irq_flags);
+	__slab_lock(head);
 }
 
-static __always_inline void slab_unlock(struct page *page,
-					unsigned long *flags)
+static __always_inline void slab_unlock(struct page *head,
+					unsigned long *irq_flags)
 {
-	__slab_unlock(page);
+	__slab_unlock(head);
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
-		local_irq_restore(*flags);
+		local_irq_restore(*irq_flags);
 }
 
 /* Partial list membership (n->list_lock held). */
@@ -280,42 +290,40 @@ void add_full(struct kmem_cache *s, struct kmem_cache_node *n,
 void remove_full(struct kmem_cache *s, struct kmem_cache_node *n,
 		 struct page *page);
 
-static inline unsigned long slabs_node(struct kmem_cache *s, int node)
+static inline unsigned long node_nr_slabs(struct kmem_cache_node *kn)
 {
-	struct kmem_cache_node *n = get_node(s, node);
-
-	return atomic_long_read(&n->nr_slabs);
+	return atomic_long_read(&kn->nr_slabs);
 }
 
-static inline unsigned long node_nr_slabs(struct kmem_cache_node *n)
+static inline unsigned long slabs_node(struct kmem_cache *cache, int nid)
 {
-	return atomic_long_read(&n->nr_slabs);
+	return node_nr_slabs(get_node(cache, nid));
 }
 
-static inline void inc_slabs_node(struct kmem_cache *s, int node,
-				  int objects)
+static inline void inc_slabs_node(struct kmem_cache *cache, int nid,
+				  int nr_objs)
 {
-	struct kmem_cache_node *n = get_node(s, node);
+	struct kmem_cache_node *kn = get_node(cache, nid);
 
 	/* NULL only while the node structures' own cache is booting. */
-	if (likely(n)) {
-		atomic_long_inc(&n->nr_slabs);
-		atomic_long_add(objects, &n->total_objects);
+	if (likely(kn)) {
+		atomic_long_inc(&kn->nr_slabs);
+		atomic_long_add(nr_objs, &kn->total_objects);
 	}
 }
 
-static inline void dec_slabs_node(struct kmem_cache *s, int node,
-				  int objects)
+static inline void dec_slabs_node(struct kmem_cache *cache, int nid,
+				  int nr_objs)
 {
-	struct kmem_cache_node *n = get_node(s, node);
+	struct kmem_cache_node *kn = get_node(cache, nid);
 
-	atomic_long_dec(&n->nr_slabs);
-	atomic_long_sub(objects, &n->total_objects);
+	atomic_long_dec(&kn->nr_slabs);
+	atomic_long_sub(nr_objs, &kn->total_objects);
 }
 
-static inline unsigned long node_nr_objs(struct kmem_cache_node *n)
+static inline unsigned long node_nr_objs(struct kmem_cache_node *kn)
 {
-	return atomic_long_read(&n->total_objects);
+	return atomic_long_read(&kn->total_objects);
 }
 
 #else /* !CONFIG_SLUB_DEBUG */
@@ -323,39 +331,41 @@ static inline unsigned long node_nr_objs(struct kmem_cache_node *n)
 #define slub_debug			0
 #define disable_higher_order_debug	0
 
-static inline void setup_object_debug(struct kmem_cache *s,
-				      struct page *page, void *object) { }
-static inline void setup_page_debug(struct kmem_cache *s,
-				    struct page *page, void *addr) { }
-static inline int alloc_debug_processing(struct kmem_cache *s,
-					 struct page *page, void *object,
-					 unsigned long addr) { return 0; }
-static inline int free_debug_processing(struct kmem_cache *s,
-					struct page *page, void *head,
+/* Without CONFIG_SLUB_DEBUG every check passes and nothing is tracked. */
+static inline void setup_object_debug(struct kmem_cache *cache,
+				      struct page *pg, void *obj) { }
+static inline void setup_page_debug(struct kmem_cache *cache,
+				    struct page *pg, void *base) { }
+static inline int alloc_debug_processing(struct kmem_cache *cache,
+					 struct page *pg, void *obj,
+					 unsigned long caller) { return 0; }
+static inline int free_debug_processing(struct kmem_cache *cache,
+					struct page *pg, void *head,
 					void *tail, int bulk_cnt,
-					unsigned long addr) { return 0; }
-static inline int slab_pad_check(struct kmem_cache *s, struct page *page)
+					unsigned long caller) { return 0; }
+static inline int slab_pad_check(struct kmem_cache *cache, struct page *pg)
 { return 1; }
-static inline int check_object(struct kmem_cache *s, struct page *page,
-			       void *object, u8 val) { return 1; }
-static inline void add_full(struct kmem_cache *s, struct kmem_cache_node *n,
-			    struct page *page) { }
-static inline void remove_full(struct kmem_cache *s,
-			       struct kmem_cache_node *n,
-			       struct page *page) { }
-static inline unsigned long slabs_node(struct kmem_cache *s, int node)
+static inline int check_object(struct kmem_cache *cache, struct page *pg,
+			       void *obj, u8 val) { return 1; }
+static inline void add_full(struct kmem_cache *cache,
+			    struct kmem_cache_node *kn,
+			    struct page *pg) { }
+static inline void remove_full(struct kmem_cache *cache,
+			       struct kmem_cache_node *kn,
+			       struct page *pg) { }
+static inline unsigned long slabs_node(struct kmem_cache *cache, int nid)
 { return 0; }
-static inline unsigned long node_nr_slabs(struct kmem_cache_node *n)
+static inline unsigned long node_nr_slabs(struct kmem_cache_node *kn)
 { return 0; }
-static inline void inc_slabs_node(struct kmem_cache *s, int node,
-				  int objects) { }
-static inline void dec_slabs_node(struct kmem_cache *s, int node,
-				  int objects) { }
-static inline bool freelist_corrupted(struct kmem_cache *s,
-				      struct page *page, void **freelist,
-				      void *nextfree) { return false; }
-static inline void list_slab_objects(struct kmem_cache *s,
-				     struct page *page, const char *text) { }
+static inline void inc_slabs_node(struct kmem_cache *cache, int nid,
+				  int nr_objs) { }
+static inline void dec_slabs_node(struct kmem_cache *cache, int nid,
+				  int nr_objs) { }
+static inline bool freelist_corrupted(struct kmem_cache *cache,
+				      struct page *pg, void **chain,
+				      void *next) { return false; }
+static inline void list_slab_objects(struct kmem_cache *cache,
+				     struct page *pg, const char *text) { }
 #endif /* CONFIG_SLUB_DEBUG */
 
 /*

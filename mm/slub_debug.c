@@ -95,31 +95,34 @@ static u8 *memchr_inv(u8 *start, u8 c, size_t bytes)
 }
 
 /* The in-use map of one slab: the bits of objects on page->freelist. */
-static unsigned long object_map[BITS_TO_LONGS(MAX_OBJS_PER_PAGE)];
+static unsigned long
+object_map[BITS_TO_LONGS(MAX_OBJS_PER_PAGE)];
 static DEFINE_RAW_SPINLOCK(object_map_lock);
 
-static void __fill_map(unsigned long *obj_map, struct kmem_cache *s,
-		       struct page *page)
+static void __fill_map(unsigned long *bits, struct kmem_cache *cache,
+		       struct page *pg)
 {
-	void *addr = page_address(page);
-	void *p;
+	void *base = page_address(pg);
+	void *obj = pg->freelist;
 
-	for (unsigned int i = 0; i < BITS_TO_LONGS(page->objects); i++)
-		obj_map[i] = 0;
-	for (p = page->freelist; p; p = get_freepointer(s, p))
-		set_bit(__obj_to_index(s, addr, p), obj_map);
+	for (unsigned int i = 0; i < BITS_TO_LONGS(pg->objects); i++)
+		bits[i] = 0;
+	while (obj) {
+		set_bit(__obj_to_index(cache, base, obj), bits);
+		obj = get_freepointer(cache, obj);
+	}
 }
 
 /*
- * The free-object map of @page in the one static buffer.  The caller keeps
+ * The free-object map of @pg in the one static buffer.  The caller keeps
  * the page from going away (list_lock or slab_lock) and has interrupts
  * off, so an interrupt cannot ask for the buffer while we hold it.
  */
-static unsigned long *get_map(struct kmem_cache *s, struct page *page)
+static unsigned long *get_map(struct kmem_cache *cache, struct page *pg)
 {
 	WARN_ON_ONCE(!irqs_disabled());
 	raw_spin_lock(&object_map_lock);
-	__fill_map(object_map, s, page);
+	__fill_map(object_map, cache, pg);
 	return object_map;
 }
 
@@ -166,6 +169,7 @@ unsigned int get_info_end(struct kmem_cache *s)
 static int check_valid_pointer(struct kmem_cache *s, struct page *page,
 			       void *object)
 {
+	unsigned long offset;
 	void *base;
 
 	if (!object)
@@ -173,10 +177,12 @@ static int check_valid_pointer(struct kmem_cache *s, struct page *page,
 
 	base = page_address(page);
 	object = restore_red_left(s, object);
-	if (object < base || object >= base + page->objects * s->size ||
-	    (object - base) % s->size)
+	if (object < base)
 		return 0;
-	return 1;
+	offset = object - base;
+	if (offset >= page->objects * s->size)
+		return 0;
+	return offset % s->size == 0;
 }
 
 static void print_section(const char *level, const char *text, u8 *addr,
@@ -188,12 +194,12 @@ static void print_section(const char *level, const char *text, u8 *addr,
 
 /* ------------------------------------------------------------ tracking */
 
-static struct track *get_track(struct kmem_cache *s, void *object,
-			       enum track_item alloc)
+static struct track *get_track(struct kmem_cache *cache, void *obj,
+			       enum track_item which)
 {
-	struct track *p = object + get_info_end(s);
+	struct track *first = obj + get_info_end(cache);
 
-	return p + alloc;
+	return first + which;
 }
 
 /*
@@ -219,51 +225,55 @@ static noinline void set_track(struct kmem_cache *s, void *object,
 	p->when = jiffies;
 }
 
-static void init_tracking(struct kmem_cache *s, void *object)
+static void init_tracking(struct kmem_cache *cache, void *obj)
 {
-	if (!(s->flags & SLAB_STORE_USER))
+	if (!(cache->flags & SLAB_STORE_USER))
 		return;
-	set_track(s, object, TRACK_FREE, 0UL);
-	set_track(s, object, TRACK_ALLOC, 0UL);
+	set_track(cache, obj, TRACK_FREE, 0UL);
+	set_track(cache, obj, TRACK_ALLOC, 0UL);
 }
 
-static void print_track(const char *s, struct track *t, unsigned long pr_time)
+static void print_track(const char *label, struct track *tr,
+			unsigned long now)
 {
 	char sym[KSYM_SYMBOL_LEN];
 
-	if (!t->addr)
+	if (!tr->addr)
 		return;
 
-	sprint_symbol(sym, t->addr);
-	pr_err("%s in %s age=%lu cpu=%u pid=%d\n", s, sym,
-	       pr_time - t->when, t->cpu, t->pid);
-	for (int i = 0; i < TRACK_ADDRS_COUNT && t->addrs[i]; i++) {
-		sprint_backtrace(sym, t->addrs[i]);
+	sprint_symbol(sym, tr->addr);
+	pr_err("%s in %s age=%lu cpu=%u pid=%d\n", label, sym,
+	       now - tr->when, tr->cpu, tr->pid);
+	for (int i = 0; i < TRACK_ADDRS_COUNT && tr->addrs[i]; i++) {
+		sprint_backtrace(sym, tr->addrs[i]);
 		pr_err("\t%s\n", sym);
 	}
 }
 
-void print_tracking(struct kmem_cache *s, void *object)
+void print_tracking(struct kmem_cache *cache, void *obj)
 {
-	unsigned long pr_time = jiffies;
+	unsigned long now = jiffies;
+	struct track *alloc_tr, *free_tr;
 
-	if (!(s->flags & SLAB_STORE_USER))
+	if (!(cache->flags & SLAB_STORE_USER))
 		return;
 
-	print_track("Allocated", get_track(s, object, TRACK_ALLOC), pr_time);
-	print_track("Freed", get_track(s, object, TRACK_FREE), pr_time);
+	alloc_tr = get_track(cache, obj, TRACK_ALLOC);
+	free_tr = get_track(cache, obj, TRACK_FREE);
+	print_track("Allocated", alloc_tr, now);
+	print_track("Freed", free_tr, now);
 }
 
 /* ------------------------------------------------------------- reports */
 
-static void print_page_info(struct page *page)
+static void print_page_info(struct page *pg)
 {
 	char flags[160];
 
-	format_page_flags(flags, sizeof(flags), page->flags);
+	format_page_flags(flags, sizeof(flags), pg->flags);
 	pr_err("Slab %p objects=%u used=%u fp=%p flags=%#lx(%s)\n",
-	       page, page->objects, page->inuse, page->freelist,
-	       page->flags, flags);
+	       pg, pg->objects, pg->inuse, pg->freelist,
+	       pg->flags, flags);
 }
 
 static void slab_bug(struct kmem_cache *s, const char *fmt, ...)
@@ -297,41 +307,46 @@ static void slab_fix(struct kmem_cache *s, const char *fmt, ...)
 }
 
 /*
- * Everything known about the object at @p: its owners, its slab, and
+ * Everything known about the object at @obj: its owners, its slab, and
  * dumps of the left red zone, the object, the right red zone and the
  * padding behind the metadata.
  */
-static void print_trailer(struct kmem_cache *s, struct page *page, u8 *p)
+static void print_trailer(struct kmem_cache *cache, struct page *pg,
+			  u8 *obj)
 {
-	u8 *addr = page_address(page);
-	unsigned int off;	/* end of the metadata */
+	u8 *base = page_address(pg);
+	unsigned int obj_len = cache->object_size;
+	unsigned int right_len = cache->inuse - cache->object_size;
+	unsigned int meta_end;	/* end of the metadata */
+	bool redzoned = cache->flags & SLAB_RED_ZONE;
 
-	print_tracking(s, p);
-	print_page_info(page);
+	print_tracking(cache, obj);
+	print_page_info(pg);
 
-	pr_err("Object %p @offset=%lu fp=%p\n", p,
-	       (unsigned long)(p - addr), get_freepointer(s, p));
+	pr_err("Object %p @offset=%lu fp=%p\n", obj,
+	       (unsigned long)(obj - base), get_freepointer(cache, obj));
 	pr_err("\n");
 
-	if (s->flags & SLAB_RED_ZONE)
-		print_section(KERN_ERR, "Redzone  ", p - s->red_left_pad,
-			      s->red_left_pad);
-	else if (p > addr + 16)
-		print_section(KERN_ERR, "Bytes b4 ", p - 16, 16);
+	if (redzoned)
+		print_section(KERN_ERR, "Redzone  ",
+			      obj - cache->red_left_pad, cache->red_left_pad);
+	else if (obj > base + 16)
+		print_section(KERN_ERR, "Bytes b4 ", obj - 16, 16);
 
-	print_section(KERN_ERR, "Object   ", p,
-		      min_t(unsigned int, s->object_size, PAGE_SIZE));
-	if (s->flags & SLAB_RED_ZONE)
-		print_section(KERN_ERR, "Redzone  ", p + s->object_size,
-			      s->inuse - s->object_size);
+	if (obj_len > PAGE_SIZE)
+		obj_len = PAGE_SIZE;
+	print_section(KERN_ERR, "Object   ", obj, obj_len);
+	if (redzoned)
+		print_section(KERN_ERR, "Redzone  ", obj + cache->object_size,
+			      right_len);
 
-	off = get_info_end(s);
-	if (s->flags & SLAB_STORE_USER)
-		off += 2 * sizeof(struct track);
-	if (off != size_from_object(s))
+	meta_end = get_info_end(cache);
+	if (cache->flags & SLAB_STORE_USER)
+		meta_end += 2 * sizeof(struct track);
+	if (meta_end != size_from_object(cache))
 		/* The free pointer, when outside, is the first word here. */
-		print_section(KERN_ERR, "Padding  ", p + off,
-			      size_from_object(s) - off);
+		print_section(KERN_ERR, "Padding  ", obj + meta_end,
+			      size_from_object(cache) - meta_end);
 
 	dump_stack();
 }
@@ -359,16 +374,17 @@ void slab_err(struct kmem_cache *s, struct page *page, const char *fmt, ...)
 }
 
 /*
- * A free pointer read from @freelist's object points outside the slab:
+ * A free pointer read from @chain's object points outside the slab:
  * cut the chain there, keeping what was before it.
  */
 bool freelist_corrupted(struct kmem_cache *s, struct page *page,
-			void **freelist, void *nextfree)
+			void **chain, void *next)
 {
-	if ((s->flags & SLAB_CONSISTENCY_CHECKS) &&
-	    !check_valid_pointer(s, page, nextfree) && freelist) {
-		object_err(s, page, *freelist, "Freechain corrupt");
-		*freelist = NULL;
+	if (!(s->flags & SLAB_CONSISTENCY_CHECKS) || !chain)
+		return false;
+	if (!check_valid_pointer(s, page, next)) {
+		object_err(s, page, *chain, "Freechain corrupt");
+		*chain = NULL;
 		slab_fix(s, "Freechain cut before the corrupt pointer");
 		return true;
 	}
@@ -384,18 +400,20 @@ bool freelist_corrupted(struct kmem_cache *s, struct page *page,
  */
 void init_object(struct kmem_cache *s, void *object, u8 val)
 {
-	u8 *p = object;
+	u8 *obj = object;
+	unsigned int len = s->object_size;
+	unsigned int left = s->red_left_pad;
 
 	if (s->flags & SLAB_RED_ZONE)
-		memset(p - s->red_left_pad, val, s->red_left_pad);
+		memset(obj - left, val, left);
 
 	if (s->flags & __OBJECT_POISON) {
-		memset(p, POISON_FREE, s->object_size - 1);
-		p[s->object_size - 1] = POISON_END;
+		memset(obj, POISON_FREE, len - 1);
+		obj[len - 1] = POISON_END;
 	}
 
 	if (s->flags & SLAB_RED_ZONE)
-		memset(p + s->object_size, val, s->inuse - s->object_size);
+		memset(obj + len, val, s->inuse - len);
 }
 
 static void restore_bytes(struct kmem_cache *s, const char *message, u8 data,
@@ -428,7 +446,7 @@ static u8 *find_damage(u8 *start, u8 value, unsigned int bytes, u8 **end)
  * report the damaged range, dump the object, and rewrite the range so
  * the same damage is reported only once.  Returns 1 if all was well.
  */
-static int check_bytes_and_report(struct kmem_cache *s, struct page *page,
+static int check_bytes_and_report(struct kmem_cache *cache, struct page *pg,
 				  u8 *object, const char *what, u8 *start,
 				  unsigned int value, unsigned int bytes)
 {
@@ -438,14 +456,14 @@ static int check_bytes_and_report(struct kmem_cache *s, struct page *page,
 	if (!fault)
 		return 1;
 
-	slab_bug(s, "%s overwritten", what);
+	slab_bug(cache, "%s overwritten", what);
 	pr_err("%p-%p @offset=%lu. First byte 0x%x instead of 0x%x\n",
-	       fault, end - 1, (unsigned long)(fault - (u8 *)page_address(page)),
+	       fault, end - 1, (unsigned long)(fault - (u8 *)page_address(pg)),
 	       fault[0], value);
-	print_trailer(s, page, object);
+	print_trailer(cache, pg, object);
 	add_taint_bad_page();
 
-	restore_bytes(s, what, value, fault, end);
+	restore_bytes(cache, what, value, fault, end);
 	return 0;
 }
 
@@ -466,18 +484,18 @@ static int check_bytes_and_report(struct kmem_cache *s, struct page *page,
  *                           padding filled with POISON_INUSE.
  *   object + size           the next slot.
  */
-static int check_pad_bytes(struct kmem_cache *s, struct page *page, u8 *p)
+static int check_pad_bytes(struct kmem_cache *cache, struct page *pg, u8 *obj)
 {
-	unsigned int meta_end = get_info_end(s);
-	unsigned int slot_end = size_from_object(s);
+	unsigned int meta_end = get_info_end(cache);
+	unsigned int slot_end = size_from_object(cache);
 
-	if (s->flags & SLAB_STORE_USER)
+	if (cache->flags & SLAB_STORE_USER)
 		meta_end += 2 * sizeof(struct track);
 	if (meta_end == slot_end)
 		return 1;
 
-	return check_bytes_and_report(s, page, p, "Object padding",
-				      p + meta_end, POISON_INUSE,
+	return check_bytes_and_report(cache, pg, obj, "Object padding",
+				      obj + meta_end, POISON_INUSE,
 				      slot_end - meta_end);
 }
 
@@ -486,21 +504,21 @@ int slab_pad_check(struct kmem_cache *s, struct page *page)
 {
 	u8 *start = page_address(page);
 	unsigned int length = page_size(page);
-	unsigned int remainder = length % s->size;
-	u8 *pad = start + length - remainder;
-	u8 *fault, *end;
+	unsigned int leftover = length % s->size;
+	u8 *tail = start + length - leftover;
+	u8 *bad, *bad_end;
 
-	if (!(s->flags & SLAB_POISON) || !remainder)
+	if (!(s->flags & SLAB_POISON) || !leftover)
 		return 1;
 
-	fault = find_damage(pad, POISON_INUSE, remainder, &end);
-	if (!fault)
+	bad = find_damage(tail, POISON_INUSE, leftover, &bad_end);
+	if (!bad)
 		return 1;
 
 	slab_err(s, page, "Padding overwritten. %p-%p @offset=%lu",
-		 fault, end - 1, (unsigned long)(fault - start));
-	print_section(KERN_ERR, "Padding ", pad, remainder);
-	restore_bytes(s, "slab padding", POISON_INUSE, fault, end);
+		 bad, bad_end - 1, (unsigned long)(bad - start));
+	print_section(KERN_ERR, "Padding ", tail, leftover);
+	restore_bytes(s, "slab padding", POISON_INUSE, bad, bad_end);
 	return 0;
 }
 
@@ -510,63 +528,64 @@ int slab_pad_check(struct kmem_cache *s, struct page *page)
  * one.  Returns 0 if the object must not be used; damage that does not
  * make it unusable (padding) is reported and repaired, and returns 1.
  */
-int check_object(struct kmem_cache *s, struct page *page, void *object,
+int check_object(struct kmem_cache *cache, struct page *pg, void *object,
 		 u8 val)
 {
-	u8 *p = object;
-	unsigned int right = s->inuse - s->object_size;
+	u8 *obj = object;
+	u8 *obj_end = obj + cache->object_size;
+	unsigned int right = cache->inuse - cache->object_size;
 
-	if (s->flags & SLAB_RED_ZONE) {
-		if (!check_bytes_and_report(s, page, p, "Left Redzone",
-					    p - s->red_left_pad, val,
-					    s->red_left_pad))
+	if (cache->flags & SLAB_RED_ZONE) {
+		if (!check_bytes_and_report(cache, pg, obj, "Left Redzone",
+					    obj - cache->red_left_pad, val,
+					    cache->red_left_pad))
 			return 0;
-		if (!check_bytes_and_report(s, page, p, "Right Redzone",
-					    p + s->object_size, val, right))
+		if (!check_bytes_and_report(cache, pg, obj, "Right Redzone",
+					    obj_end, val, right))
 			return 0;
-	} else if ((s->flags & SLAB_POISON) && right) {
+	} else if ((cache->flags & SLAB_POISON) && right) {
 		/* No red zone: the alignment gap keeps its POISON_INUSE. */
-		check_bytes_and_report(s, page, p, "Alignment padding",
-				       p + s->object_size, POISON_INUSE, right);
+		check_bytes_and_report(cache, pg, obj, "Alignment padding",
+				       obj_end, POISON_INUSE, right);
 	}
 
-	if (s->flags & SLAB_POISON) {
+	if (cache->flags & SLAB_POISON) {
 		/* Free objects of a poisoned cache: 0x6b...0x6b 0xa5. */
-		if (val != SLUB_RED_ACTIVE && (s->flags & __OBJECT_POISON)) {
-			if (!check_bytes_and_report(s, page, p, "Poison", p,
-						    POISON_FREE,
-						    s->object_size - 1))
+		if (val != SLUB_RED_ACTIVE && (cache->flags & __OBJECT_POISON)) {
+			if (!check_bytes_and_report(cache, pg, obj, "Poison",
+						    obj, POISON_FREE,
+						    cache->object_size - 1))
 				return 0;
-			if (!check_bytes_and_report(s, page, p, "End Poison",
-						    p + s->object_size - 1,
-						    POISON_END, 1))
+			if (!check_bytes_and_report(cache, pg, obj, "End Poison",
+						    obj_end - 1, POISON_END, 1))
 				return 0;
 		}
-		check_pad_bytes(s, page, p);
+		check_pad_bytes(cache, pg, obj);
 	}
 
 	/*
 	 * While the object is allocated its owner may use the word the free
 	 * pointer occupies when it lives inside the object.
 	 */
-	if (val == SLUB_RED_ACTIVE && !freeptr_outside_object(s))
+	if (val == SLUB_RED_ACTIVE && !freeptr_outside_object(cache))
 		return 1;
 
-	if (check_valid_pointer(s, page, get_freepointer(s, p)))
+	if (check_valid_pointer(cache, pg, get_freepointer(cache, obj)))
 		return 1;
 
-	object_err(s, page, p, "Freepointer corrupt");
+	object_err(cache, pg, obj, "Freepointer corrupt");
 	/*
 	 * Terminate the chain here: the free objects after this one are
 	 * lost, and the slab's counts may be reported as wrong next.
 	 */
-	set_freepointer(s, p, NULL);
+	set_freepointer(cache, obj, NULL);
 	return 0;
 }
 
 /* Is @page a slab whose counters make sense for @s? */
 int check_slab(struct kmem_cache *s, struct page *page)
 {
+	unsigned int order;
 	int maxobj;
 
 	if (!PageSlab(page)) {
@@ -574,7 +593,8 @@ int check_slab(struct kmem_cache *s, struct page *page)
 		return 0;
 	}
 
-	maxobj = order_objects(compound_order(page), s->size);
+	order = compound_order(page);
+	maxobj = order_objects(order, s->size);
 	if (page->objects > maxobj) {
 		slab_err(s, page, "objects %u > max %u", page->objects, maxobj);
 		return 0;
@@ -640,17 +660,17 @@ int on_freelist(struct kmem_cache *s, struct page *page, void *search)
 }
 
 /* SLAB_TRACE: one line per allocation and free, the freed contents, a trace. */
-static void trace(struct kmem_cache *s, struct page *page, void *object,
+static void trace(struct kmem_cache *cache, struct page *pg, void *obj,
 		  int alloc)
 {
-	if (!(s->flags & SLAB_TRACE))
+	if (!(cache->flags & SLAB_TRACE))
 		return;
 
-	pr_info("TRACE %s %s %p inuse=%d fp=%p\n", s->name,
-		alloc ? "alloc" : "free", object, page->inuse,
-		page->freelist);
+	pr_info("TRACE %s %s %p inuse=%d fp=%p\n", cache->name,
+		alloc ? "alloc" : "free", obj, pg->inuse,
+		pg->freelist);
 	if (!alloc)
-		print_section(KERN_INFO, "Object ", object, s->object_size);
+		print_section(KERN_INFO, "Object ", obj, cache->object_size);
 	dump_stack();
 }
 
@@ -695,26 +715,26 @@ void setup_object_debug(struct kmem_cache *s, struct page *page, void *object)
 }
 
 /* A new slab: everything POISON_INUSE, so the slab's tail padding is too. */
-void setup_page_debug(struct kmem_cache *s, struct page *page, void *addr)
+void setup_page_debug(struct kmem_cache *cache, struct page *pg, void *base)
 {
-	if (!kmem_cache_debug_flags(s, SLAB_POISON))
+	if (!kmem_cache_debug_flags(cache, SLAB_POISON))
 		return;
 
-	memset(addr, POISON_INUSE, page_size(page));
+	memset(base, POISON_INUSE, page_size(pg));
 }
 
-static int alloc_consistency_checks(struct kmem_cache *s, struct page *page,
-				    void *object)
+static int alloc_consistency_checks(struct kmem_cache *cache, struct page *pg,
+				    void *obj)
 {
-	if (!check_slab(s, page))
+	if (!check_slab(cache, pg))
 		return 0;
 
-	if (!check_valid_pointer(s, page, object)) {
-		object_err(s, page, object, "Freelist Pointer check fails");
+	if (!check_valid_pointer(cache, pg, obj)) {
+		object_err(cache, pg, obj, "Freelist Pointer check fails");
 		return 0;
 	}
 
-	if (!check_object(s, page, object, SLUB_RED_INACTIVE))
+	if (!check_object(cache, pg, obj, SLUB_RED_INACTIVE))
 		return 0;
 
 	return 1;
@@ -751,32 +771,32 @@ bad:
 	return 0;
 }
 
-static int free_consistency_checks(struct kmem_cache *s, struct page *page,
-				   void *object, unsigned long addr)
+static int free_consistency_checks(struct kmem_cache *cache, struct page *pg,
+				   void *obj, unsigned long addr)
 {
-	if (!check_valid_pointer(s, page, object)) {
-		slab_err(s, page, "Invalid object pointer %p", object);
+	if (!check_valid_pointer(cache, pg, obj)) {
+		slab_err(cache, pg, "Invalid object pointer %p", obj);
 		return 0;
 	}
 
-	if (on_freelist(s, page, object)) {
-		object_err(s, page, object, "Object already free");
+	if (on_freelist(cache, pg, obj)) {
+		object_err(cache, pg, obj, "Object already free");
 		return 0;
 	}
 
-	if (!check_object(s, page, object, SLUB_RED_ACTIVE))
+	if (!check_object(cache, pg, obj, SLUB_RED_ACTIVE))
 		return 0;
 
-	if (unlikely(s != page->slab_cache)) {
-		if (!PageSlab(page)) {
-			slab_err(s, page, "Free of object(%p) that is in no slab",
-				 object);
-		} else if (!page->slab_cache) {
+	if (unlikely(cache != pg->slab_cache)) {
+		if (!PageSlab(pg)) {
+			slab_err(cache, pg,
+				 "Free of object(%p) that is in no slab", obj);
+		} else if (!pg->slab_cache) {
 			pr_err("SLUB <none>: object %p belongs to no cache\n",
-			       object);
+			       obj);
 			dump_stack();
 		} else {
-			object_err(s, page, object,
+			object_err(cache, pg, obj,
 				   "Slab cache pointer of the page corrupt");
 		}
 		return 0;
@@ -795,9 +815,10 @@ noinline int free_debug_processing(struct kmem_cache *s, struct page *page,
 				   void *head, void *tail, int bulk_cnt,
 				   unsigned long addr)
 {
-	struct kmem_cache_node *n = get_node(s, page_to_nid(page));
+	int nid = page_to_nid(page);
+	struct kmem_cache_node *n = get_node(s, nid);
 	unsigned long flags, flags2 = 0;
-	void *object = head;
+	void *cur = head;
 	int cnt = 0;
 	int ret = 0;
 
@@ -813,19 +834,19 @@ noinline int free_debug_processing(struct kmem_cache *s, struct page *page,
 		cnt++;
 
 		if (s->flags & SLAB_CONSISTENCY_CHECKS) {
-			if (!free_consistency_checks(s, page, object, addr))
+			if (!free_consistency_checks(s, page, cur, addr))
 				goto out;
 		}
 
 		if (s->flags & SLAB_STORE_USER)
-			set_track(s, object, TRACK_FREE, addr);
-		trace(s, page, object, 0);
+			set_track(s, cur, TRACK_FREE, addr);
+		trace(s, page, cur, 0);
 		/* Leaves the free pointer alone: it is outside when poisoning. */
-		init_object(s, object, SLUB_RED_INACTIVE);
+		init_object(s, cur, SLUB_RED_INACTIVE);
 
-		if (object == tail)
+		if (cur == tail)
 			break;
-		object = get_freepointer(s, object);
+		cur = get_freepointer(s, cur);
 	}
 	ret = 1;
 
@@ -837,7 +858,7 @@ out:
 	slab_unlock(page, &flags2);
 	list_unlock_irqrestore(&n->list_lock, flags);
 	if (!ret)
-		slab_fix(s, "Object at %p not freed", object);
+		slab_fix(s, "Object at %p not freed", cur);
 	return ret;
 }
 
@@ -1038,49 +1059,49 @@ slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
 void list_slab_objects(struct kmem_cache *s, struct page *page,
 		       const char *text)
 {
-	void *addr = page_address(page);
+	void *base = page_address(page);
 	unsigned long flags = 0;
 	unsigned long *map;
-	void *p;
+	void *obj;
 
 	slab_err(s, page, text, s->name);
 	slab_lock(page, &flags);
 
 	map = get_map(s, page);
-	for_each_object(p, s, addr, page->objects) {
-		if (!test_bit(__obj_to_index(s, addr, p), map)) {
-			pr_err("Object %p @offset=%lu\n", p,
-			       (unsigned long)(p - addr));
-			print_tracking(s, p);
+	for_each_object(obj, s, base, page->objects) {
+		if (!test_bit(__obj_to_index(s, base, obj), map)) {
+			pr_err("Object %p @offset=%lu\n", obj,
+			       (unsigned long)(obj - base));
+			print_tracking(s, obj);
 		}
 	}
 	put_map(map);
 	slab_unlock(page, &flags);
 }
 
-static void validate_slab(struct kmem_cache *s, struct page *page,
+static void validate_slab(struct kmem_cache *cache, struct page *pg,
 			  unsigned long *obj_map)
 {
-	void *addr = page_address(page);
+	void *base = page_address(pg);
 	unsigned long flags = 0;
-	void *p;
+	void *obj;
 
-	slab_lock(page, &flags);
+	slab_lock(pg, &flags);
 
-	if (!check_slab(s, page) || !on_freelist(s, page, NULL))
+	if (!check_slab(cache, pg) || !on_freelist(cache, pg, NULL))
 		goto unlock;
 
 	/* The freelist is sound now: check each object as free or in use. */
-	__fill_map(obj_map, s, page);
-	for_each_object(p, s, addr, page->objects) {
-		u8 val = test_bit(__obj_to_index(s, addr, p), obj_map) ?
+	__fill_map(obj_map, cache, pg);
+	for_each_object(obj, cache, base, pg->objects) {
+		u8 val = test_bit(__obj_to_index(cache, base, obj), obj_map) ?
 			 SLUB_RED_INACTIVE : SLUB_RED_ACTIVE;
 
-		if (!check_object(s, page, p, val))
+		if (!check_object(cache, pg, obj, val))
 			break;
 	}
 unlock:
-	slab_unlock(page, &flags);
+	slab_unlock(pg, &flags);
 }
 
 /* Validate each slab on @list; returns how many there were. */
@@ -1114,8 +1135,8 @@ static void validate_slab_node(struct kmem_cache *s,
 
 	nr_partial = validate_slab_list(s, &n->partial, obj_map);
 	if (nr_partial != n->nr_partial) {
-		pr_err("SLUB %s: %ld partial slabs counted but counter=%ld\n",
-		       s->name, nr_partial, n->nr_partial);
+		pr_err("SLUB %s: %ld partial slabs counted but counter=%ld\n", s->name,
+		       nr_partial, n->nr_partial);
 		slab_add_error();
 	}
 
@@ -1124,8 +1145,8 @@ static void validate_slab_node(struct kmem_cache *s,
 		nr_full = validate_slab_list(s, &n->full, obj_map);
 		nr_slabs = atomic_long_read(&n->nr_slabs);
 		if (nr_partial + nr_full != nr_slabs) {
-			pr_err("SLUB: %s %ld slabs counted but counter=%ld\n",
-			       s->name, nr_partial + nr_full, nr_slabs);
+			pr_err("SLUB: %s %ld slabs counted but counter=%ld\n", s->name,
+			       nr_partial + nr_full, nr_slabs);
 			slab_add_error();
 		}
 	}
