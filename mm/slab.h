@@ -21,6 +21,15 @@
  * "list_lock raw" experiment).  The wrappers keep the call sites read
  * like Linux's spin_lock_irqsave(&n->list_lock, flags).
  */
+/*
+ * Kconfig keeps these apart already; say why if a hand-edited .config
+ * gets past it.
+ */
+#if defined(CONFIG_PREEMPT_RT) && defined(CONFIG_SLUB_RAW_LIST_LOCK) && \
+    defined(CONFIG_SLUB_CPU_PARTIAL) && !defined(CONFIG_SLUB_LEGACY)
+#error "SLUB_RAW_LIST_LOCK with SLUB_CPU_PARTIAL on PREEMPT_RT: put_cpu_partial() would take the sleeping local lock under the raw list_lock"
+#endif
+
 #ifdef CONFIG_SLUB_RAW_LIST_LOCK
 typedef raw_spinlock_t slub_list_lock_t;
 # define list_lock_init(l)		raw_spin_lock_init(l)
