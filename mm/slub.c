@@ -93,7 +93,8 @@ static inline bool __cmpxchg_double_slab(struct kmem_cache *s,
 	if (!IS_ENABLED(CONFIG_PREEMPT_RT))
 		lockdep_assert_irqs_disabled();
 	if (s->flags & __CMPXCHG_DOUBLE) {
-		if (cmpxchg_double(&page->freelist, &page->counters,
+		if (cmpxchg_double(&page->freelist,
+				   &page->counters,
 				   freelist_old, counters_old,
 				   freelist_new, counters_new))
 			return true;
@@ -125,7 +126,8 @@ static inline bool cmpxchg_double_slab(struct kmem_cache *s,
 				       const char *n)
 {
 	if (s->flags & __CMPXCHG_DOUBLE) {
-		if (cmpxchg_double(&page->freelist, &page->counters,
+		if (cmpxchg_double(&page->freelist,
+				   &page->counters,
 				   freelist_old, counters_old,
 				   freelist_new, counters_new))
 			return true;
@@ -162,8 +164,8 @@ static __always_inline bool slab_free_freelist_hook(struct kmem_cache *s,
 }
 
 /* A new slab's object: debug layout first, then the constructor. */
-static void *setup_object(struct kmem_cache *s, struct page *page,
-			  void *object)
+static void *
+setup_object(struct kmem_cache *s, struct page *page, void *object)
 {
 	setup_object_debug(s, page, object);
 	if (unlikely(s->ctor))
@@ -190,29 +192,31 @@ static inline struct page *alloc_slab_page(struct kmem_cache *s, gfp_t flags,
  * the caller.  Post-series this always runs with interrupts enabled
  * (___slab_alloc drops the CPU pin around new_slab()), whatever the gfp.
  */
-static struct page *allocate_slab(struct kmem_cache *s, gfp_t flags, int node)
+static struct page *
+allocate_slab(struct kmem_cache *s, gfp_t gfp, int node)
 {
 	struct kmem_cache_order_objects oo = s->oo;
 	struct page *page;
 	gfp_t alloc_gfp;
 	void *start, *p, *next;
-	unsigned int idx;
+	unsigned int obj_idx;
 
-	flags |= s->allocflags;
+	gfp |= s->allocflags;
 
 	/*
 	 * Try the preferred order without effort: if it is not readily
 	 * available, the minimum order below will do.
 	 */
-	alloc_gfp = (flags | __GFP_NOWARN | __GFP_NORETRY) & ~__GFP_NOFAIL;
-	if ((alloc_gfp & __GFP_DIRECT_RECLAIM) && oo_order(oo) > oo_order(s->min))
+	alloc_gfp = (gfp | __GFP_NORETRY | __GFP_NOWARN) & ~__GFP_NOFAIL;
+	if ((alloc_gfp & __GFP_DIRECT_RECLAIM) &&
+	    oo_order(oo) > oo_order(s->min))
 		alloc_gfp = (alloc_gfp | __GFP_NOMEMALLOC) &
 			    ~(__GFP_RECLAIM | __GFP_NOFAIL);
 
 	page = alloc_slab_page(s, alloc_gfp, node, oo);
 	if (unlikely(!page)) {
 		oo = s->min;
-		alloc_gfp = flags;
+		alloc_gfp = gfp;
 		page = alloc_slab_page(s, alloc_gfp, node, oo);
 		if (unlikely(!page))
 			return NULL;
@@ -229,7 +233,7 @@ static struct page *allocate_slab(struct kmem_cache *s, gfp_t flags, int node)
 	start = fixup_red_left(s, start);
 	start = setup_object(s, page, start);
 	page->freelist = start;
-	for (idx = 0, p = start; idx < page->objects - 1; idx++) {
+	for (obj_idx = 0, p = start; obj_idx < page->objects - 1; obj_idx++) {
 		next = setup_object(s, page, p + s->size);
 		set_freepointer(s, p, next);
 		p = next;
@@ -239,28 +243,31 @@ static struct page *allocate_slab(struct kmem_cache *s, gfp_t flags, int node)
 	page->inuse = page->objects;
 	page->frozen = 1;
 
-	inc_slabs_node(s, page_to_nid(page), page->objects);
+	inc_slabs_node(s, page_to_nid(page),
+		       page->objects);
 	return page;
 }
 
-static struct page *new_slab(struct kmem_cache *s, gfp_t flags, int node)
+static struct page *new_slab(struct kmem_cache *s, gfp_t gfp, int node)
 {
-	if (unlikely(flags & GFP_SLAB_BUG_MASK)) {
+	if (unlikely(gfp & GFP_SLAB_BUG_MASK)) {
 		pr_warn("SLUB: %s: unexpected gfp %#x, masked to %#x\n",
-			s->name, flags, flags & ~GFP_SLAB_BUG_MASK);
-		flags &= ~GFP_SLAB_BUG_MASK;
+			s->name, gfp, gfp & ~GFP_SLAB_BUG_MASK);
+		gfp &= ~GFP_SLAB_BUG_MASK;
 		dump_stack();
 	}
-	WARN_ON_ONCE(s->ctor && (flags & __GFP_ZERO));
-	return allocate_slab(s, flags & (GFP_RECLAIM_MASK | __GFP_THISNODE |
-					 __GFP_HARDWALL), node);
+	WARN_ON_ONCE(s->ctor && (gfp & __GFP_ZERO));
+	return allocate_slab(s, gfp & (GFP_RECLAIM_MASK | __GFP_THISNODE |
+				       __GFP_HARDWALL), node);
 }
 
-static void __free_slab(struct kmem_cache *s, struct page *page)
+static void
+__free_slab(struct kmem_cache *s, struct page *page)
 {
 	unsigned int order = compound_order(page);
 
-	if (kmem_cache_debug_flags(s, SLAB_CONSISTENCY_CHECKS)) {
+	if (kmem_cache_debug_flags(s,
+				   SLAB_CONSISTENCY_CHECKS)) {
 		void *p;
 
 		slab_pad_check(s, page);
@@ -283,14 +290,17 @@ static void __free_slab(struct kmem_cache *s, struct page *page)
  * SLAB_TYPESAFE_BY_RCU would delay the page free by a grace period;
  * irqlab has no RCU, so such caches are refused at creation.
  */
-static void free_slab(struct kmem_cache *s, struct page *page)
+static void
+free_slab(struct kmem_cache *s, struct page *page)
 {
 	__free_slab(s, page);
 }
 
-static void discard_slab(struct kmem_cache *s, struct page *page)
+static void
+discard_slab(struct kmem_cache *s, struct page *page)
 {
-	dec_slabs_node(s, page_to_nid(page), page->objects);
+	dec_slabs_node(s, page_to_nid(page),
+		       page->objects);
 	free_slab(s, page);
 }
 
@@ -303,8 +313,8 @@ static inline void add_partial(struct kmem_cache_node *n, struct page *page,
 	__add_partial(n, page, tail == DEACTIVATE_TO_TAIL);
 }
 
-static inline void remove_partial(struct kmem_cache_node *n,
-				  struct page *page)
+static inline void
+remove_partial(struct kmem_cache_node *n, struct page *page)
 {
 	lockdep_assert_held(&n->list_lock);
 	list_del(&page->slab_list);
@@ -317,9 +327,9 @@ static inline void remove_partial(struct kmem_cache_node *n,
  * in use) versus an extra slab for c->partial (leave the freelist in the
  * page).  Returns the freelist, or NULL if the page changed under us.
  */
-static inline void *acquire_slab(struct kmem_cache *s,
-				 struct kmem_cache_node *n, struct page *page,
-				 int mode, int *objects)
+static inline void *
+acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n,
+	     struct page *page, int mode, int *nr_free)
 {
 	unsigned long counters;
 	void *freelist;
@@ -330,7 +340,7 @@ static inline void *acquire_slab(struct kmem_cache *s,
 	freelist = page->freelist;
 	counters = page->counters;
 	new.counters = counters;
-	*objects = new.objects - new.inuse;
+	*nr_free = new.objects - new.inuse;
 	if (mode) {
 		new.inuse = page->objects;
 		new.freelist = NULL;
@@ -355,15 +365,15 @@ static inline void *acquire_slab(struct kmem_cache *s,
 static void put_cpu_partial(struct kmem_cache *s, struct page *page,
 			    int drain);
 #else
-static inline void put_cpu_partial(struct kmem_cache *s, struct page *page,
-				   int drain) { }
+static inline void
+put_cpu_partial(struct kmem_cache *s, struct page *page, int drain) { }
 #endif
 
 /*
  * irqlab's page allocator has no memory reserves (no ALLOC_NO_WATERMARKS),
  * so no slab page is ever pfmemalloc; the checks keep Linux's shape.
  */
-static inline bool pfmemalloc_match(struct page *page, gfp_t gfpflags)
+static inline bool pfmemalloc_match(struct page *page, gfp_t gfp)
 {
 	return !PageSlabPfmemalloc(page);
 }
@@ -374,35 +384,36 @@ static inline bool pfmemalloc_match(struct page *page, gfp_t gfpflags)
  * interrupts disabled (irqsave) just for this walk; put_cpu_partial()
  * takes the local lock inside it (list_lock -> c->lock).
  */
-static void *get_partial_node(struct kmem_cache *s, struct kmem_cache_node *n,
-			      struct page **ret_page, gfp_t gfpflags)
+static void *
+get_partial_node(struct kmem_cache *s, struct kmem_cache_node *n,
+		 struct page **ret_page, gfp_t gfp)
 {
-	struct page *page, *page2;
+	struct page *page, *next_page;
 	unsigned int available = 0;
 	void *object = NULL;
-	unsigned long flags;
-	int objects;
+	unsigned long irqflags;
+	int nr_free;
 
 	/* Unlocked peek: a wrong answer only costs a new slab or a retry. */
 	if (!n || !n->nr_partial)
 		return NULL;
 
-	list_lock_irqsave(&n->list_lock, flags);
-	list_for_each_entry_safe(page, page2, &n->partial, slab_list) {
-		void *t;
+	list_lock_irqsave(&n->list_lock, irqflags);
+	list_for_each_entry_safe(page, next_page, &n->partial, slab_list) {
+		void *fl;
 
-		if (!pfmemalloc_match(page, gfpflags))
+		if (!pfmemalloc_match(page, gfp))
 			continue;
 
-		t = acquire_slab(s, n, page, object == NULL, &objects);
-		if (!t)
+		fl = acquire_slab(s, n, page, object == NULL, &nr_free);
+		if (!fl)
 			break;
 
-		available += objects;
+		available += nr_free;
 		if (!object) {
 			*ret_page = page;
 			stat(s, ALLOC_FROM_PARTIAL);
-			object = t;
+			object = fl;
 		} else {
 			put_cpu_partial(s, page, 0);
 			stat(s, CPU_PARTIAL_NODE);
@@ -411,7 +422,7 @@ static void *get_partial_node(struct kmem_cache *s, struct kmem_cache_node *n,
 		    available > slub_cpu_partial(s) / 2)
 			break;
 	}
-	list_unlock_irqrestore(&n->list_lock, flags);
+	list_unlock_irqrestore(&n->list_lock, irqflags);
 	return object;
 }
 
@@ -421,7 +432,7 @@ static void *get_partial_node(struct kmem_cache *s, struct kmem_cache_node *n,
  * almost always" only when a node has more than min_partial slabs);
  * irqlab walks the online nodes in order with the same min_partial rule.
  */
-static void *get_any_partial(struct kmem_cache *s, gfp_t flags,
+static void *get_any_partial(struct kmem_cache *s, gfp_t gfp,
 			     struct page **ret_page)
 {
 	int node, here = numa_node_id();
@@ -432,14 +443,14 @@ static void *get_any_partial(struct kmem_cache *s, gfp_t flags,
 
 		if (node == here || !n || n->nr_partial <= s->min_partial)
 			continue;
-		object = get_partial_node(s, n, ret_page, flags);
+		object = get_partial_node(s, n, ret_page, gfp);
 		if (object)
 			return object;
 	}
 	return NULL;
 }
 
-static void *get_partial(struct kmem_cache *s, gfp_t flags, int node,
+static void *get_partial(struct kmem_cache *s, gfp_t gfp, int node,
 			 struct page **ret_page)
 {
 	int searchnode = node;
@@ -448,11 +459,11 @@ static void *get_partial(struct kmem_cache *s, gfp_t flags, int node,
 	if (node == NUMA_NO_NODE)
 		searchnode = numa_node_id();
 
-	object = get_partial_node(s, get_node(s, searchnode), ret_page, flags);
+	object = get_partial_node(s, get_node(s, searchnode), ret_page, gfp);
 	if (object || node != NUMA_NO_NODE)
 		return object;
 
-	return get_any_partial(s, flags, ret_page);
+	return get_any_partial(s, gfp, ret_page);
 }
 
 /* ------------------------------------------------------------- tids */
@@ -464,12 +475,13 @@ static void *get_partial(struct kmem_cache *s, gfp_t flags, int node,
  * another operation ran on A, fails its this_cpu_cmpxchg_double.
  */
 #ifdef CONFIG_PREEMPTION
-#define TID_STEP	roundup_pow_of_two(CONFIG_NR_CPUS)
+#define TID_STEP	(roundup_pow_of_two(CONFIG_NR_CPUS))
 #else
 #define TID_STEP	1
 #endif
 
-static inline unsigned long next_tid(unsigned long tid)
+static inline unsigned long
+next_tid(unsigned long tid)
 {
 	return tid + TID_STEP;
 }
@@ -491,14 +503,15 @@ static inline unsigned int init_tid(int cpu)
 #define deactivate_tid(tid)	next_tid(tid)
 #endif
 
-static inline void note_cmpxchg_failure(const char *n,
-					const struct kmem_cache *s,
-					unsigned long tid)
+static inline void
+note_cmpxchg_failure(const char *n, const struct kmem_cache *s,
+		     unsigned long tid)
 {
 	stat(s, CMPXCHG_DOUBLE_CPU_FAIL);
 }
 
-static void init_kmem_cache_cpus(struct kmem_cache *s)
+static void
+init_kmem_cache_cpus(struct kmem_cache *s)
 {
 	struct kmem_cache_cpu *c;
 	int cpu;
@@ -522,18 +535,22 @@ static void init_kmem_cache_cpus(struct kmem_cache *s)
  * of the CPU freelist is outside any IRQ-off section; only list_lock and
  * the cmpxchg are IRQ-off (list_lock_irqsave).
  */
-static void deactivate_slab(struct kmem_cache *s, struct page *page,
-			    void *freelist)
+static void
+deactivate_slab(struct kmem_cache *s, struct page *page, void *freelist)
 {
-	enum slab_modes { M_NONE, M_PARTIAL, M_FULL, M_FREE };
-	struct kmem_cache_node *n = get_node(s, page_to_nid(page));
+	enum slab_modes {
+		M_NONE, M_PARTIAL, M_FULL, M_FREE
+	};
+	struct kmem_cache_node *n;
 	enum slab_modes l = M_NONE, m = M_NONE;
-	void *nextfree, *freelist_iter, *freelist_tail;
+	void *nextfree, *cursor, *last;
 	int tail = DEACTIVATE_TO_HEAD;
 	int lock = 0, free_delta = 0;
-	unsigned long flags = 0;
+	unsigned long irqflags = 0;
 	struct page new;
 	struct page old;
+
+	n = get_node(s, page_to_nid(page));
 
 	/* Remote frees since the slab became ours: keep it cache-cold. */
 	if (page->freelist) {
@@ -543,18 +560,18 @@ static void deactivate_slab(struct kmem_cache *s, struct page *page,
 
 	/* Stage one: count the CPU's free objects and find the last one. */
 	slub_probe(SLUB_PROBE_DEACTIVATE_WALK);
-	freelist_tail = NULL;
-	freelist_iter = freelist;
-	while (freelist_iter) {
-		nextfree = get_freepointer(s, freelist_iter);
+	last = NULL;
+	cursor = freelist;
+	while (cursor) {
+		nextfree = get_freepointer(s, cursor);
 
 		/* A bad next pointer: drop the rest rather than follow it. */
-		if (freelist_corrupted(s, page, &freelist_iter, nextfree))
+		if (freelist_corrupted(s, page, &cursor, nextfree))
 			break;
 
-		freelist_tail = freelist_iter;
+		last = cursor;
 		free_delta++;
-		freelist_iter = nextfree;
+		cursor = nextfree;
 	}
 
 	/*
@@ -570,9 +587,9 @@ redo:
 	VM_BUG_ON(!old.frozen);
 
 	new.counters = old.counters;
-	if (freelist_tail) {
+	if (last) {
 		new.inuse -= free_delta;
-		set_freepointer(s, freelist_tail, old.freelist);
+		set_freepointer(s, last, old.freelist);
 		new.freelist = freelist;
 	} else {
 		new.freelist = old.freelist;
@@ -585,14 +602,15 @@ redo:
 		m = M_PARTIAL;
 		if (!lock) {
 			lock = 1;
-			list_lock_irqsave(&n->list_lock, flags);
+			list_lock_irqsave(&n->list_lock, irqflags);
 		}
 	} else {
 		m = M_FULL;
-		if (kmem_cache_debug_flags(s, SLAB_STORE_USER) && !lock) {
+		if (kmem_cache_debug_flags(s, SLAB_STORE_USER) &&
+		    !lock) {
 			/* validate walks n->full: it must not see us frozen */
 			lock = 1;
-			list_lock_irqsave(&n->list_lock, flags);
+			list_lock_irqsave(&n->list_lock, irqflags);
 		}
 	}
 
@@ -615,7 +633,7 @@ redo:
 		goto redo;
 
 	if (lock)
-		list_unlock_irqrestore(&n->list_lock, flags);
+		list_unlock_irqrestore(&n->list_lock, irqflags);
 
 	if (m == M_PARTIAL) {
 		stat(s, tail);
@@ -671,7 +689,7 @@ static void __unfreeze_partials(struct kmem_cache *s,
 						new.freelist, new.counters,
 						"unfreezing slab"));
 
-		if (unlikely(!new.inuse && n->nr_partial >= s->min_partial)) {
+		if (unlikely(!new.inuse && s->min_partial <= n->nr_partial)) {
 			page->next = discard_page;
 			discard_page = page;
 		} else {
@@ -694,23 +712,24 @@ static void __unfreeze_partials(struct kmem_cache *s,
 }
 
 /* This CPU's partials: detach under the local lock, unfreeze outside. */
-static void unfreeze_partials(struct kmem_cache *s)
+static void
+unfreeze_partials(struct kmem_cache *s)
 {
-	struct page *partial_page;
-	unsigned long flags;
+	struct page *detached;
+	unsigned long irqflags;
 
-	local_lock_irqsave(&s->cpu_slab->lock, flags);
-	partial_page = this_cpu_read(s->cpu_slab->partial);
+	local_lock_irqsave(&s->cpu_slab->lock, irqflags);
+	detached = this_cpu_read(s->cpu_slab->partial);
 	this_cpu_write(s->cpu_slab->partial, NULL);
-	local_unlock_irqrestore(&s->cpu_slab->lock, flags);
+	local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 
-	if (partial_page)
-		__unfreeze_partials(s, partial_page);
+	if (detached)
+		__unfreeze_partials(s, detached);
 }
 
 /* Another CPU's partials, when that CPU cannot touch them (boot, dead). */
-static void unfreeze_partials_cpu(struct kmem_cache *s,
-				  struct kmem_cache_cpu *c)
+static void
+unfreeze_partials_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c)
 {
 	struct page *partial_page;
 
@@ -733,21 +752,21 @@ static void put_cpu_partial(struct kmem_cache *s, struct page *page,
 			    int drain)
 {
 	struct page *page_to_unfreeze = NULL;
-	struct page *oldpage;
-	unsigned long flags;
+	struct page *prev_head;
+	unsigned long irqflags;
 	int pages = 0;
 	int pobjects = 0;
 
-	local_lock_irqsave(&s->cpu_slab->lock, flags);
+	local_lock_irqsave(&s->cpu_slab->lock, irqflags);
 
-	oldpage = this_cpu_read(s->cpu_slab->partial);
-	if (oldpage) {
-		if (drain && oldpage->pobjects > slub_cpu_partial(s)) {
-			page_to_unfreeze = oldpage;
-			oldpage = NULL;
+	prev_head = this_cpu_read(s->cpu_slab->partial);
+	if (prev_head) {
+		if (drain && prev_head->pobjects > slub_cpu_partial(s)) {
+			page_to_unfreeze = prev_head;
+			prev_head = NULL;
 		} else {
-			pobjects = oldpage->pobjects;
-			pages = oldpage->pages;
+			pobjects = prev_head->pobjects;
+			pages = prev_head->pages;
 		}
 	}
 
@@ -756,11 +775,11 @@ static void put_cpu_partial(struct kmem_cache *s, struct page *page,
 
 	page->pages = pages;
 	page->pobjects = pobjects;
-	page->next = oldpage;
+	page->next = prev_head;
 
 	this_cpu_write(s->cpu_slab->partial, page);
 
-	local_unlock_irqrestore(&s->cpu_slab->lock, flags);
+	local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 
 	if (page_to_unfreeze) {
 		__unfreeze_partials(s, page_to_unfreeze);
@@ -768,21 +787,23 @@ static void put_cpu_partial(struct kmem_cache *s, struct page *page,
 	}
 }
 #else
-static inline void unfreeze_partials(struct kmem_cache *s) { }
-static inline void unfreeze_partials_cpu(struct kmem_cache *s,
-					 struct kmem_cache_cpu *c) { }
+static inline void
+unfreeze_partials(struct kmem_cache *s) { }
+static inline void
+unfreeze_partials_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c) { }
 #endif /* CONFIG_SLUB_CPU_PARTIAL */
 
 /* ----------------------------------------------------------- flushing */
 
 /* Detach this CPU's slab under the local lock, deactivate outside. */
-static inline void flush_slab(struct kmem_cache *s, struct kmem_cache_cpu *c)
+static inline void
+flush_slab(struct kmem_cache *s, struct kmem_cache_cpu *c)
 {
-	unsigned long flags;
+	unsigned long irqflags;
 	struct page *page;
 	void *freelist;
 
-	local_lock_irqsave(&s->cpu_slab->lock, flags);
+	local_lock_irqsave(&s->cpu_slab->lock, irqflags);
 
 	page = c->page;
 	freelist = c->freelist;
@@ -791,7 +812,7 @@ static inline void flush_slab(struct kmem_cache *s, struct kmem_cache_cpu *c)
 	c->freelist = NULL;
 	c->tid = next_tid(c->tid);
 
-	local_unlock_irqrestore(&s->cpu_slab->lock, flags);
+	local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 
 	if (page) {
 		deactivate_slab(s, page, freelist);
@@ -800,11 +821,16 @@ static inline void flush_slab(struct kmem_cache *s, struct kmem_cache_cpu *c)
 }
 
 /* @cpu's slabs, when @cpu cannot be running SLUB (bootstrap, offline). */
-static inline void __flush_cpu_slab(struct kmem_cache *s, int cpu)
+static inline void
+__flush_cpu_slab(struct kmem_cache *s, int cpu)
 {
-	struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
-	void *freelist = c->freelist;
-	struct page *page = c->page;
+	struct kmem_cache_cpu *c;
+	struct page *page;
+	void *freelist;
+
+	c = per_cpu_ptr(s->cpu_slab, cpu);
+	freelist = c->freelist;
+	page = c->page;
 
 	c->page = NULL;
 	c->freelist = NULL;
@@ -829,13 +855,14 @@ struct slub_flush_work {
  * context, preemptible, pinned to the CPU by its bound worker (pre-series
  * this ran in an IPI handler).
  */
-static void flush_cpu_slab(struct work_struct *w)
+static void
+flush_cpu_slab(struct work_struct *item)
 {
 	struct slub_flush_work *sfw;
 	struct kmem_cache_cpu *c;
 	struct kmem_cache *s;
 
-	sfw = container_of(w, struct slub_flush_work, work);
+	sfw = container_of(item, struct slub_flush_work, work);
 	s = sfw->s;
 	c = this_cpu_ptr(s->cpu_slab);
 
@@ -846,21 +873,25 @@ static void flush_cpu_slab(struct work_struct *w)
 	unfreeze_partials(s);
 }
 
-static bool has_cpu_slab(int cpu, struct kmem_cache *s)
+static bool
+has_cpu_slab(int cpu, struct kmem_cache *s)
 {
-	struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
+	struct kmem_cache_cpu *c;
 
+	c = per_cpu_ptr(s->cpu_slab, cpu);
 	return c->page || slub_percpu_partial(c);
 }
 
 static DEFINE_MUTEX(flush_lock);
-static DEFINE_PER_CPU(struct slub_flush_work, slub_flush);
+static DEFINE_PER_CPU(struct slub_flush_work,
+		      slub_flush);
 
 /*
  * Queue the flush on every CPU that has something, then wait for all.
  * Linux holds cpus_read_lock() around this; irqlab has no CPU hotplug.
  */
-static void flush_all_cpus_locked(struct kmem_cache *s)
+static void
+flush_all_cpus_locked(struct kmem_cache *s)
 {
 	struct slub_flush_work *sfw;
 	unsigned int cpu;
@@ -896,9 +927,11 @@ void flush_all(struct kmem_cache *s)
 
 /* ------------------------------------------------------------- counts */
 
-static inline int node_match(struct page *page, int node)
+static inline int
+node_match(struct page *page, int node)
 {
-	if (node != NUMA_NO_NODE && page_to_nid(page) != node)
+	if (node != NUMA_NO_NODE &&
+	    page_to_nid(page) != node)
 		return 0;
 	return 1;
 }
@@ -909,17 +942,17 @@ static int count_free(struct page *page)
 	return page->objects - page->inuse;
 }
 
-static unsigned long count_partial(struct kmem_cache_node *n,
-				   int (*get_count)(struct page *))
+static unsigned long
+count_partial(struct kmem_cache_node *n, int (*get_count)(struct page *))
 {
-	unsigned long flags;
+	unsigned long irqflags;
 	unsigned long x = 0;
-	struct page *page;
+	struct page *p;
 
-	list_lock_irqsave(&n->list_lock, flags);
-	list_for_each_entry(page, &n->partial, slab_list)
-		x += get_count(page);
-	list_unlock_irqrestore(&n->list_lock, flags);
+	list_lock_irqsave(&n->list_lock, irqflags);
+	list_for_each_entry(p, &n->partial, slab_list)
+		x += get_count(p);
+	list_unlock_irqrestore(&n->list_lock, irqflags);
 	return x;
 }
 #endif
@@ -939,9 +972,10 @@ static noinline void slab_out_of_memory(struct kmem_cache *s, gfp_t gfpflags,
 
 	pr_warn("SLUB: Unable to allocate memory on node %d, gfp=%#x\n",
 		nid, gfpflags);
-	pr_warn("  cache: %s, object size: %u, buffer size: %u, default order: %u, min order: %u\n",
-		s->name, s->object_size, s->size, oo_order(s->oo),
-		oo_order(s->min));
+	pr_warn("  cache: %s, object size: %u, buffer size: %u, "
+		"default order: %u, min order: %u\n",
+		s->name, s->object_size, s->size,
+		oo_order(s->oo), oo_order(s->min));
 	for_each_kmem_cache_node(s, node, n) {
 		pr_warn("  node %d: slabs: %lu, objs: %lu, free: %lu\n",
 			node, node_nr_slabs(n), node_nr_objs(n),
@@ -957,13 +991,14 @@ static noinline void slab_out_of_memory(struct kmem_cache *s, gfp_t gfpflags,
  * empty the page is unfrozen in the same cmpxchg (it is full and goes on
  * no list) and NULL tells the caller to find another slab.
  */
-static inline void *get_freelist(struct kmem_cache *s, struct page *page)
+static inline void *
+get_freelist(struct kmem_cache *s, struct page *page)
 {
 	unsigned long counters;
 	struct page new;
 	void *freelist;
 
-	lockdep_assert_held(this_cpu_ptr(&s->cpu_slab->lock));
+	lockdep_assert_held(&this_cpu_ptr(s->cpu_slab)->lock);
 
 	do {
 		freelist = page->freelist;
@@ -991,10 +1026,11 @@ static inline void *get_freelist(struct kmem_cache *s, struct page *page)
  * c->page is still what this function saw: an interrupt or (on RT) a
  * preempting task may have run SLUB on this CPU in between.
  */
-static void *___slab_alloc(struct kmem_cache *s, gfp_t gfpflags, int node,
-			   unsigned long addr, struct kmem_cache_cpu *c)
+static void *
+___slab_alloc(struct kmem_cache *s, gfp_t gfp, int node, unsigned long addr,
+	      struct kmem_cache_cpu *c)
 {
-	unsigned long flags;
+	unsigned long irqflags;
 	struct page *page;
 	void *freelist;
 
@@ -1020,13 +1056,13 @@ redo:
 		}
 	}
 
-	if (unlikely(!pfmemalloc_match(page, gfpflags)))
+	if (unlikely(!pfmemalloc_match(page, gfp)))
 		goto deactivate_slab;
 
 	/* c->page may have changed since the unlocked read above. */
-	local_lock_irqsave(&s->cpu_slab->lock, flags);
+	local_lock_irqsave(&s->cpu_slab->lock, irqflags);
 	if (unlikely(page != c->page)) {
-		local_unlock_irqrestore(&s->cpu_slab->lock, flags);
+		local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 		goto reread_page;
 	}
 	freelist = c->freelist;
@@ -1038,7 +1074,7 @@ redo:
 	if (!freelist) {
 		c->page = NULL;
 		c->tid = deactivate_tid(c->tid);
-		local_unlock_irqrestore(&s->cpu_slab->lock, flags);
+		local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 		stat(s, DEACTIVATE_BYPASS);
 		goto new_slab;
 	}
@@ -1046,50 +1082,50 @@ redo:
 	stat(s, ALLOC_REFILL);
 
 load_freelist:
-	lockdep_assert_held(this_cpu_ptr(&s->cpu_slab->lock));
+	lockdep_assert_held(&this_cpu_ptr(s->cpu_slab)->lock);
 
 	/* freelist belongs to c->page, which must be frozen (ours). */
 	VM_BUG_ON(!c->page->frozen);
 	c->freelist = get_freepointer(s, freelist);
 	c->tid = next_tid(c->tid);
-	local_unlock_irqrestore(&s->cpu_slab->lock, flags);
+	local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 	return freelist;
 
 deactivate_slab:
-	local_lock_irqsave(&s->cpu_slab->lock, flags);
+	local_lock_irqsave(&s->cpu_slab->lock, irqflags);
 	if (page != c->page) {
-		local_unlock_irqrestore(&s->cpu_slab->lock, flags);
+		local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 		goto reread_page;
 	}
 	freelist = c->freelist;
 	c->page = NULL;
 	c->freelist = NULL;
 	c->tid = deactivate_tid(c->tid);
-	local_unlock_irqrestore(&s->cpu_slab->lock, flags);
+	local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 	deactivate_slab(s, page, freelist);
 
 new_slab:
 	if (slub_percpu_partial(c)) {
-		local_lock_irqsave(&s->cpu_slab->lock, flags);
+		local_lock_irqsave(&s->cpu_slab->lock, irqflags);
 		if (unlikely(c->page)) {
-			local_unlock_irqrestore(&s->cpu_slab->lock, flags);
+			local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 			goto reread_page;
 		}
 		if (unlikely(!slub_percpu_partial(c))) {
 			/* Emptied by whoever ran here while we were out. */
-			local_unlock_irqrestore(&s->cpu_slab->lock, flags);
+			local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 			goto new_objects;
 		}
 
 		page = c->page = slub_percpu_partial(c);
 		slub_set_percpu_partial(c, page);
-		local_unlock_irqrestore(&s->cpu_slab->lock, flags);
+		local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 		stat(s, CPU_PARTIAL_ALLOC);
 		goto redo;
 	}
 
 new_objects:
-	freelist = get_partial(s, gfpflags, node, &page);
+	freelist = get_partial(s, gfp, node, &page);
 	if (freelist)
 		goto check_new_page;
 
@@ -1099,11 +1135,11 @@ new_objects:
 	 * another CPU: reload c.
 	 */
 	slub_put_cpu_ptr(s->cpu_slab);
-	page = new_slab(s, gfpflags, node);
+	page = new_slab(s, gfp, node);
 	c = slub_get_cpu_ptr(s->cpu_slab);
 
 	if (unlikely(!page)) {
-		slab_out_of_memory(s, gfpflags, node);
+		slab_out_of_memory(s, gfp, node);
 		return NULL;
 	}
 
@@ -1122,11 +1158,11 @@ check_new_page:
 		goto return_single;
 	}
 
-	if (unlikely(!pfmemalloc_match(page, gfpflags)))
+	if (unlikely(!pfmemalloc_match(page, gfp)))
 		goto return_single;
 
 retry_load_page:
-	local_lock_irqsave(&s->cpu_slab->lock, flags);
+	local_lock_irqsave(&s->cpu_slab->lock, irqflags);
 	if (unlikely(c->page)) {
 		/* Someone installed a CPU slab meanwhile: retire it. */
 		void *flush_freelist = c->freelist;
@@ -1136,7 +1172,7 @@ retry_load_page:
 		c->freelist = NULL;
 		c->tid = next_tid(c->tid);
 
-		local_unlock_irqrestore(&s->cpu_slab->lock, flags);
+		local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 
 		deactivate_slab(s, flush_page, flush_freelist);
 
@@ -1149,7 +1185,8 @@ retry_load_page:
 	goto load_freelist;
 
 return_single:
-	deactivate_slab(s, page, get_freepointer(s, freelist));
+	deactivate_slab(s, page,
+			get_freepointer(s, freelist));
 	return freelist;
 }
 
@@ -1158,8 +1195,9 @@ return_single:
  * (v2r3 of the series; v2r1 used CONFIG_PREEMPTION and unbalanced the
  * pin on PREEMPTION=n kernels that count preemption).
  */
-static void *__slab_alloc(struct kmem_cache *s, gfp_t gfpflags, int node,
-			  unsigned long addr, struct kmem_cache_cpu *c)
+static void *
+__slab_alloc(struct kmem_cache *s, gfp_t gfp, int node, unsigned long addr,
+	     struct kmem_cache_cpu *c)
 {
 	void *p;
 
@@ -1167,7 +1205,7 @@ static void *__slab_alloc(struct kmem_cache *s, gfp_t gfpflags, int node,
 	/* c was read before pinning and may belong to another CPU. */
 	c = slub_get_cpu_ptr(s->cpu_slab);
 #endif
-	p = ___slab_alloc(s, gfpflags, node, addr, c);
+	p = ___slab_alloc(s, gfp, node, addr, c);
 #ifdef CONFIG_PREEMPT_COUNT
 	slub_put_cpu_ptr(s->cpu_slab);
 #endif
@@ -1187,17 +1225,16 @@ static void *__slab_alloc(struct kmem_cache *s, gfp_t gfpflags, int node,
  * there may be preempted by one that would otherwise run the lockless
  * path in the middle of its critical section.
  */
-static __always_inline void *slab_alloc_node(struct kmem_cache *s,
-					     gfp_t gfpflags, int node,
-					     unsigned long addr,
-					     size_t orig_size)
+static __always_inline void *
+slab_alloc_node(struct kmem_cache *s, gfp_t gfp, int node, unsigned long addr,
+		size_t orig_size)
 {
 	struct kmem_cache_cpu *c;
 	unsigned long tid;
 	struct page *page;
 	void *object;
 
-	s = slab_pre_alloc_hook(s, gfpflags);
+	s = slab_pre_alloc_hook(s, gfp);
 	if (!s)
 		return NULL;
 redo:
@@ -1208,54 +1245,57 @@ redo:
 	object = c->freelist;
 	page = c->page;
 	if (IS_ENABLED(CONFIG_PREEMPT_RT) ||
-	    unlikely(!object || !page || !node_match(page, node))) {
-		object = __slab_alloc(s, gfpflags, node, addr, c);
+	    unlikely(!object || !page ||
+		     !node_match(page, node))) {
+		object = __slab_alloc(s, gfp, node, addr, c);
 	} else {
-		void *next_object = get_freepointer_safe(s, object);
+		void *next = get_freepointer_safe(s, object);
 
 		if (unlikely(!this_cpu_cmpxchg_double(s->cpu_slab->freelist,
 						      s->cpu_slab->tid,
 						      object, tid,
-						      next_object,
+						      next,
 						      next_tid(tid)))) {
 			note_cmpxchg_failure("slab_alloc", s, tid);
 			goto redo;
 		}
-		prefetch_freepointer(s, next_object);
+		prefetch_freepointer(s, next);
 		stat(s, ALLOC_FASTPATH);
 	}
 
-	slab_post_alloc_hook(s, gfpflags, 1, &object,
-			     slab_want_init_on_alloc(gfpflags, s));
+	slab_post_alloc_hook(s, gfp, 1, &object,
+			     slab_want_init_on_alloc(gfp, s));
 	return object;
 }
 
-static __always_inline void *slab_alloc(struct kmem_cache *s, gfp_t gfpflags,
+static __always_inline void *slab_alloc(struct kmem_cache *s, gfp_t gfp,
 					unsigned long addr, size_t orig_size)
 {
-	return slab_alloc_node(s, gfpflags, NUMA_NO_NODE, addr, orig_size);
+	return slab_alloc_node(s, gfp, NUMA_NO_NODE, addr, orig_size);
 }
 
-void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfpflags)
+void *
+kmem_cache_alloc(struct kmem_cache *s, gfp_t gfp)
 {
-	return slab_alloc(s, gfpflags, _RET_IP_, s->object_size);
+	return slab_alloc(s, gfp, _RET_IP_, s->object_size);
 }
 
-void *kmem_cache_alloc_trace(struct kmem_cache *s, gfp_t gfpflags,
+void *kmem_cache_alloc_trace(struct kmem_cache *s, gfp_t gfp,
 			     size_t size)
 {
-	return slab_alloc(s, gfpflags, _RET_IP_, size);
+	return slab_alloc(s, gfp, _RET_IP_, size);
 }
 
-void *kmem_cache_alloc_node(struct kmem_cache *s, gfp_t gfpflags, int node)
+void *
+kmem_cache_alloc_node(struct kmem_cache *s, gfp_t gfp, int node)
 {
-	return slab_alloc_node(s, gfpflags, node, _RET_IP_, s->object_size);
+	return slab_alloc_node(s, gfp, node, _RET_IP_, s->object_size);
 }
 
-void *kmem_cache_alloc_node_trace(struct kmem_cache *s, gfp_t gfpflags,
+void *kmem_cache_alloc_node_trace(struct kmem_cache *s, gfp_t gfp,
 				  int node, size_t size)
 {
-	return slab_alloc_node(s, gfpflags, node, _RET_IP_, size);
+	return slab_alloc_node(s, gfp, node, _RET_IP_, size);
 }
 
 /* ---------------------------------------------------------------- free */
@@ -1269,12 +1309,13 @@ void *kmem_cache_alloc_node_trace(struct kmem_cache *s, gfp_t gfpflags,
  * those transitions, before the cmpxchg, so that nobody sees the slab on
  * the wrong list.
  */
-static void __slab_free(struct kmem_cache *s, struct page *page,
-			void *head, void *tail, int cnt, unsigned long addr)
+static void
+__slab_free(struct kmem_cache *s, struct page *page, void *head, void *last,
+	    int cnt, unsigned long addr)
 {
 	struct kmem_cache_node *n = NULL;
 	unsigned long counters;
-	unsigned long flags;
+	unsigned long irqflags;
 	struct page new;
 	int was_frozen;
 	void *prior;
@@ -1282,17 +1323,17 @@ static void __slab_free(struct kmem_cache *s, struct page *page,
 	stat(s, FREE_SLOWPATH);
 
 	if (kmem_cache_debug(s) &&
-	    !free_debug_processing(s, page, head, tail, cnt, addr))
+	    !free_debug_processing(s, page, head, last, cnt, addr))
 		return;
 
 	do {
 		if (unlikely(n)) {
-			list_unlock_irqrestore(&n->list_lock, flags);
+			list_unlock_irqrestore(&n->list_lock, irqflags);
 			n = NULL;
 		}
 		prior = page->freelist;
 		counters = page->counters;
-		set_freepointer(s, tail, prior);
+		set_freepointer(s, last, prior);
 		new.counters = counters;
 		was_frozen = new.frozen;
 		new.inuse -= cnt;
@@ -1306,7 +1347,7 @@ static void __slab_free(struct kmem_cache *s, struct page *page,
 			} else {
 				/* It has to move between lists. */
 				n = get_node(s, page_to_nid(page));
-				list_lock_irqsave(&n->list_lock, flags);
+				list_lock_irqsave(&n->list_lock, irqflags);
 			}
 		}
 	} while (!cmpxchg_double_slab(s, page, prior, counters,
@@ -1324,16 +1365,17 @@ static void __slab_free(struct kmem_cache *s, struct page *page,
 		return;
 	}
 
-	if (unlikely(!new.inuse && n->nr_partial >= s->min_partial))
+	if (unlikely(!new.inuse && s->min_partial <= n->nr_partial))
 		goto slab_empty;
 
 	/* Without CPU partials a full slab goes back to the node list. */
-	if (!kmem_cache_has_cpu_partial(s) && unlikely(!prior)) {
+	if (!kmem_cache_has_cpu_partial(s) &&
+	    unlikely(!prior)) {
 		remove_full(s, n, page);
 		add_partial(n, page, DEACTIVATE_TO_TAIL);
 		stat(s, FREE_ADD_PARTIAL);
 	}
-	list_unlock_irqrestore(&n->list_lock, flags);
+	list_unlock_irqrestore(&n->list_lock, irqflags);
 	return;
 
 slab_empty:
@@ -1345,7 +1387,7 @@ slab_empty:
 		remove_full(s, n, page);
 	}
 
-	list_unlock_irqrestore(&n->list_lock, flags);
+	list_unlock_irqrestore(&n->list_lock, irqflags);
 	stat(s, FREE_SLAB);
 	discard_slab(s, page);
 }
@@ -1358,12 +1400,11 @@ slab_empty:
  * On PREEMPT_RT the push is done under the local lock instead: the
  * allocation side there relies on the lock, not on the tid.
  */
-static __always_inline void do_slab_free(struct kmem_cache *s,
-					 struct page *page, void *head,
-					 void *tail, int cnt,
-					 unsigned long addr)
+static __always_inline void
+do_slab_free(struct kmem_cache *s, struct page *page, void *head, void *tail,
+	     int cnt, unsigned long addr)
 {
-	void *tail_obj = tail ? : head;
+	void *last = tail ? : head;
 	struct kmem_cache_cpu *c;
 	unsigned long tid;
 redo:
@@ -1375,7 +1416,7 @@ redo:
 #ifndef CONFIG_PREEMPT_RT
 		void **freelist = READ_ONCE(c->freelist);
 
-		set_freepointer(s, tail_obj, freelist);
+		set_freepointer(s, last, freelist);
 
 		if (unlikely(!this_cpu_cmpxchg_double(s->cpu_slab->freelist,
 						      s->cpu_slab->tid,
@@ -1396,7 +1437,7 @@ redo:
 		tid = c->tid;
 		freelist = c->freelist;
 
-		set_freepointer(s, tail_obj, freelist);
+		set_freepointer(s, last, freelist);
 		c->freelist = head;
 		c->tid = next_tid(tid);
 
@@ -1404,28 +1445,30 @@ redo:
 #endif
 		stat(s, FREE_FASTPATH);
 	} else {
-		__slab_free(s, page, head, tail_obj, cnt, addr);
+		__slab_free(s, page, head, last, cnt, addr);
 	}
 }
 
-static __always_inline void slab_free(struct kmem_cache *s, struct page *page,
-				      void *head, void *tail, int cnt,
-				      unsigned long addr)
+static __always_inline void
+slab_free(struct kmem_cache *s, struct page *page, void *head, void *last,
+	  int cnt, unsigned long addr)
 {
-	if (slab_free_freelist_hook(s, &head, &tail, &cnt))
-		do_slab_free(s, page, head, tail, cnt, addr);
+	if (slab_free_freelist_hook(s, &head, &last, &cnt))
+		do_slab_free(s, page, head, last, cnt, addr);
 }
 
-void kmem_cache_free(struct kmem_cache *s, void *x)
+void
+kmem_cache_free(struct kmem_cache *s, void *obj)
 {
-	s = cache_from_obj(s, x);
+	s = cache_from_obj(s, obj);
 	if (!s)
 		return;
-	slab_free(s, virt_to_head_page(x), x, NULL, 1, _RET_IP_);
+	slab_free(s, virt_to_head_page(obj), obj, NULL, 1, _RET_IP_);
 }
 
 /* A kmalloc() above KMALLOC_MAX_CACHE_SIZE: a compound page. */
-static inline void free_nonslab_page(struct page *page, void *object)
+static inline void
+free_nonslab_page(struct page *page, void *object)
 {
 	unsigned int order = compound_order(page);
 
@@ -1514,21 +1557,22 @@ static inline int build_detached_freelist(struct kmem_cache *s, size_t size,
 	return first_skipped_index;
 }
 
-void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
+void
+kmem_cache_free_bulk(struct kmem_cache *s, size_t nr, void **p)
 {
-	if (WARN_ON(!size))
+	if (WARN_ON(!nr))
 		return;
 
 	do {
 		struct detached_freelist df;
 
-		size = build_detached_freelist(s, size, p, &df);
+		nr = build_detached_freelist(s, nr, p, &df);
 		if (!df.page)
 			continue;
 
 		slab_free(df.s, df.page, df.freelist, df.tail, df.cnt,
 			  _RET_IP_);
-	} while (likely(size));
+	} while (likely(nr));
 }
 
 /*
@@ -1537,13 +1581,13 @@ void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
  * lock is dropped for ___slab_alloc, which returns one object and may
  * have refilled c->freelist.  The task stays pinned throughout.
  */
-int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t flags, size_t size,
-			  void **p)
+int
+kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t gfp, size_t size, void **p)
 {
 	struct kmem_cache_cpu *c;
 	size_t i;
 
-	s = slab_pre_alloc_hook(s, flags);
+	s = slab_pre_alloc_hook(s, gfp);
 	if (unlikely(!s))
 		return 0;
 
@@ -1562,7 +1606,7 @@ int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t flags, size_t size,
 
 			local_unlock_irq(&s->cpu_slab->lock);
 
-			p[i] = ___slab_alloc(s, flags, NUMA_NO_NODE,
+			p[i] = ___slab_alloc(s, gfp, NUMA_NO_NODE,
 					     _RET_IP_, c);
 			if (unlikely(!p[i]))
 				goto error;
@@ -1579,8 +1623,8 @@ int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t flags, size_t size,
 	local_unlock_irq(&s->cpu_slab->lock);
 	slub_put_cpu_ptr(s->cpu_slab);
 
-	slab_post_alloc_hook(s, flags, size, p,
-			     slab_want_init_on_alloc(flags, s));
+	slab_post_alloc_hook(s, gfp, size, p,
+			     slab_want_init_on_alloc(gfp, s));
 	return i;
 error:
 	/*
@@ -1589,7 +1633,7 @@ error:
 	 * issue re-injects the series' unlock here).
 	 */
 	slub_put_cpu_ptr(s->cpu_slab);
-	slab_post_alloc_hook(s, flags, i, p, false);
+	slab_post_alloc_hook(s, gfp, i, p, false);
 	if (i)
 		kmem_cache_free_bulk(s, i, p);
 	return 0;
@@ -1602,7 +1646,8 @@ error:
  * min_objects 0 meaning "derive from the CPU count".
  */
 static unsigned int slub_min_order;
-static unsigned int slub_max_order = PAGE_ALLOC_COSTLY_ORDER;
+static unsigned int slub_max_order =
+	PAGE_ALLOC_COSTLY_ORDER;
 static unsigned int slub_min_objects;
 core_param_range("slub_min_order", slub_min_order, uint, 0, MAX_ORDER - 1,
 		 "smallest slab order (default 0)");
@@ -1616,23 +1661,22 @@ core_param_range("slub_min_objects", slub_min_objects, uint, 0, 32767,
  * @min_objects objects of @size and wastes at most 1/@fract_leftover of
  * itself.  Returns an order above @max_order when none qualifies.
  */
-static inline unsigned int slab_order(unsigned int size,
-				      unsigned int min_objects,
-				      unsigned int max_order,
-				      unsigned int fract_leftover)
+static inline unsigned int
+slab_order(unsigned int size, unsigned int min_objects, unsigned int max_order,
+	   unsigned int fract_leftover)
 {
-	unsigned int min_order = slub_min_order;
+	unsigned int lowest = slub_min_order;
 	unsigned int order;
 
-	if (order_objects(min_order, size) > MAX_OBJS_PER_PAGE)
+	if (order_objects(lowest, size) > MAX_OBJS_PER_PAGE)
 		return get_order(size * MAX_OBJS_PER_PAGE) - 1;
 
-	for (order = max(min_order, (unsigned int)get_order(min_objects * size));
+	for (order = max(lowest, (unsigned int)get_order(min_objects * size));
 	     order <= max_order; order++) {
-		unsigned int slab_size = (unsigned int)PAGE_SIZE << order;
-		unsigned int rem = slab_size % size;
+		unsigned int bytes = (unsigned int)PAGE_SIZE << order;
+		unsigned int rem = bytes % size;
 
-		if (rem <= slab_size / fract_leftover)
+		if (rem <= bytes / fract_leftover)
 			break;
 	}
 	return order;
@@ -1645,9 +1689,10 @@ static inline unsigned int slab_order(unsigned int size,
  * up objects before giving up on waste, and orders above slub_max_order
  * only when nothing else fits.
  */
-static inline int calculate_order(unsigned int size)
+static inline int
+calculate_order(unsigned int size)
 {
-	unsigned int min_objects, max_objects, nr_cpus;
+	unsigned int min_objects, max_fit, nr_cpus;
 	unsigned int order;
 
 	min_objects = slub_min_objects;
@@ -1658,8 +1703,8 @@ static inline int calculate_order(unsigned int size)
 			nr_cpus = nr_cpu_ids;
 		min_objects = 4 * (fls(nr_cpus) + 1);
 	}
-	max_objects = order_objects(slub_max_order, size);
-	min_objects = min(min_objects, max_objects);
+	max_fit = order_objects(slub_max_order, size);
+	min_objects = min(min_objects, max_fit);
 
 	while (min_objects > 1) {
 		unsigned int fraction = 16;
@@ -1697,11 +1742,13 @@ static void init_kmem_cache_node(struct kmem_cache_node *n)
 #endif
 }
 
-static inline int alloc_kmem_cache_cpus(struct kmem_cache *s)
+static inline int
+alloc_kmem_cache_cpus(struct kmem_cache *s)
 {
 	/* 16-byte alignment: freelist+tid are one cmpxchg16b operand. */
-	s->cpu_slab = __alloc_percpu(sizeof(struct kmem_cache_cpu),
-				     2 * sizeof(void *));
+	s->cpu_slab =
+		__alloc_percpu(sizeof(struct kmem_cache_cpu),
+			       2 * sizeof(void *));
 	if (!s->cpu_slab)
 		return 0;
 	init_kmem_cache_cpus(s);
@@ -1714,14 +1761,16 @@ static struct kmem_cache *kmem_cache_node;
  * The first kmem_cache_node cannot come from kmem_cache_node's own cache
  * (which needs it): carve it by hand out of the cache's first slab.
  */
-static void early_kmem_cache_node_alloc(int node)
+static void
+early_kmem_cache_node_alloc(int node)
 {
 	struct kmem_cache_node *n;
 	struct page *page;
 
-	BUG_ON(kmem_cache_node->size < sizeof(struct kmem_cache_node));
+	BUG_ON(kmem_cache_node->size < sizeof(*n));
 
-	page = new_slab(kmem_cache_node, GFP_NOWAIT, node);
+	page = new_slab(kmem_cache_node, GFP_NOWAIT,
+			node);
 	BUG_ON(!page);
 	if (page_to_nid(page) != node)
 		pr_err("SLUB: no memory on node %d for its kmem_cache_node; using node %d's\n",
@@ -1730,20 +1779,24 @@ static void early_kmem_cache_node_alloc(int node)
 	n = page->freelist;
 	BUG_ON(!n);
 #ifdef CONFIG_SLUB_DEBUG
-	init_object(kmem_cache_node, n, SLUB_RED_ACTIVE);
+	init_object(kmem_cache_node, n,
+		    SLUB_RED_ACTIVE);
 #endif
-	page->freelist = get_freepointer(kmem_cache_node, n);
+	page->freelist =
+		get_freepointer(kmem_cache_node, n);
 	page->inuse = 1;
 	page->frozen = 0;
 	kmem_cache_node->node[node] = n;
 	init_kmem_cache_node(n);
-	inc_slabs_node(kmem_cache_node, node, page->objects);
+	inc_slabs_node(kmem_cache_node, node,
+		       page->objects);
 
 	/* No locking yet: only the boot CPU runs, nobody else knows n. */
 	__add_partial(n, page, 0);
 }
 
-static void free_kmem_cache_nodes(struct kmem_cache *s)
+static void
+free_kmem_cache_nodes(struct kmem_cache *s)
 {
 	struct kmem_cache_node *n;
 	int node;
@@ -1762,7 +1815,8 @@ void __kmem_cache_release(struct kmem_cache *s)
 	free_kmem_cache_nodes(s);
 }
 
-static int init_kmem_cache_nodes(struct kmem_cache *s)
+static int
+init_kmem_cache_nodes(struct kmem_cache *s)
 {
 	int node;
 
@@ -1785,13 +1839,13 @@ static int init_kmem_cache_nodes(struct kmem_cache *s)
 }
 
 /* Empty slabs a node keeps instead of freeing: log2(size)/2 in 5..10. */
-static void set_min_partial(struct kmem_cache *s, unsigned long min)
+static void set_min_partial(struct kmem_cache *s, unsigned long keep)
 {
-	if (min < MIN_PARTIAL)
-		min = MIN_PARTIAL;
-	else if (min > MAX_PARTIAL)
-		min = MAX_PARTIAL;
-	s->min_partial = min;
+	if (keep < MIN_PARTIAL)
+		keep = MIN_PARTIAL;
+	else if (keep > MAX_PARTIAL)
+		keep = MAX_PARTIAL;
+	s->min_partial = keep;
 }
 
 /*
@@ -1799,7 +1853,8 @@ static void set_min_partial(struct kmem_cache *s, unsigned long min)
  * (5.15 counts objects): fewer for bigger objects, none for debug caches
  * (which must see every free in __slab_free).
  */
-static void set_cpu_partial(struct kmem_cache *s)
+static void
+set_cpu_partial(struct kmem_cache *s)
 {
 #ifdef CONFIG_SLUB_CPU_PARTIAL
 	if (!kmem_cache_has_cpu_partial(s))
@@ -1819,7 +1874,8 @@ static void set_cpu_partial(struct kmem_cache *s)
  * Object layout (see mm/slub.h) and slab order from object_size, align
  * and the debug flags.  Returns 0 if no order can hold an object.
  */
-static int calculate_sizes(struct kmem_cache *s, int forced_order)
+static int
+calculate_sizes(struct kmem_cache *s, int forced_order)
 {
 	slab_flags_t flags = s->flags;
 	unsigned int size = s->object_size;
@@ -1830,21 +1886,21 @@ static int calculate_sizes(struct kmem_cache *s, int forced_order)
 
 #ifdef CONFIG_SLUB_DEBUG
 	/* Poison the object itself only if nobody relies on its contents. */
-	if ((flags & SLAB_POISON) && !(flags & SLAB_TYPESAFE_BY_RCU) &&
-	    !s->ctor)
+	if ((flags & SLAB_POISON) &&
+	    !(flags & SLAB_TYPESAFE_BY_RCU) && !s->ctor)
 		s->flags |= __OBJECT_POISON;
 	else
 		s->flags &= ~__OBJECT_POISON;
 
 	/* No alignment slack after the object: make room for a red zone. */
-	if ((flags & SLAB_RED_ZONE) && size == s->object_size)
+	if ((flags & SLAB_RED_ZONE) && s->object_size == size)
 		size += sizeof(void *);
 #endif
 
 	s->inuse = size;
 
-	if ((flags & (SLAB_TYPESAFE_BY_RCU | SLAB_POISON)) ||
-	    ((flags & SLAB_RED_ZONE) && s->object_size < sizeof(void *)) ||
+	if ((flags & (SLAB_POISON | SLAB_TYPESAFE_BY_RCU)) ||
+	    ((flags & SLAB_RED_ZONE) && sizeof(void *) > s->object_size) ||
 	    s->ctor) {
 		/*
 		 * The free pointer may not overlay the object: after it,
@@ -1857,7 +1913,8 @@ static int calculate_sizes(struct kmem_cache *s, int forced_order)
 		 * In the middle of the object: a small overflow from the
 		 * previous object does not reach it.
 		 */
-		s->offset = ALIGN_DOWN(s->object_size / 2, sizeof(void *));
+		s->offset = ALIGN_DOWN(s->object_size / 2,
+				       sizeof(void *));
 	}
 
 #ifdef CONFIG_SLUB_DEBUG
@@ -1873,7 +1930,8 @@ static int calculate_sizes(struct kmem_cache *s, int forced_order)
 		 */
 		size += sizeof(void *);
 		s->red_left_pad = sizeof(void *);
-		s->red_left_pad = ALIGN(s->red_left_pad, s->align);
+		s->red_left_pad = ALIGN(s->red_left_pad,
+					s->align);
 		size += s->red_left_pad;
 	}
 #endif
@@ -1920,9 +1978,11 @@ static unsigned long slub_random_long(struct kmem_cache *s)
 }
 #endif
 
-static int kmem_cache_open(struct kmem_cache *s, slab_flags_t flags)
+static int
+kmem_cache_open(struct kmem_cache *s, slab_flags_t flags)
 {
-	s->flags = kmem_cache_flags(s->size, flags, s->name);
+	s->flags = kmem_cache_flags(s->size, flags,
+				    s->name);
 #ifdef CONFIG_SLAB_FREELIST_HARDENED
 	s->random = slub_random_long(s);
 #endif
@@ -1934,7 +1994,8 @@ static int kmem_cache_open(struct kmem_cache *s, slab_flags_t flags)
 		 * slub_debug=O: where the metadata would raise the order,
 		 * give it up (and with it the debugging) for this cache.
 		 */
-		if (get_order(s->size) > get_order(s->object_size)) {
+		if (get_order(s->size) >
+		    get_order(s->object_size)) {
 			s->flags &= ~DEBUG_METADATA_FLAGS;
 			s->offset = 0;
 			if (!calculate_sizes(s, -1))
@@ -1943,7 +2004,7 @@ static int kmem_cache_open(struct kmem_cache *s, slab_flags_t flags)
 	}
 
 	/* Lockless freelist+counters unless a debug option needs the lock. */
-	if (system_has_cmpxchg_double() && (s->flags & SLAB_NO_CMPXCHG) == 0)
+	if (system_has_cmpxchg_double() && !(s->flags & SLAB_NO_CMPXCHG))
 		s->flags |= __CMPXCHG_DOUBLE;
 
 	set_min_partial(s, ilog2(s->size) / 2);
@@ -1966,27 +2027,29 @@ error:
  * Empty slabs of a node go back to the page allocator; slabs with live
  * objects are reported (the objects are leaked, as in Linux).
  */
-static void free_partial(struct kmem_cache *s, struct kmem_cache_node *n)
+static void
+free_partial(struct kmem_cache *s, struct kmem_cache_node *n)
 {
 	LIST_HEAD(discard);
-	struct page *page, *h;
+	struct page *page, *next_page;
 
 	BUG_ON(irqs_disabled());
 	list_lock_irq(&n->list_lock);
-	list_for_each_entry_safe(page, h, &n->partial, slab_list) {
+	list_for_each_entry_safe(page, next_page, &n->partial, slab_list) {
 		if (!page->inuse) {
 			remove_partial(n, page);
 			list_add(&page->slab_list, &discard);
 		} else {
 #ifdef CONFIG_SLUB_DEBUG
 			list_slab_objects(s, page,
-				"Objects remaining in %s on __kmem_cache_shutdown()");
+				"Objects remaining in %s on "
+				"__kmem_cache_shutdown()");
 #endif
 		}
 	}
 	list_unlock_irq(&n->list_lock);
 
-	list_for_each_entry_safe(page, h, &discard, slab_list)
+	list_for_each_entry_safe(page, next_page, &discard, slab_list)
 		discard_slab(s, page);
 }
 
@@ -2036,28 +2099,28 @@ void *__kmalloc(size_t size, gfp_t flags)
 	return slab_alloc(s, flags, _RET_IP_, size);
 }
 
-static void *kmalloc_large_node(size_t size, gfp_t flags, int node)
+static void *kmalloc_large_node(size_t size, gfp_t gfp, int node)
 {
 	unsigned int order = get_order(size);
 	struct page *page;
 
-	flags |= __GFP_COMP;
-	page = alloc_pages_node(node, flags, order);
+	gfp |= __GFP_COMP;
+	page = alloc_pages_node(node, gfp, order);
 	return page ? page_address(page) : NULL;
 }
 
-void *__kmalloc_node(size_t size, gfp_t flags, int node)
+void *__kmalloc_node(size_t size, gfp_t gfp, int node)
 {
 	struct kmem_cache *s;
 
 	if (unlikely(size > KMALLOC_MAX_CACHE_SIZE))
-		return kmalloc_large_node(size, flags, node);
+		return kmalloc_large_node(size, gfp, node);
 
-	s = kmalloc_slab(size, flags);
+	s = kmalloc_slab(size, gfp);
 	if (unlikely(ZERO_OR_NULL_PTR(s)))
 		return s;
 
-	return slab_alloc_node(s, flags, node, _RET_IP_, size);
+	return slab_alloc_node(s, gfp, node, _RET_IP_, size);
 }
 
 void *__kmalloc_track_caller(size_t size, gfp_t flags, unsigned long caller)
@@ -2115,7 +2178,8 @@ void kfree(const void *x)
 		free_nonslab_page(page, object);
 		return;
 	}
-	slab_free(page->slab_cache, page, object, NULL, 1, _RET_IP_);
+	slab_free(page->slab_cache, page, object, NULL, 1,
+		  _RET_IP_);
 }
 
 struct kmem_cache *virt_to_cache(const void *obj)
@@ -2161,13 +2225,14 @@ struct kmem_cache *cache_from_obj(struct kmem_cache *s, void *x)
  * at the tail may empty out and be freed).  IRQ-off for the walk of each
  * whole list, as in Linux.  Non-zero if slabs remain.
  */
-static int __kmem_cache_do_shrink(struct kmem_cache *s)
+static int
+__kmem_cache_do_shrink(struct kmem_cache *s)
 {
 	struct list_head promote[SHRINK_PROMOTE_MAX];
 	struct kmem_cache_node *n;
 	struct list_head discard;
-	struct page *page, *t;
-	unsigned long flags;
+	struct page *page, *next;
+	unsigned long irqflags;
 	int node, i, ret = 0;
 
 	for_each_kmem_cache_node(s, node, n) {
@@ -2175,8 +2240,8 @@ static int __kmem_cache_do_shrink(struct kmem_cache *s)
 		for (i = 0; i < SHRINK_PROMOTE_MAX; i++)
 			INIT_LIST_HEAD(promote + i);
 
-		list_lock_irqsave(&n->list_lock, flags);
-		list_for_each_entry_safe(page, t, &n->partial, slab_list) {
+		list_lock_irqsave(&n->list_lock, irqflags);
+		list_for_each_entry_safe(page, next, &n->partial, slab_list) {
 			int free = page->objects - page->inuse;
 
 			/* inuse is changed without the lock: read it once. */
@@ -2187,15 +2252,16 @@ static int __kmem_cache_do_shrink(struct kmem_cache *s)
 				list_move(&page->slab_list, &discard);
 				n->nr_partial--;
 			} else if (free <= SHRINK_PROMOTE_MAX) {
-				list_move(&page->slab_list, promote + free - 1);
+				list_move(&page->slab_list,
+					  promote + free - 1);
 			}
 		}
 		/* Fewest free objects first. */
 		for (i = SHRINK_PROMOTE_MAX - 1; i >= 0; i--)
 			list_splice(promote + i, &n->partial);
-		list_unlock_irqrestore(&n->list_lock, flags);
+		list_unlock_irqrestore(&n->list_lock, irqflags);
 
-		list_for_each_entry_safe(page, t, &discard, slab_list)
+		list_for_each_entry_safe(page, next, &discard, slab_list)
 			discard_slab(s, page);
 
 		if (slabs_node(s, node))
@@ -2217,14 +2283,15 @@ int __kmem_cache_shrink(struct kmem_cache *s)
  * re-point its slabs at the new descriptor.  Only the boot CPU has run
  * SLUB so far, so its CPU slab is flushed directly.
  */
-static struct kmem_cache *bootstrap(struct kmem_cache *static_cache)
+static struct kmem_cache *bootstrap(struct kmem_cache *boot_cache)
 {
-	struct kmem_cache *s = kmem_cache_zalloc(kmem_cache, GFP_NOWAIT);
 	struct kmem_cache_node *n;
+	struct kmem_cache *s;
 	int node;
 
+	s = kmem_cache_zalloc(kmem_cache, GFP_NOWAIT);
 	BUG_ON(!s);
-	memcpy(s, static_cache, kmem_cache->object_size);
+	memcpy(s, boot_cache, kmem_cache->object_size);
 
 	__flush_cpu_slab(s, smp_processor_id());
 	for_each_kmem_cache_node(s, node, n) {
@@ -2253,9 +2320,9 @@ void kmem_cache_init(void)
 	for_each_online_node(node)
 		__set_bit(node, slab_nodes.bits);
 
-	create_boot_cache(kmem_cache_node, "kmem_cache_node",
-			  sizeof(struct kmem_cache_node), SLAB_HWCACHE_ALIGN,
-			  0, 0);
+	create_boot_cache(kmem_cache_node,
+			  "kmem_cache_node", sizeof(struct kmem_cache_node),
+			  SLAB_HWCACHE_ALIGN, 0, 0);
 
 	/* kmem_cache_node works: the next caches get their nodes from it. */
 	slab_state = PARTIAL;
@@ -2266,12 +2333,14 @@ void kmem_cache_init(void)
 			  SLAB_HWCACHE_ALIGN, 0, 0);
 
 	kmem_cache = bootstrap(&boot_kmem_cache);
-	kmem_cache_node = bootstrap(&boot_kmem_cache_node);
+	kmem_cache_node =
+		bootstrap(&boot_kmem_cache_node);
 
 	setup_kmalloc_cache_index_table();
 	create_kmalloc_caches(0);
 
-	pr_info("SLUB: HWalign=%d, Order=%u-%u, MinObjects=%u, CPUs=%u, Nodes=%u\n",
+	pr_info("SLUB: HWalign=%d, Order=%u-%u, MinObjects=%u, "
+		"CPUs=%u, Nodes=%u\n",
 		64, slub_min_order, slub_max_order, slub_min_objects,
 		nr_cpu_ids, nr_online_nodes);
 }
@@ -2281,22 +2350,23 @@ void kmem_cache_init_late(void)
 }
 
 struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
-				      unsigned int align, slab_flags_t flags,
+				      unsigned int align, slab_flags_t sflags,
 				      void (*ctor)(void *))
 {
 	struct kmem_cache *s;
 
-	s = find_mergeable(size, align, flags, name, ctor);
+	s = find_mergeable(size, align, sflags, name, ctor);
 	if (s) {
 		s->refcount++;
 		/* The merged cache now serves the larger of the two. */
 		s->object_size = max(s->object_size, size);
-		s->inuse = max(s->inuse, ALIGN(size, sizeof(void *)));
+		s->inuse = max(ALIGN(size, sizeof(void *)), s->inuse);
 	}
 	return s;
 }
 
-int __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
+int
+__kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
 {
 	if (flags & SLAB_TYPESAFE_BY_RCU) {
 		pr_err("SLUB: %s: SLAB_TYPESAFE_BY_RCU needs RCU, which irqlab does not have\n",
@@ -2308,7 +2378,8 @@ int __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
 
 /* ----------------------------------------------------------- reporting */
 
-void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo)
+void
+get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo)
 {
 	unsigned long nr_slabs = 0, nr_objs = 0, nr_free = 0;
 	unsigned long nr_partial = 0, cpu_slabs = 0;
@@ -2328,8 +2399,11 @@ void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo)
 
 	/* A racy peek, as /sys/kernel/slab/<cache>/cpu_slabs is. */
 	for_each_online_cpu(cpu) {
-		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
-		struct page *page = READ_ONCE(c->page);
+		struct kmem_cache_cpu *c;
+		struct page *page;
+
+		c = per_cpu_ptr(s->cpu_slab, cpu);
+		page = READ_ONCE(c->page);
 
 		if (page)
 			cpu_slabs++;
