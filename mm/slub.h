@@ -234,8 +234,83 @@ static inline void __add_partial(struct kmem_cache_node *n, struct page *page,
 		list_add(&page->slab_list, &n->partial);
 }
 
-#define DEACTIVATE_TO_HEAD	15
-#define DEACTIVATE_TO_TAIL	16
+static inline void add_partial(struct kmem_cache_node *n, struct page *page,
+			       int tail)
+{
+	lockdep_assert_held(&n->list_lock);
+	__add_partial(n, page, tail == DEACTIVATE_TO_TAIL);
+}
+
+static inline void
+remove_partial(struct kmem_cache_node *n, struct page *page)
+{
+	lockdep_assert_held(&n->list_lock);
+	list_del(&page->slab_list);
+	n->nr_partial--;
+}
+
+
+/* c->partial's capacity in objects (0 without CPU partial lists). */
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+#define slub_cpu_partial(s)		((s)->cpu_partial)
+#define slub_set_cpu_partial(s, n)	((s)->cpu_partial = (n))
+#else
+#define slub_cpu_partial(s)		(0)
+#define slub_set_cpu_partial(s, n)	do { } while (0)
+#endif
+
+/*
+ * c->tid starts at the CPU number and moves by a power of two not below
+ * NR_CPUS, so a tid names one CPU and one event on it: a fast path that
+ * read (freelist, tid) on CPU A and was moved to B, or preempted while
+ * another operation ran on A, fails its this_cpu_cmpxchg_double.
+ */
+#ifdef CONFIG_PREEMPTION
+#define TID_STEP	(roundup_pow_of_two(CONFIG_NR_CPUS))
+#else
+#define TID_STEP	1
+#endif
+
+static inline unsigned long
+next_tid(unsigned long tid)
+{
+	return tid + TID_STEP;
+}
+
+static inline unsigned int init_tid(int cpu)
+{
+	return cpu;
+}
+
+/*
+ * "mm/slub: add missing TID updates on slab deactivation": ___slab_alloc
+ * also detaches c->page in two places, and a fast path that sampled the
+ * old pair before that must fail too.  CONFIG_SLUB_BUG_MISSING_TID
+ * re-injects the bug by leaving the tid alone there.
+ */
+#ifdef CONFIG_SLUB_BUG_MISSING_TID
+#define deactivate_tid(tid)	(tid)
+#else
+#define deactivate_tid(tid)	next_tid(tid)
+#endif
+
+/*
+ * Between the ports (mm/slub.c or mm/slub_legacy.c) and what they share
+ * (mm/slub_cache.c: geometry, set-up, teardown, shrinking, reporting).
+ */
+extern nodemask_t slab_nodes;	/* nodes that have a kmem_cache_node */
+
+/* mm/slub_cache.c */
+void *setup_object(struct kmem_cache *s, struct page *page, void *object);
+struct page *alloc_slab_page(struct kmem_cache *s, gfp_t flags, int node,
+			     struct kmem_cache_order_objects oo);
+void discard_slab(struct kmem_cache *s, struct page *page);
+void slab_out_of_memory(struct kmem_cache *s, gfp_t gfp, int nid);
+
+/* the port */
+struct page *new_slab(struct kmem_cache *s, gfp_t gfp, int node);
+void init_kmem_cache_cpus(struct kmem_cache *s);
+void __flush_cpu_slab(struct kmem_cache *s, int cpu);
 
 /* ------------------------------------------------------------------ */
 /* mm/slub_debug.c                                                     */

@@ -1,0 +1,883 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the two SLUB ports share (Linux keeps it all in mm/slub.c): slab
+ * pages in and out of the page allocator, cache geometry
+ * (calculate_sizes, calculate_order and the slub_min_order /
+ * slub_max_order / slub_min_objects parameters), kmem_cache_open and the
+ * per-node structures, bring-up (kmem_cache_init and its bootstrap),
+ * shutdown, shrinking and the slabinfo numbers.  None of it differs
+ * between Linux 5.13 and 5.15 except through the port's own functions
+ * (new_slab, init_kmem_cache_cpus, __flush_cpu_slab, flush_all), which
+ * mm/slub.c (post-series) or mm/slub_legacy.c (pre-series) provides.
+ */
+#include <linux/slab.h>
+#include <linux/slub_def.h>
+#include <linux/mm.h>
+#include <linux/gfp.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/moduleparam.h>
+#include <linux/printk.h>
+#include <linux/bug.h>
+#include <linux/kernel.h>
+#include <linux/jiffies.h>
+#include <asm/processor.h>
+#include "slab.h"
+#include "slub.h"
+
+nodemask_t slab_nodes;
+
+/* ------------------------------------------------- slab pages in and out */
+
+void *
+setup_object(struct kmem_cache *s, struct page *page, void *object)
+{
+	setup_object_debug(s, page, object);
+	if (unlikely(s->ctor))
+		s->ctor(object);
+	return object;
+}
+
+struct page *alloc_slab_page(struct kmem_cache *s, gfp_t flags,
+					   int node,
+					   struct kmem_cache_order_objects oo)
+{
+	unsigned int order = oo_order(oo);
+
+	slub_probe(SLUB_PROBE_ALLOC_PAGES);
+	if (node == NUMA_NO_NODE)
+		return alloc_pages(flags, order);
+	return alloc_pages_node(node, flags | __GFP_THISNODE, order);
+}
+
+static void
+__free_slab(struct kmem_cache *s, struct page *page)
+{
+	unsigned int order = compound_order(page);
+
+	if (kmem_cache_debug_flags(s,
+				   SLAB_CONSISTENCY_CHECKS)) {
+		void *p;
+
+		slab_pad_check(s, page);
+		for_each_object(p, s, page_address(page), page->objects)
+			check_object(s, page, p, SLUB_RED_INACTIVE);
+	}
+
+	__ClearPageSlabPfmemalloc(page);
+	__ClearPageSlab(page);
+	/* The slab fields overlay mapping/index: leave them as the buddy
+	 * allocator expects a free page. */
+	page->slab_cache = NULL;
+	page->freelist = NULL;
+	page->counters = 0;
+	slub_probe(SLUB_PROBE_FREE_PAGES);
+	__free_pages(page, order);
+}
+
+/*
+ * SLAB_TYPESAFE_BY_RCU would delay the page free by a grace period;
+ * irqlab has no RCU, so such caches are refused at creation.
+ */
+static void
+free_slab(struct kmem_cache *s, struct page *page)
+{
+	__free_slab(s, page);
+}
+
+void
+discard_slab(struct kmem_cache *s, struct page *page)
+{
+	dec_slabs_node(s, page_to_nid(page),
+		       page->objects);
+	free_slab(s, page);
+}
+
+#ifdef CONFIG_SLUB_DEBUG
+static int count_free(struct page *page)
+{
+	return page->objects - page->inuse;
+}
+
+static unsigned long
+count_partial(struct kmem_cache_node *n, int (*get_count)(struct page *))
+{
+	unsigned long irqflags;
+	unsigned long x = 0;
+	struct page *p;
+
+	list_lock_irqsave(&n->list_lock, irqflags);
+	list_for_each_entry(p, &n->partial, slab_list)
+		x += get_count(p);
+	list_unlock_irqrestore(&n->list_lock, irqflags);
+	return x;
+}
+#endif
+
+noinline void slab_out_of_memory(struct kmem_cache *s, gfp_t gfpflags,
+					int nid)
+{
+#ifdef CONFIG_SLUB_DEBUG
+	static unsigned long last;
+	struct kmem_cache_node *n;
+	int node;
+
+	/* A crude rate limit: one report per cache per second of jiffies. */
+	if ((gfpflags & __GFP_NOWARN) || (last && jiffies - last < HZ))
+		return;
+	last = jiffies;
+
+	pr_warn("SLUB: Unable to allocate memory on node %d, gfp=%#x\n",
+		nid, gfpflags);
+	pr_warn("  cache: %s, object size: %u, buffer size: %u, "
+		"default order: %u, min order: %u\n",
+		s->name, s->object_size, s->size,
+		oo_order(s->oo), oo_order(s->min));
+	for_each_kmem_cache_node(s, node, n) {
+		pr_warn("  node %d: slabs: %lu, objs: %lu, free: %lu\n",
+			node, node_nr_slabs(n), node_nr_objs(n),
+			count_partial(n, count_free));
+	}
+#endif
+}
+
+/* ------------------------------------------------------------ geometry */
+
+/*
+ * Boot parameters, Linux's defaults: orders 0..PAGE_ALLOC_COSTLY_ORDER,
+ * min_objects 0 meaning "derive from the CPU count".
+ */
+static unsigned int slub_min_order;
+static unsigned int slub_max_order =
+	PAGE_ALLOC_COSTLY_ORDER;
+static unsigned int slub_min_objects;
+core_param_range("slub_min_order", slub_min_order, uint, 0, MAX_ORDER - 1,
+		 "smallest slab order (default 0)");
+core_param_range("slub_max_order", slub_max_order, uint, 0, MAX_ORDER - 1,
+		 "largest slab order calculate_order picks (default 3)");
+core_param_range("slub_min_objects", slub_min_objects, uint, 0, 32767,
+		 "objects a slab should hold at least (default 0: 4 * (fls(cpus) + 1))");
+
+/*
+ * The smallest order from min_order up to @max_order whose slab holds
+ * @min_objects objects of @size and wastes at most 1/@fract_leftover of
+ * itself.  Returns an order above @max_order when none qualifies.
+ */
+static inline unsigned int
+slab_order(unsigned int size, unsigned int min_objects, unsigned int max_order,
+	   unsigned int fract_leftover)
+{
+	unsigned int lowest = slub_min_order;
+	unsigned int order;
+
+	if (order_objects(lowest, size) > MAX_OBJS_PER_PAGE)
+		return get_order(size * MAX_OBJS_PER_PAGE) - 1;
+
+	for (order = max(lowest, (unsigned int)get_order(min_objects * size));
+	     order <= max_order; order++) {
+		unsigned int bytes = (unsigned int)PAGE_SIZE << order;
+		unsigned int rem = bytes % size;
+
+		if (rem <= bytes / fract_leftover)
+			break;
+	}
+	return order;
+}
+
+/*
+ * The slab order for objects of @size: prefer many objects per slab
+ * (4 * (fls(cpus) + 1) by default: more CPUs, bigger slabs, fewer trips
+ * to the node lists) and little waste (1/16, then 1/8, then 1/4), giving
+ * up objects before giving up on waste, and orders above slub_max_order
+ * only when nothing else fits.
+ */
+static inline int
+calculate_order(unsigned int size)
+{
+	unsigned int min_objects, max_fit, nr_cpus;
+	unsigned int order;
+
+	min_objects = slub_min_objects;
+	if (!min_objects) {
+		/* Linux counts present CPUs; irqlab's are all present. */
+		nr_cpus = num_possible_cpus();
+		if (nr_cpus <= 1)
+			nr_cpus = nr_cpu_ids;
+		min_objects = 4 * (fls(nr_cpus) + 1);
+	}
+	max_fit = order_objects(slub_max_order, size);
+	min_objects = min(min_objects, max_fit);
+
+	while (min_objects > 1) {
+		unsigned int fraction = 16;
+
+		while (fraction >= 4) {
+			order = slab_order(size, min_objects, slub_max_order,
+					   fraction);
+			if (order <= slub_max_order)
+				return order;
+			fraction /= 2;
+		}
+		min_objects--;
+	}
+
+	/* One object per slab, any waste, within slub_max_order... */
+	order = slab_order(size, 1, slub_max_order, 1);
+	if (order <= slub_max_order)
+		return order;
+	/* ...or anything the page allocator can give. */
+	order = slab_order(size, 1, MAX_ORDER, 1);
+	if (order < MAX_ORDER)
+		return order;
+	return -ENOSYS;
+}
+
+static void init_kmem_cache_node(struct kmem_cache_node *n)
+{
+	n->nr_partial = 0;
+	list_lock_init(&n->list_lock);
+	INIT_LIST_HEAD(&n->partial);
+#ifdef CONFIG_SLUB_DEBUG
+	atomic_long_set(&n->nr_slabs, 0);
+	atomic_long_set(&n->total_objects, 0);
+	INIT_LIST_HEAD(&n->full);
+#endif
+}
+
+static inline int
+alloc_kmem_cache_cpus(struct kmem_cache *s)
+{
+	/* 16-byte alignment: freelist+tid are one cmpxchg16b operand. */
+	s->cpu_slab =
+		__alloc_percpu(sizeof(struct kmem_cache_cpu),
+			       2 * sizeof(void *));
+	if (!s->cpu_slab)
+		return 0;
+	init_kmem_cache_cpus(s);
+	return 1;
+}
+
+static struct kmem_cache *kmem_cache_node;
+
+/*
+ * The first kmem_cache_node cannot come from kmem_cache_node's own cache
+ * (which needs it): carve it by hand out of the cache's first slab.
+ */
+static void
+early_kmem_cache_node_alloc(int node)
+{
+	struct kmem_cache_node *n;
+	struct page *page;
+
+	BUG_ON(kmem_cache_node->size < sizeof(*n));
+
+	page = new_slab(kmem_cache_node, GFP_NOWAIT,
+			node);
+	BUG_ON(!page);
+	if (page_to_nid(page) != node)
+		pr_err("SLUB: no memory on node %d for its kmem_cache_node; using node %d's\n",
+		       node, page_to_nid(page));
+
+	n = page->freelist;
+	BUG_ON(!n);
+#ifdef CONFIG_SLUB_DEBUG
+	init_object(kmem_cache_node, n,
+		    SLUB_RED_ACTIVE);
+#endif
+	page->freelist =
+		get_freepointer(kmem_cache_node, n);
+	page->inuse = 1;
+	page->frozen = 0;
+	kmem_cache_node->node[node] = n;
+	init_kmem_cache_node(n);
+	inc_slabs_node(kmem_cache_node, node,
+		       page->objects);
+
+	/* No locking yet: only the boot CPU runs, nobody else knows n. */
+	__add_partial(n, page, 0);
+}
+
+static void
+free_kmem_cache_nodes(struct kmem_cache *s)
+{
+	struct kmem_cache_node *n;
+	int node;
+
+	for_each_kmem_cache_node(s, node, n) {
+		s->node[node] = NULL;
+		kmem_cache_free(kmem_cache_node, n);
+	}
+}
+
+void __kmem_cache_release(struct kmem_cache *s)
+{
+	if (s->cpu_slab)
+		free_percpu(s->cpu_slab);
+	s->cpu_slab = NULL;
+	free_kmem_cache_nodes(s);
+}
+
+static int
+init_kmem_cache_nodes(struct kmem_cache *s)
+{
+	int node;
+
+	for_each_set_bit(node, slab_nodes.bits, MAX_NUMNODES) {
+		struct kmem_cache_node *n;
+
+		if (slab_state == DOWN) {
+			early_kmem_cache_node_alloc(node);
+			continue;
+		}
+		n = kmem_cache_alloc_node(kmem_cache_node, GFP_KERNEL, node);
+		if (!n) {
+			free_kmem_cache_nodes(s);
+			return 0;
+		}
+		init_kmem_cache_node(n);
+		s->node[node] = n;
+	}
+	return 1;
+}
+
+/* Empty slabs a node keeps instead of freeing: log2(size)/2 in 5..10. */
+static void set_min_partial(struct kmem_cache *s, unsigned long keep)
+{
+	if (keep < MIN_PARTIAL)
+		keep = MIN_PARTIAL;
+	else if (keep > MAX_PARTIAL)
+		keep = MAX_PARTIAL;
+	s->min_partial = keep;
+}
+
+/*
+ * Free objects c->partial may hold before put_cpu_partial drains it
+ * (5.15 counts objects): fewer for bigger objects, none for debug caches
+ * (which must see every free in __slab_free).
+ */
+static void
+set_cpu_partial(struct kmem_cache *s)
+{
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+	if (!kmem_cache_has_cpu_partial(s))
+		slub_set_cpu_partial(s, 0);
+	else if (s->size >= PAGE_SIZE)
+		slub_set_cpu_partial(s, 2);
+	else if (s->size >= 1024)
+		slub_set_cpu_partial(s, 6);
+	else if (s->size >= 256)
+		slub_set_cpu_partial(s, 13);
+	else
+		slub_set_cpu_partial(s, 30);
+#endif
+}
+
+/*
+ * Object layout (see mm/slub.h) and slab order from object_size, align
+ * and the debug flags.  Returns 0 if no order can hold an object.
+ */
+static int
+calculate_sizes(struct kmem_cache *s, int forced_order)
+{
+	slab_flags_t flags = s->flags;
+	unsigned int size = s->object_size;
+	unsigned int order;
+
+	/* Free pointers must be word aligned wherever they end up. */
+	size = ALIGN(size, sizeof(void *));
+
+#ifdef CONFIG_SLUB_DEBUG
+	/* Poison the object itself only if nobody relies on its contents. */
+	if ((flags & SLAB_POISON) &&
+	    !(flags & SLAB_TYPESAFE_BY_RCU) && !s->ctor)
+		s->flags |= __OBJECT_POISON;
+	else
+		s->flags &= ~__OBJECT_POISON;
+
+	/* No alignment slack after the object: make room for a red zone. */
+	if ((flags & SLAB_RED_ZONE) && s->object_size == size)
+		size += sizeof(void *);
+#endif
+
+	s->inuse = size;
+
+	if ((flags & (SLAB_POISON | SLAB_TYPESAFE_BY_RCU)) ||
+	    ((flags & SLAB_RED_ZONE) && sizeof(void *) > s->object_size) ||
+	    s->ctor) {
+		/*
+		 * The free pointer may not overlay the object: after it,
+		 * outside the poison, the red zone and the ctor's state.
+		 */
+		s->offset = size;
+		size += sizeof(void *);
+	} else {
+		/*
+		 * In the middle of the object: a small overflow from the
+		 * previous object does not reach it.
+		 */
+		s->offset = ALIGN_DOWN(s->object_size / 2,
+				       sizeof(void *));
+	}
+
+#ifdef CONFIG_SLUB_DEBUG
+	if (flags & SLAB_STORE_USER)
+		size += 2 * sizeof(struct track);
+
+	if (flags & SLAB_RED_ZONE) {
+		/*
+		 * A word of right red zone after the metadata catches
+		 * overruns of the previous object's last field, and the
+		 * left red zone (rounded up to the alignment) sits in front
+		 * of each object.
+		 */
+		size += sizeof(void *);
+		s->red_left_pad = sizeof(void *);
+		s->red_left_pad = ALIGN(s->red_left_pad,
+					s->align);
+		size += s->red_left_pad;
+	}
+#endif
+
+	size = ALIGN(size, s->align);
+	s->size = size;
+	if (forced_order >= 0)
+		order = forced_order;
+	else
+		order = calculate_order(size);
+
+	if ((int)order < 0)
+		return 0;
+
+	s->allocflags = 0;
+	if (order)
+		s->allocflags |= __GFP_COMP;
+	if (s->flags & SLAB_CACHE_DMA32)
+		s->allocflags |= __GFP_DMA32;
+	if (s->flags & SLAB_RECLAIM_ACCOUNT)
+		s->allocflags |= __GFP_RECLAIMABLE;
+
+	s->oo = oo_make(order, size);
+	s->min = oo_make(get_order(size), size);
+	if (oo_objects(s->oo) > oo_objects(s->max))
+		s->max = s->oo;
+
+	return !!oo_objects(s->oo);
+}
+
+/*
+ * A per-cache secret for freelist hardening.  Linux draws it from the
+ * entropy pool; irqlab mixes the TSC and the cache's address (enough to
+ * make it differ per cache and per boot, not cryptographic).
+ */
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+static unsigned long slub_random_long(struct kmem_cache *s)
+{
+	u64 x = rdtsc() ^ (unsigned long)s ^ 0x9e3779b97f4a7c15ULL;
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+#endif
+
+static int
+kmem_cache_open(struct kmem_cache *s, slab_flags_t flags)
+{
+	s->flags = kmem_cache_flags(s->size, flags,
+				    s->name);
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+	s->random = slub_random_long(s);
+#endif
+
+	if (!calculate_sizes(s, -1))
+		goto error;
+	if (disable_higher_order_debug) {
+		/*
+		 * slub_debug=O: where the metadata would raise the order,
+		 * give it up (and with it the debugging) for this cache.
+		 */
+		if (get_order(s->size) >
+		    get_order(s->object_size)) {
+			s->flags &= ~DEBUG_METADATA_FLAGS;
+			s->offset = 0;
+			if (!calculate_sizes(s, -1))
+				goto error;
+		}
+	}
+
+	/* Lockless freelist+counters unless a debug option needs the lock. */
+	if (system_has_cmpxchg_double() && !(s->flags & SLAB_NO_CMPXCHG))
+		s->flags |= __CMPXCHG_DOUBLE;
+
+	set_min_partial(s, ilog2(s->size) / 2);
+	set_cpu_partial(s);
+
+	if (!init_kmem_cache_nodes(s))
+		goto error;
+
+	if (alloc_kmem_cache_cpus(s))
+		return 0;
+
+error:
+	__kmem_cache_release(s);
+	return -EINVAL;
+}
+
+/* ------------------------------------------------------ cache teardown */
+
+/*
+ * Empty slabs of a node go back to the page allocator; slabs with live
+ * objects are reported (the objects are leaked, as in Linux).
+ */
+static void
+free_partial(struct kmem_cache *s, struct kmem_cache_node *n)
+{
+	LIST_HEAD(discard);
+	struct page *page, *next_page;
+
+	BUG_ON(irqs_disabled());
+	list_lock_irq(&n->list_lock);
+	list_for_each_entry_safe(page, next_page, &n->partial, slab_list) {
+		if (!page->inuse) {
+			remove_partial(n, page);
+			list_add(&page->slab_list, &discard);
+		} else {
+#ifdef CONFIG_SLUB_DEBUG
+			list_slab_objects(s, page,
+				"Objects remaining in %s on "
+				"__kmem_cache_shutdown()");
+#endif
+		}
+	}
+	list_unlock_irq(&n->list_lock);
+
+	list_for_each_entry_safe(page, next_page, &discard, slab_list)
+		discard_slab(s, page);
+}
+
+bool __kmem_cache_empty(struct kmem_cache *s)
+{
+	struct kmem_cache_node *n;
+	int node;
+
+	for_each_kmem_cache_node(s, node, n)
+		if (n->nr_partial || slabs_node(s, node))
+			return false;
+	return true;
+}
+
+/*
+ * Release everything the cache holds; non-zero if objects are still
+ * allocated (the caller keeps the cache then).  Without SLUB_DEBUG full
+ * slabs are on no list and only partial ones can be seen.
+ */
+int __kmem_cache_shutdown(struct kmem_cache *s)
+{
+	struct kmem_cache_node *n;
+	int node;
+
+	flush_all(s);
+	for_each_kmem_cache_node(s, node, n) {
+		free_partial(s, n);
+		if (n->nr_partial || slabs_node(s, node))
+			return 1;
+	}
+	return 0;
+}
+
+
+/* Usable bytes: object_size, or up to the metadata when nothing sits
+ * between (no red zone, poison or tracking to protect). */
+static inline unsigned int slab_ksize(const struct kmem_cache *s)
+{
+#ifdef CONFIG_SLUB_DEBUG
+	if (s->flags & (SLAB_RED_ZONE | SLAB_POISON))
+		return s->object_size;
+#endif
+	if (s->flags & SLAB_STORE_USER)
+		return s->inuse;
+	return s->size;
+}
+
+size_t __ksize(const void *object)
+{
+	struct page *page;
+
+	if (unlikely(object == ZERO_SIZE_PTR))
+		return 0;
+
+	page = virt_to_head_page(object);
+	if (unlikely(!PageSlab(page))) {
+		WARN_ON(!PageCompound(page));
+		return page_size(page);
+	}
+	return slab_ksize(page->slab_cache);
+}
+
+
+struct kmem_cache *virt_to_cache(const void *obj)
+{
+	struct page *page = virt_to_head_page(obj);
+
+	if (WARN_ON(!PageSlab(page))) {
+		pr_err("SLUB: %s: object %px is not from a slab\n",
+		       __func__, obj);
+		return NULL;
+	}
+	return page->slab_cache;
+}
+
+/*
+ * kmem_cache_free(s, x): x must belong to s.  Checked only where Linux
+ * checks it (consistency-checked caches); a mismatch is reported and
+ * the object is freed to the cache it really belongs to.
+ */
+struct kmem_cache *cache_from_obj(struct kmem_cache *s, void *x)
+{
+	struct kmem_cache *cachep;
+
+	if (!kmem_cache_debug_flags(s, SLAB_CONSISTENCY_CHECKS))
+		return s;
+
+	cachep = virt_to_cache(x);
+	if (cachep && cachep != s) {
+		pr_err("%s: Wrong slab cache. %s but object is from %s\n",
+		       __func__, s->name, cachep->name);
+		dump_stack();
+	}
+	return cachep;
+}
+
+/* ---------------------------------------------------------- shrinking */
+
+#define SHRINK_PROMOTE_MAX 32
+
+/*
+ * Free the empty slabs of every node and sort the partial lists so the
+ * fullest slabs come first (they are the ones to fill up; the emptiest
+ * at the tail may empty out and be freed).  IRQ-off for the walk of each
+ * whole list, as in Linux.  Non-zero if slabs remain.
+ */
+static int
+__kmem_cache_do_shrink(struct kmem_cache *s)
+{
+	struct list_head promote[SHRINK_PROMOTE_MAX];
+	struct kmem_cache_node *n;
+	struct list_head discard;
+	struct page *page, *next;
+	unsigned long irqflags;
+	int node, i, ret = 0;
+
+	for_each_kmem_cache_node(s, node, n) {
+		INIT_LIST_HEAD(&discard);
+		for (i = 0; i < SHRINK_PROMOTE_MAX; i++)
+			INIT_LIST_HEAD(promote + i);
+
+		list_lock_irqsave(&n->list_lock, irqflags);
+		list_for_each_entry_safe(page, next, &n->partial, slab_list) {
+			int free = page->objects - page->inuse;
+
+			/* inuse is changed without the lock: read it once. */
+			barrier();
+			BUG_ON(free <= 0);
+
+			if (free == page->objects) {
+				list_move(&page->slab_list, &discard);
+				n->nr_partial--;
+			} else if (free <= SHRINK_PROMOTE_MAX) {
+				list_move(&page->slab_list,
+					  promote + free - 1);
+			}
+		}
+		/* Fewest free objects first. */
+		for (i = SHRINK_PROMOTE_MAX - 1; i >= 0; i--)
+			list_splice(promote + i, &n->partial);
+		list_unlock_irqrestore(&n->list_lock, irqflags);
+
+		list_for_each_entry_safe(page, next, &discard, slab_list)
+			discard_slab(s, page);
+
+		if (slabs_node(s, node))
+			ret = 1;
+	}
+	return ret;
+}
+
+int __kmem_cache_shrink(struct kmem_cache *s)
+{
+	flush_all(s);
+	return __kmem_cache_do_shrink(s);
+}
+
+/* -------------------------------------------------------------- bring-up */
+
+/*
+ * Move a boot cache (static struct) into an object of kmem_cache and
+ * re-point its slabs at the new descriptor.  Only the boot CPU has run
+ * SLUB so far, so its CPU slab is flushed directly.
+ */
+static struct kmem_cache *bootstrap(struct kmem_cache *boot_cache)
+{
+	struct kmem_cache_node *n;
+	struct kmem_cache *s;
+	int node;
+
+	s = kmem_cache_zalloc(kmem_cache, GFP_NOWAIT);
+	BUG_ON(!s);
+	memcpy(s, boot_cache, kmem_cache->object_size);
+
+	__flush_cpu_slab(s, smp_processor_id());
+	for_each_kmem_cache_node(s, node, n) {
+		struct page *p;
+
+		list_for_each_entry(p, &n->partial, slab_list)
+			p->slab_cache = s;
+#ifdef CONFIG_SLUB_DEBUG
+		list_for_each_entry(p, &n->full, slab_list)
+			p->slab_cache = s;
+#endif
+	}
+	list_add(&s->list, &slab_caches);
+	return s;
+}
+
+void kmem_cache_init(void)
+{
+	static struct kmem_cache boot_kmem_cache, boot_kmem_cache_node;
+	int node;
+
+	kmem_cache_node = &boot_kmem_cache_node;
+	kmem_cache = &boot_kmem_cache;
+
+	/* Every online node has normal memory in irqlab's NUMA set-up. */
+	for_each_online_node(node)
+		__set_bit(node, slab_nodes.bits);
+
+	create_boot_cache(kmem_cache_node,
+			  "kmem_cache_node", sizeof(struct kmem_cache_node),
+			  SLAB_HWCACHE_ALIGN, 0, 0);
+
+	/* kmem_cache_node works: the next caches get their nodes from it. */
+	slab_state = PARTIAL;
+
+	create_boot_cache(kmem_cache, "kmem_cache",
+			  offsetof(struct kmem_cache, node) +
+				MAX_NUMNODES * sizeof(struct kmem_cache_node *),
+			  SLAB_HWCACHE_ALIGN, 0, 0);
+
+	kmem_cache = bootstrap(&boot_kmem_cache);
+	kmem_cache_node =
+		bootstrap(&boot_kmem_cache_node);
+
+	setup_kmalloc_cache_index_table();
+	create_kmalloc_caches(0);
+
+	pr_info("SLUB: HWalign=%d, Order=%u-%u, MinObjects=%u, "
+		"CPUs=%u, Nodes=%u\n",
+		64, slub_min_order, slub_max_order, slub_min_objects,
+		nr_cpu_ids, nr_online_nodes);
+}
+
+void kmem_cache_init_late(void)
+{
+}
+
+struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
+				      unsigned int align, slab_flags_t sflags,
+				      void (*ctor)(void *))
+{
+	struct kmem_cache *s;
+
+	s = find_mergeable(size, align, sflags, name, ctor);
+	if (s) {
+		s->refcount++;
+		/* The merged cache now serves the larger of the two. */
+		s->object_size = max(s->object_size, size);
+		s->inuse = max(ALIGN(size, sizeof(void *)), s->inuse);
+	}
+	return s;
+}
+
+int
+__kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
+{
+	if (flags & SLAB_TYPESAFE_BY_RCU) {
+		pr_err("SLUB: %s: SLAB_TYPESAFE_BY_RCU needs RCU, which irqlab does not have\n",
+		       s->name);
+		return -EINVAL;
+	}
+	return kmem_cache_open(s, flags);
+}
+
+/* ----------------------------------------------------------- reporting */
+
+void
+get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo)
+{
+	unsigned long nr_slabs = 0, nr_objs = 0, nr_free = 0;
+	unsigned long nr_partial = 0, cpu_slabs = 0;
+	struct kmem_cache_node *n;
+	int node, cpu;
+
+	for_each_kmem_cache_node(s, node, n) {
+		/* Slab and object totals are kept only with SLUB_DEBUG
+		 * (as in Linux, whose slabinfo needs it). */
+#ifdef CONFIG_SLUB_DEBUG
+		nr_slabs += node_nr_slabs(n);
+		nr_objs += node_nr_objs(n);
+		nr_free += count_partial(n, count_free);
+#endif
+		nr_partial += n->nr_partial;
+	}
+
+	/* A racy peek, as /sys/kernel/slab/<cache>/cpu_slabs is. */
+	for_each_online_cpu(cpu) {
+		struct kmem_cache_cpu *c;
+		struct page *page;
+
+		c = per_cpu_ptr(s->cpu_slab, cpu);
+		page = READ_ONCE(c->page);
+
+		if (page)
+			cpu_slabs++;
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+		page = READ_ONCE(c->partial);
+		if (page)
+			cpu_slabs += page->pages;
+#endif
+	}
+
+	memset(sinfo, 0, sizeof(*sinfo));
+	/* Objects on CPU freelists count as active, as in Linux. */
+	sinfo->active_objs = nr_objs - nr_free;
+	sinfo->num_objs = nr_objs;
+	sinfo->active_slabs = nr_slabs;
+	sinfo->num_slabs = nr_slabs;
+	sinfo->objects_per_slab = oo_objects(s->oo);
+	sinfo->cache_order = oo_order(s->oo);
+	sinfo->nr_partial = nr_partial;
+	sinfo->cpu_slabs = cpu_slabs;
+}
+
+unsigned long slub_stat_sum(struct kmem_cache *s, enum stat_item si)
+{
+	unsigned long sum = 0;
+#ifdef CONFIG_SLUB_STATS
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		sum += per_cpu_ptr(s->cpu_slab, cpu)->stat[si];
+#endif
+	return sum;
+}
+
+#ifndef CONFIG_SLUB_DEBUG
+/* Without debugging support every cache keeps the flags it asked for. */
+slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
+			      const char *name)
+{
+	return flags;
+}
+#endif
