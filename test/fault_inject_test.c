@@ -12,6 +12,8 @@
  */
 #include <linux/ktest.h>
 #include <linux/fault-inject.h>
+#include <linux/slab.h>
+#include "../mm/slab.h"
 #include <linux/moduleparam.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
@@ -170,9 +172,13 @@ static void boot_failslab(struct ktest *t)
 	if (a->probability != 100 || a->interval > 1 || left < 0 || left > 100)
 		ktest_skip(t, "needs failslab=1,100,<space>,<0..100>");
 	KTEST_EXPECT_TRUE(t, failslab.ignore_gfp_reclaim);
-	KTEST_EXPECT_EQ(t, should_failslab(NULL, GFP_KERNEL), 0);
+	KTEST_EXPECT_EQ(t, should_failslab(kmalloc_caches[KMALLOC_NORMAL][6],
+					   GFP_KERNEL), 0);
+	/* The cache of caches is never failed. */
+	KTEST_EXPECT_EQ(t, should_failslab(kmem_cache, GFP_ATOMIC), 0);
 	for (int i = 0; i < left + 3; i++)
-		fails += should_failslab(NULL, GFP_ATOMIC) == -ENOMEM;
+		fails += should_failslab(kmalloc_caches[KMALLOC_NORMAL][6],
+					 GFP_ATOMIC) == -ENOMEM;
 	KTEST_EXPECT_EQ(t, fails, left);
 	KTEST_EXPECT_EQ(t, atomic_read(&a->times), 0);
 }
@@ -744,25 +750,44 @@ static void one_percent_long_run(struct ktest *t)
 static void failslab_decision(struct ktest *t)
 {
 	long failures0 = atomic_long_read(&failslab.attr.failures);
+	struct kmem_cache *plain, *marked;
 
+	plain = kmem_cache_create("fi-plain", 64, 0, SLAB_NOLEAKTRACE, NULL);
+	marked = kmem_cache_create("fi-marked", 64, 0,
+				   SLAB_FAILSLAB | SLAB_NOLEAKTRACE, NULL);
+	KTEST_ASSERT_TRUE(t, plain && marked);
+	/*
+	 * As in Linux, kmem_cache_create() drops SLAB_FAILSLAB (it is not in
+	 * CACHE_CREATE_MASK): only slub_debug=A sets it.  Do what A does.
+	 */
+	KTEST_EXPECT_FALSE(t, marked->flags & SLAB_FAILSLAB);
+	marked->flags |= SLAB_FAILSLAB;
 	fa_arm_for_me(&failslab.attr, 100);
 	failslab.ignore_gfp_reclaim = true;
 	failslab.cache_filter = false;
-	KTEST_EXPECT_EQ(t, should_failslab(NULL, GFP_ATOMIC), -ENOMEM);
-	KTEST_EXPECT_EQ(t, should_failslab(NULL, GFP_NOWAIT), -ENOMEM);
-	KTEST_EXPECT_EQ(t, should_failslab(NULL, GFP_KERNEL), 0);
-	KTEST_EXPECT_EQ(t, should_failslab(NULL, GFP_ATOMIC | __GFP_NOFAIL), 0);
+	KTEST_EXPECT_EQ(t, should_failslab(plain, GFP_ATOMIC), -ENOMEM);
+	KTEST_EXPECT_EQ(t, should_failslab(plain, GFP_NOWAIT), -ENOMEM);
+	KTEST_EXPECT_EQ(t, should_failslab(plain, GFP_KERNEL), 0);
+	KTEST_EXPECT_EQ(t, should_failslab(plain, GFP_ATOMIC | __GFP_NOFAIL), 0);
+	/* The cache of caches never fails (Linux's s == kmem_cache test). */
+	KTEST_EXPECT_EQ(t, should_failslab(kmem_cache, GFP_ATOMIC), 0);
 	failslab.ignore_gfp_reclaim = false;
-	KTEST_EXPECT_EQ(t, should_failslab(NULL, GFP_KERNEL), -ENOMEM);
-	KTEST_EXPECT_EQ(t, should_failslab(NULL, GFP_KERNEL | __GFP_NOFAIL), 0);
-	/* No cache carries SLAB_FAILSLAB before SLUB: the filter stops all. */
+	KTEST_EXPECT_EQ(t, should_failslab(plain, GFP_KERNEL), -ENOMEM);
+	KTEST_EXPECT_EQ(t, should_failslab(plain, GFP_KERNEL | __GFP_NOFAIL), 0);
+	/* cache_filter: only caches created with SLAB_FAILSLAB fail. */
 	failslab.cache_filter = true;
-	KTEST_EXPECT_EQ(t, should_failslab(NULL, GFP_ATOMIC), 0);
+	KTEST_EXPECT_EQ(t, should_failslab(plain, GFP_ATOMIC), 0);
+	KTEST_EXPECT_EQ(t, should_failslab(marked, GFP_ATOMIC), -ENOMEM);
 	failslab.cache_filter = false;
 	atomic_set(&failslab.attr.times, 1);
-	KTEST_EXPECT_EQ(t, should_failslab(NULL, GFP_ATOMIC), -ENOMEM);
-	KTEST_EXPECT_EQ(t, should_failslab(NULL, GFP_ATOMIC), 0);
-	KTEST_EXPECT_EQ(t, atomic_long_read(&failslab.attr.failures) - failures0, 4);
+	KTEST_EXPECT_EQ(t, should_failslab(plain, GFP_ATOMIC), -ENOMEM);
+	KTEST_EXPECT_EQ(t, should_failslab(plain, GFP_ATOMIC), 0);
+	KTEST_EXPECT_EQ(t, atomic_long_read(&failslab.attr.failures) - failures0, 5);
+	/* And an armed failslab really makes the allocation return NULL. */
+	atomic_set(&failslab.attr.times, 1);
+	KTEST_EXPECT_TRUE(t, kmem_cache_alloc(plain, GFP_ATOMIC) == NULL);
+	kmem_cache_destroy(plain);
+	kmem_cache_destroy(marked);
 	/* And the summary line names it. */
 	{
 		u64 mark = ktest_log_mark();
