@@ -56,7 +56,8 @@ static void stat_print(struct ktest *t, struct kmem_cache *s)
  *   the slow path runs once per slab (the rest come off c->freelist)
  *   and each used-up CPU slab is dropped without deactivation
  *   (DEACTIVATE_BYPASS == slabs - 1); on PREEMPT_RT every allocation
- *   takes the slow path;
+ *   takes the slow path (post-series only: 5.13-rt's SLUB_LEGACY fast
+ *   path is the !RT one);
  *   FREE_FASTPATH + FREE_SLOWPATH == K, and exactly the CPU slab's
  *   objects are freed on the fast path; each full slab that gets a
  *   free goes to a partial list once (CPU_PARTIAL_FREE or
@@ -92,7 +93,9 @@ static void slub_stat_alloc_free_body(struct ktest *t)
 	KTEST_EXPECT_EQ(t, v[ALLOC_SLAB], slabs);
 	KTEST_EXPECT_EQ(t, v[ORDER_FALLBACK], 0);
 	KTEST_EXPECT_EQ(t, v[FREE_FASTPATH] + v[FREE_SLOWPATH], 0);
-	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) &&
+	    !IS_ENABLED(CONFIG_SLUB_LEGACY)) {
+		/* 5.13-rt's fast path stays lockless: !RT counts apply. */
 		KTEST_EXPECT_EQ(t, v[ALLOC_SLOWPATH], k);
 	} else {
 		KTEST_EXPECT_EQ(t, v[ALLOC_SLOWPATH], slabs);
@@ -427,7 +430,8 @@ static void probe_report(struct ktest *t, const char *what, enum slub_probe_site
 		   st->calls, st->irqs_off, st->preempt_off);
 }
 
-static void slub_probe_alloc_slabs(struct ktest *t, gfp_t gfp, const char *what)
+static void slub_probe_alloc_slabs(struct ktest *t, gfp_t gfp, const char *what,
+				   bool irqs_off)
 {
 	static void *p[256];
 	struct slub_probe_stats st;
@@ -449,7 +453,10 @@ static void slub_probe_alloc_slabs(struct ktest *t, gfp_t gfp, const char *what)
 	probe_report(t, what, SLUB_PROBE_ALLOC_PAGES, &st);
 	/* Four slabs from single allocations, four more from the bulk one. */
 	KTEST_EXPECT_GE(t, st.calls, 8);
-	KTEST_EXPECT_EQ(t, st.irqs_off, 0);
+	if (irqs_off)
+		KTEST_EXPECT_EQ(t, st.irqs_off, st.calls);
+	else
+		KTEST_EXPECT_EQ(t, st.irqs_off, 0);
 	KTEST_EXPECT_EQ(t, st.preempt_off, 0);
 	KTEST_EXPECT_EQ(t, st.hardirq, 0);
 	kmem_cache_free_bulk(s, n, p);
@@ -471,16 +478,21 @@ static void probe_cpu_slab_fn(void *arg, int idx, int cpu)
 /*
  * After the series the page allocator is always entered with IRQs on
  * and preemptible, GFP_ATOMIC included (from a preemptible caller).
+ * Pre-series (CONFIG_SLUB_LEGACY) on !RT, allocate_slab() turns IRQs
+ * back on only for blocking gfp: GFP_ATOMIC slabs come from the page
+ * allocator IRQ-off (not preempt-off: IRQ disabling does not count in
+ * preempt_count()).  5.13-rt enters it with IRQs on for every gfp.
  */
 void slub_probe_alloc_pages(struct ktest *t)
 {
 #ifndef CONFIG_SLUB_SCOPE_PROBE
 	ktest_skip(t, "CONFIG_SLUB_SCOPE_PROBE is off");
 #else
-	if (IS_ENABLED(CONFIG_SLUB_LEGACY))
-		ktest_skip(t, "pre-series SLUB allocates slabs with IRQs off");
-	slub_probe_alloc_slabs(t, GFP_KERNEL, "GFP_KERNEL");
-	slub_probe_alloc_slabs(t, GFP_ATOMIC, "GFP_ATOMIC");
+	bool atomic_irqs_off = IS_ENABLED(CONFIG_SLUB_LEGACY) &&
+			       !IS_ENABLED(CONFIG_PREEMPT_RT);
+
+	slub_probe_alloc_slabs(t, GFP_KERNEL, "GFP_KERNEL", false);
+	slub_probe_alloc_slabs(t, GFP_ATOMIC, "GFP_ATOMIC", atomic_irqs_off);
 #endif
 }
 
@@ -488,6 +500,12 @@ void slub_probe_alloc_pages(struct ktest *t)
  * flush_all() runs the per-CPU flush as a work item (thread context,
  * IRQs on, preemptible on the way in), and deactivate_slab() walks the
  * detached freelist with IRQs on.
+ *
+ * Pre-series on !RT the flush is an IPI: hard-IRQ context on every other
+ * CPU, and on the calling CPU on_each_cpu_cond() runs it directly with
+ * IRQs disabled (as Linux does), so all calls but one are hardirq.  On
+ * 5.13-rt it is a work item again, but the flush itself, freelist walk
+ * included, is an IRQ-off section there too.
  */
 void slub_probe_flush_deactivate(struct ktest *t)
 {
@@ -498,8 +516,9 @@ void slub_probe_flush_deactivate(struct ktest *t)
 	struct slub_probe_stats fl, walk;
 	struct kmem_cache *s;
 
-	if (IS_ENABLED(CONFIG_SLUB_LEGACY))
-		ktest_skip(t, "pre-series SLUB flushes in IPI context");
+	bool ipi = IS_ENABLED(CONFIG_SLUB_LEGACY) &&
+		   !IS_ENABLED(CONFIG_PREEMPT_RT);
+
 	s = slub_t_cache(t, "slub-t-probe-flush", 64, 0, SLUB_T_NOMERGE, NULL);
 	/* A CPU slab with free objects on every CPU. */
 	KTEST_ASSERT_TRUE(t, slub_crew_start(&crew, NULL, 0));
@@ -509,11 +528,22 @@ void slub_probe_flush_deactivate(struct ktest *t)
 	kmem_cache_shrink(s);
 	probe_report(t, "flush", SLUB_PROBE_FLUSH, &fl);
 	probe_report(t, "deactivate walk", SLUB_PROBE_DEACTIVATE_WALK, &walk);
+	ktest_info(t, "flush: %lu in hard-IRQ context", fl.hardirq);
 	KTEST_EXPECT_GE(t, fl.calls, num_online_cpus());
-	KTEST_EXPECT_EQ(t, fl.irqs_off, 0);
-	KTEST_EXPECT_EQ(t, fl.hardirq, 0);
+	if (ipi) {
+		/* Every CPU had a CPU slab: one flush each, one local. */
+		KTEST_EXPECT_EQ(t, fl.calls, num_online_cpus());
+		KTEST_EXPECT_EQ(t, fl.irqs_off, fl.calls);
+		KTEST_EXPECT_EQ(t, fl.hardirq, fl.calls - 1);
+	} else {
+		KTEST_EXPECT_EQ(t, fl.irqs_off, 0);
+		KTEST_EXPECT_EQ(t, fl.hardirq, 0);
+	}
 	KTEST_EXPECT_GE(t, walk.calls, 1);
-	KTEST_EXPECT_EQ(t, walk.irqs_off, 0);
+	if (IS_ENABLED(CONFIG_SLUB_LEGACY))
+		KTEST_EXPECT_EQ(t, walk.irqs_off, walk.calls);
+	else
+		KTEST_EXPECT_EQ(t, walk.irqs_off, 0);
 	kmem_cache_destroy(s);
 #endif
 }

@@ -56,7 +56,9 @@ struct kmem_cache_cpu {
 #ifdef CONFIG_SLUB_CPU_PARTIAL
 	struct page *partial;	/* frozen partial slabs, chained by ->next */
 #endif
+#ifndef CONFIG_SLUB_LEGACY
 	local_lock_t lock;	/* protects the fields above */
+#endif			/* (pre-series: IRQ-off sections instead) */
 #ifdef CONFIG_SLUB_STATS
 	unsigned stat[NR_SLUB_STAT_ITEMS];
 #endif
