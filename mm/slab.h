@@ -26,7 +26,8 @@
  * gets past it.
  */
 #if defined(CONFIG_PREEMPT_RT) && defined(CONFIG_SLUB_RAW_LIST_LOCK) && \
-    defined(CONFIG_SLUB_CPU_PARTIAL) && !defined(CONFIG_SLUB_LEGACY)
+    defined(CONFIG_SLUB_CPU_PARTIAL) && !defined(CONFIG_SLUB_LEGACY) && \
+    !defined(CONFIG_SLUB_NO_LOCAL_LOCK)
 #error "SLUB_RAW_LIST_LOCK with SLUB_CPU_PARTIAL on PREEMPT_RT: put_cpu_partial() would take the sleeping local lock under the raw list_lock"
 #endif
 

@@ -57,12 +57,51 @@
  * get_cpu_ptr(); RT: migration off only, so the path stays preemptible
  * and its sleeping locks (list_lock, the local lock) may block.
  */
-#ifndef CONFIG_PREEMPT_RT
+#if IS_ENABLED(CONFIG_PREEMPT_RT) == IS_ENABLED(CONFIG_SLUB_BUG_MIGRATE_IFDEF)
+/*
+ * !RT (or RT with the v2r1 bug re-injected: its guard was #ifdef where
+ * #ifndef was meant, so the two kernels got each other's pinning).
+ */
 #define slub_get_cpu_ptr(var)	({ preempt_disable(); this_cpu_ptr(var); })
 #define slub_put_cpu_ptr(var)	preempt_enable()
 #else
 #define slub_get_cpu_ptr(var)	({ migrate_disable(); this_cpu_ptr(var); })
 #define slub_put_cpu_ptr(var)	migrate_enable()
+#endif
+
+/*
+ * Whether __slab_alloc pins around ___slab_alloc: CONFIG_PREEMPT_COUNT in
+ * 5.15; v2r1 tested CONFIG_PREEMPTION, which on a PREEMPT_VOLUNTARY kernel
+ * left the unconditional unpin/pin around new_slab() unbalanced.
+ */
+#ifdef CONFIG_SLUB_BUG_MIGRATE_IFDEF
+#define SLUB_PIN_SLOWPATH	IS_ENABLED(CONFIG_PREEMPTION)
+#else
+#define SLUB_PIN_SLOWPATH	IS_ENABLED(CONFIG_PREEMPT_COUNT)
+#endif
+
+#ifdef CONFIG_SLUB_NO_LOCAL_LOCK
+/*
+ * The series without its last patch ("convert kmem_cpu_slab protection
+ * to local_lock"): the same kmem_cache_cpu sections, each protected by
+ * disabling interrupts, on PREEMPT_RT too.  Within this file the cpu_slab
+ * local lock operations are the only users of these names.
+ */
+#undef local_lock_irqsave
+#undef local_unlock_irqrestore
+#undef local_lock_irq
+#undef local_unlock_irq
+#define local_lock_irqsave(lock, flags)		local_irq_save(flags)
+#define local_unlock_irqrestore(lock, flags)	local_irq_restore(flags)
+#define local_lock_irq(lock)			local_irq_disable()
+#define local_unlock_irq(lock)			local_irq_enable()
+#define lockdep_assert_cpu_slab_held(s)		lockdep_assert_irqs_disabled()
+/* IRQ-off sections exclude a same-CPU fast path on RT too. */
+#define SLUB_RT_LOCKED_FASTPATHS		0
+#else
+#define lockdep_assert_cpu_slab_held(s)				\
+	lockdep_assert_held(&this_cpu_ptr((s)->cpu_slab)->lock)
+#define SLUB_RT_LOCKED_FASTPATHS		IS_ENABLED(CONFIG_PREEMPT_RT)
 #endif
 
 
@@ -593,6 +632,29 @@ static void __unfreeze_partials(struct kmem_cache *s,
 	}
 }
 
+#ifdef CONFIG_SLUB_BUG_PARTIAL_CMPXCHG
+/*
+ * v2r3 of the series, re-injected: detach c->partial with a
+ * this_cpu_cmpxchg loop, relying only on the caller's pin.  Against
+ * ___slab_alloc's pop of c->partial (a few plain stores under the local
+ * lock, which on PREEMPT_RT neither disables interrupts nor preemption)
+ * this is no exclusion at all: a preempting task can push or detach in
+ * the middle of the pop.
+ */
+static void unfreeze_partials(struct kmem_cache *s)
+{
+	struct page *detached;
+
+	do {
+		detached = this_cpu_read(s->cpu_slab->partial);
+	} while (detached &&
+		 this_cpu_cmpxchg(s->cpu_slab->partial, detached, NULL) !=
+			detached);
+
+	if (detached)
+		__unfreeze_partials(s, detached);
+}
+#else
 /* This CPU's partials: detach under the local lock, unfreeze outside. */
 static void
 unfreeze_partials(struct kmem_cache *s)
@@ -608,6 +670,7 @@ unfreeze_partials(struct kmem_cache *s)
 	if (detached)
 		__unfreeze_partials(s, detached);
 }
+#endif
 
 /* Another CPU's partials, when that CPU cannot touch them (boot, dead). */
 static void
@@ -630,6 +693,49 @@ unfreeze_partials_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c)
  * section itself is a few stores with interrupts off (5.15's final form,
  * which also closed the v2r3 RT race and Jann Horn's ABA race).
  */
+#ifdef CONFIG_SLUB_BUG_PARTIAL_CMPXCHG
+/*
+ * v2r3's put_cpu_partial, re-injected: the push is a this_cpu_cmpxchg
+ * loop under slub_get_cpu_ptr() only (migrate_disable on RT), and a full
+ * chain is drained right there through unfreeze_partials().
+ */
+static void put_cpu_partial(struct kmem_cache *s, struct page *page,
+			    int drain)
+{
+	struct page *prev_head;
+	int pages, pobjects;
+
+	slub_get_cpu_ptr(s->cpu_slab);
+	do {
+		pages = 0;
+		pobjects = 0;
+		prev_head = this_cpu_read(s->cpu_slab->partial);
+
+		if (prev_head) {
+			pobjects = prev_head->pobjects;
+			pages = prev_head->pages;
+			if (drain && pobjects > slub_cpu_partial(s)) {
+				unfreeze_partials(s);
+				prev_head = NULL;
+				pobjects = 0;
+				pages = 0;
+				stat(s, CPU_PARTIAL_DRAIN);
+			}
+		}
+
+		pages++;
+		pobjects += page->objects - page->inuse;
+
+		page->pages = pages;
+		page->pobjects = pobjects;
+		page->next = prev_head;
+	} while (this_cpu_cmpxchg(s->cpu_slab->partial, prev_head, page) !=
+		 prev_head);
+	if (unlikely(!slub_cpu_partial(s)))
+		unfreeze_partials(s);
+	slub_put_cpu_ptr(s->cpu_slab);
+}
+#else
 static void put_cpu_partial(struct kmem_cache *s, struct page *page,
 			    int drain)
 {
@@ -668,6 +774,7 @@ static void put_cpu_partial(struct kmem_cache *s, struct page *page,
 		stat(s, CPU_PARTIAL_DRAIN);
 	}
 }
+#endif /* CONFIG_SLUB_BUG_PARTIAL_CMPXCHG */
 #else
 static inline void
 unfreeze_partials(struct kmem_cache *s) { }
@@ -832,7 +939,7 @@ get_freelist(struct kmem_cache *s, struct page *page)
 	struct page new;
 	void *freelist;
 
-	lockdep_assert_held(&this_cpu_ptr(s->cpu_slab)->lock);
+	lockdep_assert_cpu_slab_held(s);
 
 	do {
 		freelist = page->freelist;
@@ -916,7 +1023,7 @@ redo:
 	stat(s, ALLOC_REFILL);
 
 load_freelist:
-	lockdep_assert_held(&this_cpu_ptr(s->cpu_slab)->lock);
+	lockdep_assert_cpu_slab_held(s);
 
 	/* freelist belongs to c->page, which must be frozen (ours). */
 	VM_BUG_ON(!c->page->frozen);
@@ -1035,14 +1142,12 @@ __slab_alloc(struct kmem_cache *s, gfp_t gfp, int node, unsigned long addr,
 {
 	void *p;
 
-#ifdef CONFIG_PREEMPT_COUNT
 	/* c was read before pinning and may belong to another CPU. */
-	c = slub_get_cpu_ptr(s->cpu_slab);
-#endif
+	if (SLUB_PIN_SLOWPATH)
+		c = slub_get_cpu_ptr(s->cpu_slab);
 	p = ___slab_alloc(s, gfp, node, addr, c);
-#ifdef CONFIG_PREEMPT_COUNT
-	slub_put_cpu_ptr(s->cpu_slab);
-#endif
+	if (SLUB_PIN_SLOWPATH)
+		slub_put_cpu_ptr(s->cpu_slab);
 	return p;
 }
 
@@ -1078,7 +1183,7 @@ redo:
 
 	object = c->freelist;
 	page = c->page;
-	if (IS_ENABLED(CONFIG_PREEMPT_RT) ||
+	if (SLUB_RT_LOCKED_FASTPATHS ||
 	    unlikely(!object || !page ||
 		     !node_match(page, node))) {
 		object = __slab_alloc(s, gfp, node, addr, c);
@@ -1224,7 +1329,7 @@ redo:
 	barrier();
 
 	if (likely(page == c->page)) {
-#ifndef CONFIG_PREEMPT_RT
+#if !SLUB_RT_LOCKED_FASTPATHS
 		void **freelist = READ_ONCE(c->freelist);
 
 		set_freepointer(s, last, freelist);
@@ -1326,9 +1431,13 @@ kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t gfp, size_t size, void **p)
 error:
 	/*
 	 * ___slab_alloc returned with the local lock NOT held: only the
-	 * pin is ours to drop (CONFIG_SLUB_BUG_BULK_UNLOCK of the legacy
-	 * issue re-injects the series' unlock here).
+	 * pin is ours to drop (CONFIG_SLUB_BUG_BULK_UNLOCK re-injects the
+	 * series' unlock).
 	 */
+#ifdef CONFIG_SLUB_BUG_BULK_UNLOCK
+	/* The series' version: releases a lock it no longer holds. */
+	local_unlock_irq(&s->cpu_slab->lock);
+#endif
 	slub_put_cpu_ptr(s->cpu_slab);
 	slab_post_alloc_hook(s, gfp, i, p, false);
 	if (i)
