@@ -755,3 +755,81 @@ void slub_failslab_one_percent(struct ktest *t)
 }
 
 #endif /* CONFIG_FAILSLAB */
+
+/* ------------------------------------------- bulk: the slab page fails */
+
+#ifdef CONFIG_FAIL_PAGE_ALLOC
+/*
+ * kmem_cache_alloc_bulk() when ___slab_alloc() cannot get a slab page:
+ * all or nothing, the objects already taken go back, and the error path
+ * leaves the CPU pin and the cpu_slab lock balanced.  The series' version
+ * (CONFIG_SLUB_BUG_BULK_UNLOCK) released the lock a second time: lockdep
+ * reports the unbalanced release, RT the unlock of an unowned lock.
+ */
+static void slub_bulk_page_failure_body(struct ktest *t)
+{
+	struct fault_attr *a = &fail_page_alloc.attr;
+	struct fault_attr saved = *a;
+	u32 saved_min_order = fail_page_alloc.min_order;
+	bool saved_ignore = fail_page_alloc.ignore_gfp_reclaim;
+	static void *p[64];
+	struct kmem_cache *s;
+	unsigned int objs;
+	int pc, got;
+
+	s = slub_t_cache(t, "slub-t-bulkfail", 1024, 0, SLUB_T_NOMERGE, NULL);
+	objs = oo_objects(s->oo);
+	KTEST_ASSERT_TRUE(t, objs < ARRAY_SIZE(p) / 2);
+	/* One slab's worth fits; the next slab cannot be had. */
+	got = kmem_cache_alloc_bulk(s, GFP_ATOMIC, objs, p);
+	KTEST_EXPECT_EQ(t, got, objs);
+	kmem_cache_free_bulk(s, got, p);
+	kmem_cache_shrink(s);
+
+	WRITE_ONCE(a->probability, 0);
+	a->interval = 1;
+	atomic_set(&a->times, -1);
+	atomic_set(&a->space, 0);
+	a->verbose = 0;
+	a->task_filter = true;
+	fail_page_alloc.min_order = 0;
+	fail_page_alloc.ignore_gfp_reclaim = true;
+	current->make_it_fail = 1;
+	WRITE_ONCE(a->probability, 100);
+
+	pc = preempt_count();
+	got = kmem_cache_alloc_bulk(s, GFP_ATOMIC, 2 * objs + 1, p);
+
+	WRITE_ONCE(a->probability, 0);
+	current->make_it_fail = 0;
+	a->task_filter = saved.task_filter;
+	a->interval = saved.interval;
+	a->verbose = saved.verbose;
+	atomic_set(&a->times, atomic_read(&saved.times));
+	fail_page_alloc.min_order = saved_min_order;
+	fail_page_alloc.ignore_gfp_reclaim = saved_ignore;
+	WRITE_ONCE(a->probability, saved.probability);
+
+	KTEST_EXPECT_EQ(t, got, 0);
+	KTEST_EXPECT_EQ(t, preempt_count(), pc);
+	KTEST_EXPECT_EQ(t, current->migration_disabled, 0);
+	KTEST_EXPECT_FALSE(t, irqs_disabled());
+	/* Nothing was kept: the cache is empty again. */
+	slub_t_expect_empty(t, s, "after the failed bulk allocation");
+	/* And it still works. */
+	got = kmem_cache_alloc_bulk(s, GFP_KERNEL, 2 * objs + 1, p);
+	KTEST_EXPECT_EQ(t, got, 2 * objs + 1);
+	if (got)
+		kmem_cache_free_bulk(s, got, p);
+	kmem_cache_destroy(s);
+}
+#endif
+
+void slub_bulk_page_failure(struct ktest *t)
+{
+#ifndef CONFIG_FAIL_PAGE_ALLOC
+	ktest_skip(t, "CONFIG_FAIL_PAGE_ALLOC is off");
+#else
+	slub_t_run_pinned(t, 0, slub_bulk_page_failure_body);
+#endif
+}

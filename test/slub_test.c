@@ -968,6 +968,7 @@ static struct ktest_case slub_cases[] = {
 	KTEST_CASE(slub_irqoff_by_path),
 	KTEST_CASE(slub_stress_all_cpus),
 	KTEST_CASE(slub_failslab_one_percent),
+	KTEST_CASE(slub_bulk_page_failure),
 	{}
 };
 

@@ -119,5 +119,6 @@ void slub_geometry_private(struct ktest *t);
 void slub_probe_alloc_pages(struct ktest *t);
 void slub_probe_flush_deactivate(struct ktest *t);
 void slub_irqoff_by_path(struct ktest *t);
+void slub_bulk_page_failure(struct ktest *t);
 
 #endif
