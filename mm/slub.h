@@ -312,6 +312,15 @@ struct page *new_slab(struct kmem_cache *s, gfp_t gfp, int node);
 void init_kmem_cache_cpus(struct kmem_cache *s);
 void __flush_cpu_slab(struct kmem_cache *s, int cpu);
 
+#ifdef CONFIG_KTEST
+/*
+ * Test-only: a walk of @s that needs no slub_debug flag (which would turn
+ * CPU partials off).  Returns the number of inconsistencies found (each
+ * printed); call with the cache quiescent.
+ */
+int slub_check_consistency(struct kmem_cache *s);
+#endif
+
 /* ------------------------------------------------------------------ */
 /* mm/slub_debug.c                                                     */
 

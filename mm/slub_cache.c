@@ -881,3 +881,115 @@ slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
 	return flags;
 }
 #endif
+
+#ifdef CONFIG_KTEST
+/*
+ * Free objects on @page's freelist, or -1 if the chain leaves the page,
+ * is misaligned or runs longer than the page has slots.
+ */
+static int consistency_count_free(struct kmem_cache *s, struct page *page,
+				  void *fp)
+{
+	void *base = page_address(page);
+	void *end = base + page->objects * s->size;
+	int nr = 0;
+
+	while (fp) {
+		if (fp < base || fp >= end || (fp - base) % s->size ||
+		    nr > page->objects)
+			return -1;
+		nr++;
+		fp = get_freepointer(s, fp);
+	}
+	return nr;
+}
+
+static int consistency_page(struct kmem_cache *s, struct page *page,
+			    bool frozen, void *cpu_freelist, const char *where)
+{
+	int nr_free, cpu_free = 0;
+
+	if (!PageSlab(page) || page->slab_cache != s) {
+		pr_err("slub consistency %s: %s page %px not a slab of the cache\n",
+		       s->name, where, page);
+		return 1;
+	}
+	if (page->frozen != frozen || page->inuse > page->objects) {
+		pr_err("slub consistency %s: %s page %px frozen=%u (expected %d) inuse=%u objects=%u\n",
+		       s->name, where, page, page->frozen, frozen, page->inuse,
+		       page->objects);
+		return 1;
+	}
+	nr_free = consistency_count_free(s, page, page->freelist);
+	if (cpu_freelist)
+		cpu_free = consistency_count_free(s, page, cpu_freelist);
+	if (nr_free < 0 || cpu_free < 0) {
+		pr_err("slub consistency %s: %s page %px freelist corrupt\n",
+		       s->name, where, page);
+		return 1;
+	}
+	/* A CPU slab's c->freelist objects count as in use in page->inuse. */
+	if (nr_free != page->objects - page->inuse) {
+		pr_err("slub consistency %s: %s page %px has %d free objects, counters say %u\n",
+		       s->name, where, page, nr_free,
+		       page->objects - page->inuse);
+		return 1;
+	}
+	return 0;
+}
+
+int slub_check_consistency(struct kmem_cache *s)
+{
+	struct kmem_cache_node *n;
+	unsigned long irqflags;
+	struct page *page;
+	int node, cpu, bad = 0;
+
+	for_each_kmem_cache_node(s, node, n) {
+		unsigned long nr = 0;
+
+		list_lock_irqsave(&n->list_lock, irqflags);
+		list_for_each_entry(page, &n->partial, slab_list) {
+			bad += consistency_page(s, page, false, NULL,
+						"node partial");
+			if (++nr > n->nr_partial + 1)
+				break;	/* a cycle: counted below */
+		}
+		if (nr != n->nr_partial) {
+			pr_err("slub consistency %s: node %d lists %lu partial slabs, nr_partial %lu\n",
+			       s->name, node, nr, n->nr_partial);
+			bad++;
+		}
+		list_unlock_irqrestore(&n->list_lock, irqflags);
+	}
+
+	for_each_online_cpu(cpu) {
+		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
+		struct page *cp = READ_ONCE(c->page);
+
+		if (cp)
+			bad += consistency_page(s, cp, true, READ_ONCE(c->freelist),
+						"CPU slab");
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+		int nr = 0;
+
+		for (page = READ_ONCE(c->partial); page; page = page->next) {
+			if (page == cp) {
+				pr_err("slub consistency %s: CPU %d slab %px also on its partial list\n",
+				       s->name, cpu, page);
+				bad++;
+			}
+			bad += consistency_page(s, page, true, NULL,
+						"CPU partial");
+			if (++nr > 1024) {
+				pr_err("slub consistency %s: CPU %d partial list does not end\n",
+				       s->name, cpu);
+				bad++;
+				break;
+			}
+		}
+#endif
+	}
+	return bad;
+}
+#endif /* CONFIG_KTEST */
