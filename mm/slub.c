@@ -641,7 +641,8 @@ static void __unfreeze_partials(struct kmem_cache *s,
  * this is no exclusion at all: a preempting task can push or detach in
  * the middle of the pop.
  */
-static void unfreeze_partials(struct kmem_cache *s)
+static void
+unfreeze_partials(struct kmem_cache *s)
 {
 	struct page *detached;
 

@@ -942,15 +942,15 @@ int slub_check_consistency(struct kmem_cache *s)
 {
 	struct kmem_cache_node *n;
 	unsigned long irqflags;
-	struct page *page;
+	struct page *pg;
 	int node, cpu, bad = 0;
 
 	for_each_kmem_cache_node(s, node, n) {
 		unsigned long nr = 0;
 
 		list_lock_irqsave(&n->list_lock, irqflags);
-		list_for_each_entry(page, &n->partial, slab_list) {
-			bad += consistency_page(s, page, false, NULL,
+		list_for_each_entry(pg, &n->partial, slab_list) {
+			bad += consistency_page(s, pg, false, NULL,
 						"node partial");
 			if (++nr > n->nr_partial + 1)
 				break;	/* a cycle: counted below */
@@ -964,22 +964,22 @@ int slub_check_consistency(struct kmem_cache *s)
 	}
 
 	for_each_online_cpu(cpu) {
-		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
-		struct page *cp = READ_ONCE(c->page);
+		struct kmem_cache_cpu *pc = per_cpu_ptr(s->cpu_slab, cpu);
+		struct page *cp = READ_ONCE(pc->page);
 
 		if (cp)
-			bad += consistency_page(s, cp, true, READ_ONCE(c->freelist),
+			bad += consistency_page(s, cp, true, READ_ONCE(pc->freelist),
 						"CPU slab");
 #ifdef CONFIG_SLUB_CPU_PARTIAL
 		int nr = 0;
 
-		for (page = READ_ONCE(c->partial); page; page = page->next) {
-			if (page == cp) {
+		for (pg = READ_ONCE(pc->partial); pg; pg = pg->next) {
+			if (pg == cp) {
 				pr_err("slub consistency %s: CPU %d slab %px also on its partial list\n",
-				       s->name, cpu, page);
+				       s->name, cpu, pg);
 				bad++;
 			}
-			bad += consistency_page(s, page, true, NULL,
+			bad += consistency_page(s, pg, true, NULL,
 						"CPU partial");
 			if (++nr > 1024) {
 				pr_err("slub consistency %s: CPU %d partial list does not end\n",
