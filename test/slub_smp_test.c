@@ -322,7 +322,7 @@ core_param_range("slub_test.stress_ops", stress_ops, uint, 100, 1000000,
 #define STRESS_HELD	48
 #define STRESS_BULK	24
 #define STRESS_MAILBOX	128
-#define STRESS_SECONDS	40		/* safety cap, far above TCG's ~1-2 s */
+#define STRESS_SECONDS	90		/* safety cap, far above TCG's ~1-2 s */
 
 struct stress {
 	struct kmem_cache *s[2];
