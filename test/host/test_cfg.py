@@ -62,6 +62,8 @@ class CfgTest(unittest.TestCase):
                              ("machine = isapc", "pc, q35"), ("boot = floppy", "pvh, bios"),
                              ("boot = efi", "not yet supported"),
                              ("expect = maybe", "pass, fail, panic, timeout, noktap, noverdict"),
+                             ("expect = pass|fail", "fail|panic"),
+                             ("expect = fail|maybe", "fail|panic"),
                              ("timeout = 0", "timeout"), ("timeout = soon", "timeout"),
                              ("icount = 2", "icount"), ("accel = hvf", "auto, tcg, kvm"),
                              ("config = ../x", "config"), ("cmdline = a;b", "cmdline"),

@@ -75,6 +75,14 @@ class JudgeTest(unittest.TestCase):
         self.assertTrue(judge("noktap", 1, start + "irqlab: end status=ok\n").passed)
         self.assertTrue(judge("noverdict", 0, start).passed)
 
+    def test_either_of_two_failures(self):
+        start = "irqlab: start 1 2\n"
+        self.assertTrue(judge("fail|panic", 7, start + "Kernel panic\n").passed)
+        self.assertTrue(judge("fail|panic", 3, start + "irqlab: end status=fail\n").passed)
+        j = judge("fail|panic", 1, start + "irqlab: end status=ok\n")
+        self.assertFalse(j.passed)
+        self.assertIn("status=fail (guest failure code 1) or a panic", j.reason)
+
     def test_expectations_must_match_exactly(self):
         start = "irqlab: start 1 2\n"
         j = judge("panic", 3, start)
