@@ -64,7 +64,7 @@ FAKE_MAKE = textwrap.dedent(r'''
     #!PYTHON
     """Fake make: `-s build CONFIG=c` and `-s iso CONFIG=c CMDLINE=... ISO=path`."""
     import os, sys
-    args = [a for a in sys.argv[1:] if a != "-s"]
+    args = [a for a in sys.argv[1:] if a != "-s" and not a.startswith("-j")]
     target, var = args[0], dict(a.split("=", 1) for a in args[1:])
     with open("make-calls.log", "a") as f:
         f.write(" ".join(sys.argv[1:]) + "\n")

@@ -226,7 +226,11 @@ class WholeRunTest(unittest.TestCase):
         # one build per config, one ISO per (config, cmdline)
         with open(os.path.join(self.root, "make-calls.log")) as f:
             calls = f.read().splitlines()
-        self.assertEqual(sorted(c.split()[1] for c in calls), ["build", "build", "iso"])
+        targets = [[a for a in c.split() if not a.startswith("-")][0] for c in calls]
+        self.assertEqual(sorted(targets), ["build", "build", "iso"])
+        # builds use every core (they all run before the first boot)
+        self.assertTrue(all(f"-j{os.cpu_count() or 1}" in c.split()
+                            for c in calls if " build " in f" {c} "), calls)
         self.assertTrue(os.path.isfile(os.path.join(self.root, "build", "logs", "good.log")))
         self.assertFalse(os.path.exists(os.path.join(self.root, "test", "__pycache__")))
 
