@@ -2,9 +2,20 @@
 /*
  * SLUB's entry points, identical in both ports: included at the end of
  * mm/slub.c and mm/slub_legacy.c, after the port's inline fast paths
- * (slab_alloc_node, slab_alloc, slab_free), which inline into them.
+ * (slab_alloc_node, slab_alloc, do_slab_free), which inline into them.
  * Not a header for anyone else.
  */
+
+/* The free hooks (nothing to do without KASAN and friends), then the
+ * port's free fast path. */
+static __always_inline void
+slab_free(struct kmem_cache *s, struct page *page, void *head, void *last,
+	  int cnt, unsigned long addr)
+{
+	if (slab_free_freelist_hook(s, &head, &last, &cnt))
+		do_slab_free(s, page, head, last, cnt, addr);
+}
+
 
 void *
 kmem_cache_alloc(struct kmem_cache *s, gfp_t gfp)

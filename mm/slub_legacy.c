@@ -1068,94 +1068,7 @@ static __always_inline void *slab_alloc(struct kmem_cache *s, gfp_t gfp,
 
 /* ---------------------------------------------------------------- free */
 
-/*
- * Free to a slab that is not this CPU's (the same in 5.13 and 5.15):
- * push onto page->freelist with cmpxchg_double; list work only when the
- * slab changes state, under list_lock taken with _irqsave before the
- * cmpxchg.  An empty slab is discarded after the unlock, IRQs on.
- */
-static void
-__slab_free(struct kmem_cache *s, struct page *page, void *head, void *last,
-	    int cnt, unsigned long addr)
-{
-	struct kmem_cache_node *n = NULL;
-	unsigned long counters;
-	unsigned long irqflags;
-	struct page new;
-	int was_frozen;
-	void *prior;
-
-	stat(s, FREE_SLOWPATH);
-
-	if (kmem_cache_debug(s) &&
-	    !free_debug_processing(s, page, head, last, cnt, addr))
-		return;
-
-	do {
-		if (unlikely(n)) {
-			list_unlock_irqrestore(&n->list_lock, irqflags);
-			n = NULL;
-		}
-		prior = page->freelist;
-		counters = page->counters;
-		set_freepointer(s, last, prior);
-		new.counters = counters;
-		was_frozen = new.frozen;
-		new.inuse -= cnt;
-		if ((!new.inuse || !prior) && !was_frozen) {
-			if (kmem_cache_has_cpu_partial(s) && !prior) {
-				/*
-				 * Full until now and on no list: freeze it
-				 * for c->partial instead of taking the lock.
-				 */
-				new.frozen = 1;
-			} else {
-				/* It has to move between lists. */
-				n = get_node(s, page_to_nid(page));
-				list_lock_irqsave(&n->list_lock, irqflags);
-			}
-		}
-	} while (!cmpxchg_double_slab(s, page, prior, counters,
-				      head, new.counters, "__slab_free"));
-
-	if (likely(!n)) {
-		if (likely(was_frozen)) {
-			/* Somebody's CPU slab or partial: nothing to do. */
-			stat(s, FREE_FROZEN);
-		} else if (new.frozen) {
-			/* We froze it: ours to put on c->partial. */
-			put_cpu_partial(s, page, 1);
-			stat(s, CPU_PARTIAL_FREE);
-		}
-		return;
-	}
-
-	if (unlikely(!new.inuse && s->min_partial <= n->nr_partial))
-		goto slab_empty;
-
-	/* Without CPU partials a full slab goes back to the node list. */
-	if (!kmem_cache_has_cpu_partial(s) &&
-	    unlikely(!prior)) {
-		remove_full(s, n, page);
-		add_partial(n, page, DEACTIVATE_TO_TAIL);
-		stat(s, FREE_ADD_PARTIAL);
-	}
-	list_unlock_irqrestore(&n->list_lock, irqflags);
-	return;
-
-slab_empty:
-	if (prior) {
-		remove_partial(n, page);
-		stat(s, FREE_REMOVE_PARTIAL);
-	} else {
-		/* Only a debug cache can get here (full list). */
-		remove_full(s, n, page);
-	}
-
-	list_unlock_irqrestore(&n->list_lock, irqflags);
-	stat(s, FREE_SLAB);
-	discard_slab(s, page);
-}
+#include "slub_slab_free.h"
 
 /*
  * The free fast path: objects of this CPU's slab go back on c->freelist
@@ -1195,13 +1108,6 @@ redo:
 	}
 }
 
-static __always_inline void
-slab_free(struct kmem_cache *s, struct page *page, void *head, void *last,
-	  int cnt, unsigned long addr)
-{
-	if (slab_free_freelist_hook(s, &head, &last, &cnt))
-		do_slab_free(s, page, head, last, cnt, addr);
-}
 
 /*
  * All @size objects or none, with interrupts disabled for the whole
