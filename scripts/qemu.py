@@ -31,7 +31,7 @@ IRQLAB_OVMF_VARS (firmware images; default the Debian `ovmf` package's files).
 
 Verdict (isa-debug-exit: QEMU exits with ((value << 1) | 1) & 0xff):
   status 1              pass (the guest wrote 0)
-  odd status 3..255     fail, guest code = status >> 1 (1 = tests failed, 3 = panic)
+  odd status 3..255     fail, guest code = status >> 1 (1 = tests failed, 2 = bad command line, 3 = panic)
   0, even, signal       no verdict (0 is a triple fault under -no-reboot)
   host timeout          no verdict
   status 1 but QEMU printed an error (it exits 1 on start-up errors too): no verdict.
@@ -66,7 +66,8 @@ DEFAULT_MEM = "256M"
 
 EXIT_DEVICE = "isa-debug-exit,iobase=0xf4,iosize=4"
 # Guest exit codes with a meaning (they must match the kernel's).
-GUEST_CODE_NAMES = {1: "test failure", 3: "panic"}
+GUEST_CODE_NAMES = {1: "test failure", 2: "command-line error", 3: "panic"}
+CMDLINE_CODE = 2
 PANIC_CODE = 3
 
 # (code, vars) pairs; the first pair whose files both exist is used.

@@ -61,7 +61,7 @@ class CfgTest(unittest.TestCase):
         for text, needle in (("smp = x", "smp"), ("smp = 0", "smp"), ("mem = lots", "mem"),
                              ("machine = isapc", "pc, q35"), ("boot = floppy", "pvh, bios"),
                              ("boot = efi", "not yet supported"),
-                             ("expect = maybe", "pass, fail, panic, timeout, noktap, noverdict"),
+                             ("expect = maybe", "pass, fail, cmdline, panic, timeout, noktap, noverdict"),
                              ("expect = pass|fail", "fail|panic"),
                              ("expect = fail|maybe", "fail|panic"),
                              ("timeout = 0", "timeout"), ("timeout = soon", "timeout"),

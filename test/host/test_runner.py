@@ -74,6 +74,12 @@ class JudgeTest(unittest.TestCase):
         self.assertTrue(judge("timeout", None, start, timed_out=True).passed)
         self.assertTrue(judge("noktap", 1, start + "irqlab: end status=ok\n").passed)
         self.assertTrue(judge("noverdict", 0, start).passed)
+        self.assertTrue(judge("cmdline", 5, start + "irqlab: end status=fail\n").passed)
+        j = judge("cmdline", 3, start + "irqlab: end status=fail\n")
+        self.assertFalse(j.passed)
+        self.assertIn("a command-line error (guest failure code 2 (command-line error))",
+                      j.reason)
+        self.assertFalse(judge("fail", 5, start + "irqlab: end status=fail\n").passed)
 
     def test_either_of_two_failures(self):
         start = "irqlab: start 1 2\n"
