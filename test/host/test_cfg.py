@@ -48,6 +48,10 @@ class CfgTest(unittest.TestCase):
                           "run=cyclictest cyclictest.loops=100", 12.5, "panic",
                           ("boot", "slow")))
 
+    def test_log_items(self):
+        [e] = parse("[a]\nlog =\n    one two\n    \\# Histogram\n    \\\\x\n")
+        self.assertEqual(e.log, ("one two", "# Histogram", "\\x"))
+
     def test_order_is_file_order(self):
         self.assertEqual([e.name for e in parse("[z]\n[a]\n[m]\n")], ["z", "a", "m"])
 
