@@ -47,6 +47,9 @@ static const struct irqlab_workload workloads[] = {
 	  "priority-inversion scenarios (pi_stress.groups/iterations/timeout_ms)" },
 	{ "slabbench", slabbench_run,
 	  "slab allocator costs in cycles (slabbench.loops/sizes/obj_size)" },
+	{ "cyclic", cyclic_run,
+	  "timer wakeup latency, cyclictest-like (cyclic.cpus/interval_us/prio/loops/"
+	  "duration_ms/hist_us)" },
 #endif
 };
 

@@ -89,6 +89,9 @@ int pi_stress_run(void);
 /* The run=slabbench workload (test/slabbench.c). */
 int slabbench_run(void);
 
+/* The run=cyclic workload (test/cyclic.c). */
+int cyclic_run(void);
+
 /* printk ring inspection: did the kernel report something since @mark? */
 u64 ktest_log_mark(void);
 bool ktest_log_contains(u64 mark, const char *needle);

@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cyclic: timer wakeup latency, in the manner of cyclictest and rtla
+ * timerlat (DESIGN 7).  One SCHED_FIFO kernel thread per selected CPU
+ * arms an absolute, pinned, hard-IRQ-expiry hrtimer every interval and
+ * sleeps; the timer handler notes the time and wakes it.  Two latencies
+ * per wakeup, against the programmed expiry:
+ *
+ *	IRQ level     handler entry - expiry     (interrupt delivery)
+ *	thread level  thread running - expiry    (plus wakeup and switch)
+ *
+ * Times come from ktime_get_ns(), the TSC scaled to ns.  The first
+ * expiry sits half a scheduler tick after a tick boundary, so two runs
+ * meet the tick at the same points of their periods.
+ *
+ *	run=cyclic cyclic.cpus=<list> cyclic.interval_us=<us> cyclic.prio=<1..99>
+ *	    cyclic.loops=<n> | cyclic.duration_ms=<ms> cyclic.hist_us=<n>
+ *
+ * Nothing is printed while the threads measure: samples go into
+ * per-thread min/avg/max and a histogram of 1 us buckets, printed when
+ * every thread is done as cyclictest's "T:" lines (thread level), the
+ * same lines prefixed "IRQ " (IRQ level), a "# Histogram" block (thread
+ * level, cyclictest -h) and a "# IRQ Histogram" block, then records:
+ * one "cyclic" per thread, "cyclic_hist" for the non-empty buckets.
+ * Each run keeps its state in its own cyclic_result, so run=cyclic can
+ * be combined with other workloads.
+ */
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <linux/sched.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/jiffies.h>
+#include <linux/smp.h>
+#include <linux/ktest.h>
+#include <linux/moduleparam.h>
+#include <linux/record.h>
+#include <linux/vmalloc.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cyclic.h"
+
+static int cyc_interval_us = 1000;
+static int cyc_prio = 95;
+static int cyc_loops = 1000;
+static int cyc_duration_ms;
+static int cyc_hist_us = 100;
+core_param_range("cyclic.interval_us", cyc_interval_us, int, 10, 1000000,
+		 "timer period of each measuring thread (us)");
+core_param_range("cyclic.prio", cyc_prio, int, 1, MAX_RT_PRIO - 1,
+		 "SCHED_FIFO priority of the measuring threads");
+core_param_range("cyclic.loops", cyc_loops, int, 1, 100000000,
+		 "wakeups per thread (unless cyclic.duration_ms is set)");
+core_param_range("cyclic.duration_ms", cyc_duration_ms, int, 0, 3600000,
+		 "run for this long instead of cyclic.loops (0: use loops)");
+core_param_range("cyclic.hist_us", cyc_hist_us, int, 1, 100000,
+		 "histogram buckets of 1 us; longer latencies count as overflows");
+
+/* cyclic.cpus: a CPU list such as 0,2-3; unset means every online CPU. */
+static struct cpumask cyc_cpus;
+static bool cyc_cpus_set;
+
+static int cyc_cpus_parse(const char *val, struct cpumask *mask)
+{
+	const char *p = val;
+
+	cpumask_clear(mask);
+	if (!val || !*val)
+		return -EINVAL;
+	for (;;) {
+		unsigned long first, last;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		first = last = strtoul(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			last = strtoul(p, &end, 10);
+		}
+		if (first > last)
+			return -EINVAL;
+		if (last >= NR_CPUS)
+			return -ERANGE;
+		for (unsigned long cpu = first; cpu <= last; cpu++)
+			cpumask_set_cpu(cpu, mask);
+		if (!*end)
+			return 0;
+		if (*end != ',')
+			return -EINVAL;
+		p = end + 1;
+	}
+}
+
+static int cyc_cpus_set_param(const char *val, const struct kernel_param *kp)
+{
+	struct cpumask mask;
+
+	if (cyc_cpus_parse(val, &mask)) {
+		pr_err("irqlab: parameter '%s': '%s' is not a CPU list such as 0,2-3 "
+		       "(valid CPUs: 0..%d)\n", kp->name, val ? val : "", NR_CPUS - 1);
+		return -EINVAL;
+	}
+	cpumask_copy(&cyc_cpus, &mask);
+	cyc_cpus_set = true;
+	return 0;
+}
+
+static int cyc_format_cpus(char *buf, size_t size, const struct cpumask *mask)
+{
+	size_t n = 0;
+	int cpu;
+
+	buf[0] = '\0';
+	for_each_cpu(cpu, mask)
+		if (n < size)
+			n += sniprintf(buf + n, size - n, "%s%d", n ? "," : "", cpu);
+	return min(n, size - 1);
+}
+
+static int cyc_cpus_get(char *buf, size_t size, const struct kernel_param *kp)
+{
+	if (!cyc_cpus_set)
+		return sniprintf(buf, size, "all online");
+	return cyc_format_cpus(buf, size, &cyc_cpus);
+}
+
+static const struct kernel_param_ops cyc_cpus_ops = {
+	.set = cyc_cpus_set_param,
+	.get = cyc_cpus_get,
+	.type = "a CPU list",
+};
+core_param_cb("cyclic.cpus", &cyc_cpus_ops, NULL,
+	      "CPUs to measure on, e.g. 0,2-3 (default: every online CPU)");
+
+/* --- measurement ------------------------------------------------------ */
+
+static void cyclic_stats_init(struct cyclic_stats *s)
+{
+	s->count = 0;
+	s->min_ns = ~0ULL;
+	s->max_ns = s->act_ns = s->sum_ns = 0;
+	s->overflows = 0;
+}
+
+/* No printk, no allocation: this runs inside the measured loop. */
+static void cyclic_account(struct cyclic_stats *s, u64 ns, unsigned int hist_us)
+{
+	u64 us = ns / NSEC_PER_USEC;
+
+	s->count++;
+	s->act_ns = ns;
+	s->sum_ns += ns;
+	if (ns < s->min_ns)
+		s->min_ns = ns;
+	if (ns > s->max_ns)
+		s->max_ns = ns;
+	if (us < hist_us)
+		s->hist[us]++;
+	else
+		s->overflows++;
+}
+
+u64 cyclic_avg_ns(const struct cyclic_stats *s)
+{
+	return s->count ? s->sum_ns / s->count : 0;
+}
+
+static enum hrtimer_restart cyclic_timer_fn(struct hrtimer *timer)
+{
+	struct cyclic_thread *ct = container_of(timer, struct cyclic_thread, timer);
+
+	ct->irq_entry_ns = ktime_get_ns();
+	smp_store_release(&ct->fired, true);
+	wake_up_process(ct->task);
+	return HRTIMER_NORESTART;
+}
+
+static int cyclic_thread_fn(void *data)
+{
+	struct cyclic_thread *ct = data;
+	struct cyclic_result *r = ct->res;
+	const struct cyclic_params *p = &r->params;
+	u64 interval = (u64)p->interval_us * NSEC_PER_USEC;
+	struct task_struct *waiter = r->waiter;
+	u64 next;
+
+	hrtimer_init(&ct->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
+	ct->timer.function = cyclic_timer_fn;
+	next = DIV_ROUND_UP(ktime_get_ns() + interval, TICK_NSEC) * TICK_NSEC + TICK_NSEC / 2;
+	for (unsigned int i = 0; i < p->loops; i++) {
+		u64 now;
+
+		WRITE_ONCE(ct->fired, false);
+		hrtimer_start(&ct->timer, (ktime_t)next, HRTIMER_MODE_ABS_PINNED_HARD);
+		for (;;) {
+			set_current_state(TASK_UNINTERRUPTIBLE);
+			if (smp_load_acquire(&ct->fired))
+				break;
+			schedule();
+		}
+		__set_current_state(TASK_RUNNING);
+		now = ktime_get_ns();
+		/* An hrtimer never fires early; the max() only guards that. */
+		cyclic_account(&ct->irq, max(ct->irq_entry_ns, next) - next, p->hist_us);
+		cyclic_account(&ct->thread, max(now, next) - next, p->hist_us);
+		if (ct->thread_samples)
+			ct->thread_samples[i] = max(now, next) - next;
+		next += interval;
+		while (next <= now) {
+			next += interval;
+			ct->missed++;
+		}
+	}
+	hrtimer_cancel(&ct->timer);
+	/* @r may be freed as soon as the count reaches zero. */
+	if (atomic_dec_and_test(&r->running))
+		wake_up_process(waiter);
+	return 0;
+}
+
+void cyclic_free(struct cyclic_result *r)
+{
+	if (!r)
+		return;
+	for (unsigned int i = 0; r->threads && i < r->nr_threads; i++) {
+		vfree(r->threads[i].thread.hist);
+		vfree(r->threads[i].irq.hist);
+		vfree(r->threads[i].thread_samples);
+	}
+	vfree(r->threads);
+	vfree(r);
+}
+
+static struct cyclic_result *cyclic_alloc(const struct cyclic_params *p, bool keep_samples)
+{
+	unsigned int n = cpumask_weight(&p->cpus), i = 0;
+	unsigned long hist_size = (unsigned long)p->hist_us * sizeof(u32);
+	struct cyclic_result *r;
+	int cpu;
+
+	r = vzalloc(sizeof(*r));
+	if (!r)
+		return NULL;
+	r->params = *p;
+	r->threads = vzalloc(sizeof(*r->threads) * n);
+	if (!r->threads)
+		goto fail;
+	r->nr_threads = n;
+	for_each_cpu(cpu, &p->cpus) {
+		struct cyclic_thread *ct = &r->threads[i++];
+
+		ct->cpu = cpu;
+		ct->res = r;
+		cyclic_stats_init(&ct->thread);
+		cyclic_stats_init(&ct->irq);
+		ct->thread.hist = vzalloc(hist_size);
+		ct->irq.hist = vzalloc(hist_size);
+		if (!ct->thread.hist || !ct->irq.hist)
+			goto fail;
+		if (keep_samples) {
+			ct->thread_samples = vzalloc(sizeof(u64) * p->loops);
+			if (!ct->thread_samples)
+				goto fail;
+		}
+	}
+	return r;
+fail:
+	cyclic_free(r);
+	return NULL;
+}
+
+struct cyclic_result *cyclic_measure(const struct cyclic_params *p, bool keep_samples)
+{
+	struct cyclic_result *r = cyclic_alloc(p, keep_samples);
+	struct sched_param sp = { .sched_priority = p->prio };
+
+	if (!r)
+		return NULL;
+	r->waiter = current;
+	atomic_set(&r->running, r->nr_threads);
+	for (unsigned int i = 0; i < r->nr_threads; i++) {
+		struct cyclic_thread *ct = &r->threads[i];
+		struct task_struct *t;
+
+		t = ktest_kthread(cyclic_thread_fn, ct, "cyclic", ct->cpu, SCHED_NORMAL, 0);
+		if (!t || sched_setscheduler_nocheck(t, SCHED_FIFO, &sp)) {
+			/* Created but not started: it never runs. */
+			ct->failed = true;
+			atomic_dec(&r->running);
+			continue;
+		}
+		ct->task = t;
+		ct->pid = t->pid;
+	}
+	for (unsigned int i = 0; i < r->nr_threads; i++)
+		if (r->threads[i].task)
+			wake_up_process(r->threads[i].task);
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (!atomic_read(&r->running))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return r;
+}
+
+/* --- reporting ------------------------------------------------------- */
+
+static u64 us(u64 ns)
+{
+	return ns / NSEC_PER_USEC;
+}
+
+static const struct cyclic_stats *level_stats(const struct cyclic_thread *ct, bool irq)
+{
+	return irq ? &ct->irq : &ct->thread;
+}
+
+static void cyclic_print_tlines(const struct cyclic_result *r, bool irq)
+{
+	for (unsigned int i = 0; i < r->nr_threads; i++) {
+		const struct cyclic_thread *ct = &r->threads[i];
+		const struct cyclic_stats *s = level_stats(ct, irq);
+
+		pr_info("%sT:%2u (%5d) P:%2d I:%u C:%7llu Min:%7llu Act:%5llu Avg:%5llu Max:%8llu\n",
+			irq ? "IRQ " : "", i, ct->pid, r->params.prio, r->params.interval_us,
+			(unsigned long long)s->count,
+			(unsigned long long)(s->count ? us(s->min_ns) : 0),
+			(unsigned long long)us(s->act_ns),
+			(unsigned long long)us(cyclic_avg_ns(s)),
+			(unsigned long long)us(s->max_ns));
+	}
+}
+
+/*
+ * A console line built in pieces and printed whole (one printk record); one
+ * wider than a printk record is wrapped.
+ */
+#define CYC_LINE_MAX	200
+
+struct cyc_line {
+	char buf[CYC_LINE_MAX];
+	size_t len;
+};
+
+static __printf(2, 3) void cyc_add(struct cyc_line *l, const char *fmt, ...)
+{
+	char piece[48];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsniprintf(piece, sizeof(piece), fmt, ap);
+	va_end(ap);
+	if (n <= 0)
+		return;
+	n = min(n, (int)sizeof(piece) - 1);
+	if (l->len + n >= sizeof(l->buf)) {
+		pr_info("%s\n", l->buf);	/* too wide: wrap */
+		l->len = 0;
+	}
+	memcpy(l->buf + l->len, piece, n + 1);
+	l->len += n;
+}
+
+static void cyc_flush(struct cyc_line *l)
+{
+	pr_info("%s\n", l->buf);
+	l->len = 0;
+	l->buf[0] = '\0';
+}
+
+static void cyclic_print_hist(const struct cyclic_result *r, bool irq)
+{
+	const char *pfx = irq ? "IRQ " : "";
+	struct cyc_line l = { .len = 0 };
+	unsigned int n = r->nr_threads;
+
+	pr_info("# %sHistogram\n", pfx);
+	for (unsigned int b = 0; b < r->params.hist_us; b++) {
+		cyc_add(&l, "%06u ", b);
+		for (unsigned int i = 0; i < n; i++)
+			cyc_add(&l, "%06u%s", level_stats(&r->threads[i], irq)->hist[b],
+				i < n - 1 ? "\t" : "");
+		cyc_flush(&l);
+	}
+	cyc_add(&l, "# %sTotal:", pfx);
+	for (unsigned int i = 0; i < n; i++) {
+		const struct cyclic_stats *s = level_stats(&r->threads[i], irq);
+
+		cyc_add(&l, " %09llu", (unsigned long long)(s->count - s->overflows));
+	}
+	cyc_flush(&l);
+	cyc_add(&l, "# %sMin Latencies:", pfx);
+	for (unsigned int i = 0; i < n; i++) {
+		const struct cyclic_stats *s = level_stats(&r->threads[i], irq);
+
+		cyc_add(&l, " %05llu", (unsigned long long)(s->count ? us(s->min_ns) : 0));
+	}
+	cyc_flush(&l);
+	cyc_add(&l, "# %sAvg Latencies:", pfx);
+	for (unsigned int i = 0; i < n; i++)
+		cyc_add(&l, " %05llu",
+			(unsigned long long)us(cyclic_avg_ns(level_stats(&r->threads[i], irq))));
+	cyc_flush(&l);
+	cyc_add(&l, "# %sMax Latencies:", pfx);
+	for (unsigned int i = 0; i < n; i++)
+		cyc_add(&l, " %05llu",
+			(unsigned long long)us(level_stats(&r->threads[i], irq)->max_ns));
+	cyc_flush(&l);
+	cyc_add(&l, "# %sHistogram Overflows:", pfx);
+	for (unsigned int i = 0; i < n; i++)
+		cyc_add(&l, " %05llu",
+			(unsigned long long)level_stats(&r->threads[i], irq)->overflows);
+	cyc_flush(&l);
+}
+
+void cyclic_print(const struct cyclic_result *r)
+{
+	const char *clock = ktest_clock_mode();
+
+	pr_info("cyclic: thread latency (timer expiry to the thread running), us, %s:\n",
+		clock);
+	cyclic_print_tlines(r, false);
+	pr_info("cyclic: IRQ latency (timer expiry to handler entry), us, %s:\n", clock);
+	cyclic_print_tlines(r, true);
+	cyclic_print_hist(r, false);
+	cyclic_print_hist(r, true);
+}
+
+static int cyc_emit(const char *json, int n)
+{
+	if (n >= RECORD_MAX_JSON + 1 || record_emit(json) < 0) {
+		pr_warn("cyclic: a record does not fit: %.60s...\n", json);
+		return 1;
+	}
+	return 0;
+}
+
+/* The non-empty buckets of one histogram, as [us,count] pairs, in chunks. */
+static int cyclic_emit_hist(const struct cyclic_result *r, unsigned int t, bool irq)
+{
+	const struct cyclic_stats *s = level_stats(&r->threads[t], irq);
+	char json[RECORD_MAX_JSON + 1];
+	unsigned int b = 0, part = 0;
+	int bad = 0;
+
+	do {
+		int n = sniprintf(json, sizeof(json),
+				 "{\"type\":\"cyclic_hist\",\"cpu\":%d,\"level\":\"%s\","
+				 "\"part\":%u,\"bins\":[", r->threads[t].cpu,
+				 irq ? "irq" : "thread", part++);
+		bool first = true;
+
+		for (; b < r->params.hist_us; b++) {
+			char pair[32];
+			int m;
+
+			if (!s->hist[b])
+				continue;
+			m = sniprintf(pair, sizeof(pair), "%s[%u,%u]", first ? "" : ",", b,
+				     s->hist[b]);
+			/* Leave room for the closing "]}". */
+			if (n + m + 2 > RECORD_MAX_JSON)
+				break;
+			memcpy(json + n, pair, m + 1);
+			n += m;
+			first = false;
+		}
+		n += sniprintf(json + n, sizeof(json) - n, "]}");
+		bad += cyc_emit(json, n);
+	} while (b < r->params.hist_us);
+	return bad;
+}
+
+/* One "cyclic" record per thread, then its histograms; returns failures. */
+int cyclic_emit_records(const struct cyclic_result *r)
+{
+	const char *clock = ktest_clock_mode();
+	char json[RECORD_MAX_JSON + 1];
+	int bad = 0;
+
+	for (unsigned int i = 0; i < r->nr_threads; i++) {
+		const struct cyclic_thread *ct = &r->threads[i];
+		const struct cyclic_stats *th = &ct->thread, *ir = &ct->irq;
+		int n;
+
+		n = sniprintf(json, sizeof(json),
+			     "{\"type\":\"cyclic\",\"cpu\":%d,\"prio\":%d,\"interval_us\":%u,"
+			     "\"count\":%llu,\"thread_ns\":[%llu,%llu,%llu],"
+			     "\"irq_ns\":[%llu,%llu,%llu],\"overflows\":[%llu,%llu],"
+			     "\"clock\":\"%s\"}",
+			     ct->cpu, r->params.prio, r->params.interval_us,
+			     (unsigned long long)th->count,
+			     (unsigned long long)(th->count ? th->min_ns : 0),
+			     (unsigned long long)cyclic_avg_ns(th),
+			     (unsigned long long)th->max_ns,
+			     (unsigned long long)(ir->count ? ir->min_ns : 0),
+			     (unsigned long long)cyclic_avg_ns(ir),
+			     (unsigned long long)ir->max_ns,
+			     (unsigned long long)th->overflows,
+			     (unsigned long long)ir->overflows, clock);
+		bad += cyc_emit(json, n);
+		bad += cyclic_emit_hist(r, i, false);
+		bad += cyclic_emit_hist(r, i, true);
+	}
+	return bad;
+}
+
+/* The run=cyclic workload. */
+int cyclic_run(void)
+{
+	struct cyclic_params p = {
+		.interval_us = cyc_interval_us,
+		.prio = cyc_prio,
+		.hist_us = cyc_hist_us,
+	};
+	struct cyclic_result *r;
+	int cpu, failed = 0;
+	char cpus[96];
+
+	if (cyc_duration_ms)
+		p.loops = max(1U, (unsigned int)((u64)cyc_duration_ms * 1000 / cyc_interval_us));
+	else
+		p.loops = cyc_loops;
+	cpumask_copy(&p.cpus, cyc_cpus_set ? &cyc_cpus : cpu_online_mask);
+	for_each_cpu(cpu, &p.cpus) {
+		if (!cpu_online(cpu)) {
+			pr_err("cyclic: CPU %d of cyclic.cpus= is not online (online: 0..%u)\n",
+			       cpu, num_online_cpus() - 1);
+			return 1;
+		}
+	}
+	cyc_format_cpus(cpus, sizeof(cpus), &p.cpus);
+	pr_info("cyclic: %u thread(s) on CPU(s) %s (T:0 on the first), SCHED_FIFO %d, "
+		"interval %u us, %u loops, histogram %u us, clock %s\n",
+		cpumask_weight(&p.cpus), cpus, p.prio, p.interval_us, p.loops, p.hist_us,
+		ktest_clock_mode());
+	r = cyclic_measure(&p, false);
+	if (!r) {
+		pr_err("cyclic: no memory for %u histograms of %u buckets\n",
+		       cpumask_weight(&p.cpus) * 2, p.hist_us);
+		return 1;
+	}
+	cyclic_print(r);
+	failed = cyclic_emit_records(r);
+	for (unsigned int i = 0; i < r->nr_threads; i++) {
+		if (r->threads[i].failed) {
+			pr_err("cyclic: cannot start the thread on CPU %d\n", r->threads[i].cpu);
+			failed++;
+		}
+	}
+	pr_info("cyclic: done, %d failure(s)\n", failed);
+	cyclic_free(r);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _TEST_CYCLIC_H
+#define _TEST_CYCLIC_H
+
+/*
+ * The measurement core of run=cyclic (test/cyclic.c), shared with its
+ * ktest suite (test/cyclic_test.c).
+ */
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/hrtimer.h>
+
+struct cyclic_params {
+	struct cpumask cpus;		/* one measuring thread per CPU */
+	unsigned int interval_us;
+	int prio;			/* SCHED_FIFO priority, 1..99 */
+	unsigned int loops;		/* wakeups per thread */
+	unsigned int hist_us;		/* histogram buckets of 1 us */
+};
+
+/* One latency level of one thread; all times in ns. */
+struct cyclic_stats {
+	u64 count;
+	u64 min_ns, max_ns, act_ns, sum_ns;
+	u64 overflows;			/* samples of hist_us or more */
+	u32 *hist;			/* hist_us buckets: hist[us]++ */
+};
+
+struct cyclic_thread {
+	int cpu;
+	int pid;
+	struct cyclic_stats thread;	/* expiry -> thread running */
+	struct cyclic_stats irq;	/* expiry -> timer handler entry */
+	u64 missed;			/* expiries skipped: already past */
+	u64 *thread_samples;		/* NULL, or loops thread latencies */
+	bool failed;			/* no thread could be started */
+	/* private to the measurement */
+	struct cyclic_result *res;
+	struct task_struct *task;
+	struct hrtimer timer;
+	u64 irq_entry_ns;
+	bool fired;
+};
+
+struct cyclic_result {
+	struct cyclic_params params;
+	unsigned int nr_threads;
+	struct cyclic_thread *threads;
+	struct task_struct *waiter;
+	atomic_t running;
+};
+
+/*
+ * Measure with @p; returns a result to print and free, or NULL (out of
+ * memory).  @keep_samples: also store every thread-level sample.
+ */
+struct cyclic_result *cyclic_measure(const struct cyclic_params *p, bool keep_samples);
+void cyclic_print(const struct cyclic_result *r);
+int cyclic_emit_records(const struct cyclic_result *r);
+void cyclic_free(struct cyclic_result *r);
+u64 cyclic_avg_ns(const struct cyclic_stats *s);
+
+#endif

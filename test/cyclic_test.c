@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cyclic workload's measurement core (test/cyclic.c): its bookkeeping
+ * (histograms hold every sample, the maximum is the largest sample) on
+ * any clock, and, under icount at SMP=1, two runs giving the same figures.
+ */
+#include <linux/ktest.h>
+#include <linux/smp.h>
+#include <linux/cpumask.h>
+#include "cyclic.h"
+
+#define CYC_TEST_LOOPS	200
+
+static struct cyclic_result *run_core(struct ktest *t, unsigned int interval_us)
+{
+	struct cyclic_params p = {
+		.interval_us = interval_us,
+		.prio = 95,
+		.loops = CYC_TEST_LOOPS,
+		.hist_us = 100,
+	};
+	struct cyclic_result *r;
+
+	cpumask_clear(&p.cpus);
+	cpumask_set_cpu(0, &p.cpus);
+	r = cyclic_measure(&p, true);
+	KTEST_ASSERT_TRUE(t, r != NULL);
+	if (r->threads[0].failed) {
+		cyclic_free(r);
+		KTEST_ASSERT_TRUE(t, !"the measuring thread started");
+	}
+	return r;
+}
+
+static void check_stats(struct ktest *t, const struct cyclic_stats *s, unsigned int hist_us)
+{
+	u64 sum = 0;
+
+	for (unsigned int b = 0; b < hist_us; b++)
+		sum += s->hist[b];
+	KTEST_EXPECT_EQ(t, s->count, CYC_TEST_LOOPS);
+	KTEST_EXPECT_EQ(t, sum + s->overflows, CYC_TEST_LOOPS);
+	KTEST_EXPECT_LE(t, s->min_ns, cyclic_avg_ns(s));
+	KTEST_EXPECT_LE(t, cyclic_avg_ns(s), s->max_ns);
+	/* The maximum's bucket is the last non-empty one (or an overflow). */
+	if (s->max_ns / 1000 < hist_us) {
+		KTEST_EXPECT_NE(t, s->hist[s->max_ns / 1000], 0);
+		for (unsigned int b = s->max_ns / 1000 + 1; b < hist_us; b++)
+			KTEST_EXPECT_EQ(t, s->hist[b], 0);
+	} else {
+		KTEST_EXPECT_NE(t, s->overflows, 0);
+	}
+}
+
+static void check_result(struct ktest *t, const struct cyclic_result *r)
+{
+	const struct cyclic_thread *ct = &r->threads[0];
+	u64 lo = ~0ULL, hi = 0, sum = 0;
+
+	check_stats(t, &ct->thread, r->params.hist_us);
+	check_stats(t, &ct->irq, r->params.hist_us);
+	for (unsigned int i = 0; i < CYC_TEST_LOOPS; i++) {
+		lo = min(lo, ct->thread_samples[i]);
+		hi = max(hi, ct->thread_samples[i]);
+		sum += ct->thread_samples[i];
+	}
+	KTEST_EXPECT_EQ(t, ct->thread.max_ns, hi);
+	KTEST_EXPECT_EQ(t, ct->thread.min_ns, lo);
+	KTEST_EXPECT_EQ(t, ct->thread.sum_ns, sum);
+	KTEST_EXPECT_EQ(t, ct->thread.act_ns, ct->thread_samples[CYC_TEST_LOOPS - 1]);
+	/* The thread runs after its timer's handler: never less latency. */
+	KTEST_EXPECT_GE(t, ct->thread.min_ns, ct->irq.min_ns);
+	KTEST_EXPECT_GE(t, ct->thread.max_ns, ct->irq.max_ns);
+}
+
+static void cyclic_bookkeeping(struct ktest *t)
+{
+	struct cyclic_result *r = run_core(t, 500);
+
+	check_result(t, r);
+	ktest_info(t, "thread %llu/%llu/%llu ns, IRQ %llu/%llu/%llu ns (min/avg/max, %s)",
+		   (unsigned long long)r->threads[0].thread.min_ns,
+		   (unsigned long long)cyclic_avg_ns(&r->threads[0].thread),
+		   (unsigned long long)r->threads[0].thread.max_ns,
+		   (unsigned long long)r->threads[0].irq.min_ns,
+		   (unsigned long long)cyclic_avg_ns(&r->threads[0].irq),
+		   (unsigned long long)r->threads[0].irq.max_ns, ktest_clock_mode());
+	cyclic_free(r);
+}
+
+static void expect_same(struct ktest *t, const struct cyclic_stats *a,
+			const struct cyclic_stats *b, unsigned int hist_us)
+{
+	KTEST_EXPECT_EQ(t, a->min_ns, b->min_ns);
+	KTEST_EXPECT_EQ(t, cyclic_avg_ns(a), cyclic_avg_ns(b));
+	KTEST_EXPECT_EQ(t, a->max_ns, b->max_ns);
+	KTEST_EXPECT_EQ(t, a->overflows, b->overflows);
+	for (unsigned int i = 0; i < hist_us; i++)
+		KTEST_EXPECT_EQ(t, a->hist[i], b->hist[i]);
+}
+
+/* DESIGN 7: icount at SMP=1 counts instructions, so the figures repeat. */
+static void cyclic_icount_repeatable(struct ktest *t)
+{
+	struct cyclic_result *a, *b;
+
+	if (strcmp(ktest_clock_mode(), "icount"))
+		ktest_skip(t, "figures repeat only under icount (clock: %s)", ktest_clock_mode());
+	if (num_online_cpus() != 1)
+		ktest_skip(t, "icount is an SMP=1 mode (%u CPUs online)", num_online_cpus());
+	a = run_core(t, 1000);
+	b = run_core(t, 1000);
+	check_result(t, a);
+	check_result(t, b);
+	expect_same(t, &a->threads[0].thread, &b->threads[0].thread, a->params.hist_us);
+	expect_same(t, &a->threads[0].irq, &b->threads[0].irq, a->params.hist_us);
+	ktest_info(t, "thread %llu/%llu/%llu ns, IRQ %llu/%llu/%llu ns (min/avg/max), twice",
+		   (unsigned long long)a->threads[0].thread.min_ns,
+		   (unsigned long long)cyclic_avg_ns(&a->threads[0].thread),
+		   (unsigned long long)a->threads[0].thread.max_ns,
+		   (unsigned long long)a->threads[0].irq.min_ns,
+		   (unsigned long long)cyclic_avg_ns(&a->threads[0].irq),
+		   (unsigned long long)a->threads[0].irq.max_ns);
+	cyclic_free(a);
+	cyclic_free(b);
+}
+
+static struct ktest_case cyclic_cases[] = {
+	KTEST_CASE(cyclic_bookkeeping),
+	KTEST_CASE(cyclic_icount_repeatable),
+	{}
+};
+
+static struct ktest_suite cyclic_suite = {
+	.name = "cyclic",
+	.cases = cyclic_cases,
+};
+ktest_register_suite(cyclic_suite);
