@@ -441,6 +441,13 @@ static void migrate_disable_switch(struct rq *rq, struct task_struct *task)
 static void finish_task_switch(struct task_struct *prev)
 {
 	struct rq *rq = this_rq();
+	/*
+	 * As Linux's prev_state: read before on_cpu is cleared.  After that
+	 * a wakeup may run @prev on another CPU, where it may exit and drop
+	 * its own reference in that CPU's finish_task_switch(); reading
+	 * TASK_DEAD here afterwards would drop it a second time.
+	 */
+	unsigned int prev_state = READ_ONCE(prev->__state);
 
 	/* The rq lock changes hands with the CPU: @prev took it, we drop it. */
 	spin_acquire(&rq->__lock.dep_map, 0, 0, _THIS_IP_);
@@ -449,7 +456,7 @@ static void finish_task_switch(struct task_struct *prev)
 	raw_spin_rq_unlock(rq);
 	local_irq_enable();
 	rt_balance_after_unlock(rq);
-	if (READ_ONCE(prev->__state) == TASK_DEAD)
+	if (prev_state == TASK_DEAD)
 		put_task_struct_dead(prev);
 }
 
