@@ -50,6 +50,8 @@ static const struct irqlab_workload workloads[] = {
 	{ "cyclic", cyclic_run,
 	  "timer wakeup latency, cyclictest-like (cyclic.cpus/interval_us/prio/loops/"
 	  "duration_ms/hist_us)" },
+	{ "hackbench", hackbench_run,
+	  "messaging over kmalloc'd buffers (hackbench.groups/fds/loops/size/affinity)" },
 #endif
 };
 

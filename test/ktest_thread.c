@@ -57,7 +57,7 @@ struct task_struct *ktest_kthread(int (*fn)(void *), void *arg, const char *name
  * Dead, switched out and its own reference dropped (finish_task_switch()):
  * ours is the last, so the put below frees it here, in task context.
  */
-static bool thread_gone(struct task_struct *p)
+bool ktest_thread_gone(struct task_struct *p)
 {
 	return READ_ONCE(p->__state) == TASK_DEAD && !smp_load_acquire(&p->on_cpu) &&
 	       atomic_read(&p->usage) == 1;
@@ -78,9 +78,9 @@ void ktest_reap_case_threads(void)
 			pr_warn("ktest: thread %s/%d was never started\n", p->comm, p->pid);
 			continue;
 		}
-		while (!thread_gone(p) && ms++ < 1000)
+		while (!ktest_thread_gone(p) && ms++ < 1000)
 			msleep(1);
-		if (!thread_gone(p)) {
+		if (!ktest_thread_gone(p)) {
 			pr_warn("ktest: thread %s/%d still running after its case\n",
 				p->comm, p->pid);
 			continue;

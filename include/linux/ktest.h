@@ -75,6 +75,7 @@ void ktest_set_fifo(int prio);
 void ktest_on_each_cpu(void (*fn)(void *info), void *info);
 void ktest_threads_init(void);
 void ktest_reap_case_threads(void);
+bool ktest_thread_gone(struct task_struct *p);
 
 /* pi_stress (test/pi_stress.c): a test case and the run=pi_stress workload. */
 struct pi_stress_result {
@@ -91,6 +92,26 @@ int slabbench_run(void);
 
 /* The run=cyclic workload (test/cyclic.c). */
 int cyclic_run(void);
+/* hackbench (test/hackbench.c): the run=hackbench workload and its engine. */
+struct hackbench_params {
+	int groups, fds, loops, size;
+	bool spread;		/* pin thread i to online CPU i mod N */
+	bool fail_senders;	/* tests: senders get make_it_fail (failslab) */
+	bool duplicate_one;	/* tests: one message is sent twice */
+};
+struct hackbench_result {
+	unsigned int threads;	/* created */
+	unsigned int unreaped;	/* not dead and released 1 s after they finished */
+	bool aborted;		/* not all could be created: nothing sent */
+	u64 time_ns, cycles;	/* release to the last receiver done */
+	u64 sent, received, dropped, leftover;
+	u64 errors;		/* out of sequence, or per-pair counts that differ */
+	u64 corrupt;		/* payloads that changed on the way */
+	u64 nvcsw, nivcsw, migrations;
+};
+int hackbench(const struct hackbench_params *p, struct hackbench_result *r);
+void hackbench_report(const struct hackbench_params *p, const struct hackbench_result *r);
+int hackbench_run(void);
 
 /* printk ring inspection: did the kernel report something since @mark? */
 u64 ktest_log_mark(void);

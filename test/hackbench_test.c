@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hackbench's engine (test/hackbench.c) on a small round: every message
+ * arrives exactly once, in order and intact; every kmalloc'd message is
+ * freed (the kmalloc cache's active objects come back, with
+ * CONFIG_SLUB_DEBUG, which counts them); the threads switch.  The
+ * checker is checked too (a message sent twice is caught), and so is the
+ * kmalloc failure path (failslab on the senders only: messages dropped,
+ * counted, nothing lost, nothing leaked).
+ */
+#include <linux/ktest.h>
+#include <linux/slab.h>
+#include <linux/gfp.h>
+#include <linux/smp.h>
+#include <linux/fault-inject.h>
+#include "../mm/slab.h"
+#include "slub_test.h"
+
+#define HB_T_GROUPS	2
+#define HB_T_FDS	4
+#define HB_T_LOOPS	100
+#define HB_T_MESSAGES	((u64)HB_T_GROUPS * HB_T_FDS * HB_T_FDS * HB_T_LOOPS)
+
+/* Active objects of the kmalloc cache serving @size (-1: not counted). */
+static long hb_t_active(int size)
+{
+	return slub_t_active(kmalloc_slab(size, GFP_KERNEL));
+}
+
+static void hb_t_round(struct ktest *t, struct hackbench_params *p,
+		       struct hackbench_result *r)
+{
+	long before, after;
+	int ret;
+
+	before = hb_t_active(p->size);
+	ret = hackbench(p, r);
+	after = hb_t_active(p->size);
+	KTEST_ASSERT_EQ(t, ret, 0);
+	ktest_info(t, "%u threads, %llu messages, %llu us, %llu+%llu switches, %llu migrations (%s)",
+		   r->threads, (unsigned long long)r->received,
+		   (unsigned long long)(r->time_ns / 1000), (unsigned long long)r->nvcsw,
+		   (unsigned long long)r->nivcsw, (unsigned long long)r->migrations,
+		   ktest_clock_mode());
+	KTEST_EXPECT_EQ(t, r->threads, 2 * p->groups * p->fds);
+	KTEST_EXPECT_FALSE(t, r->aborted);
+	/* Every thread exited and was freed (one reference each, no more). */
+	KTEST_EXPECT_EQ(t, r->unreaped, 0);
+	/* Nothing the round allocated is still allocated. */
+	KTEST_EXPECT_EQ(t, after, before);
+}
+
+static void hb_t_expect_exact(struct ktest *t, const struct hackbench_result *r)
+{
+	KTEST_EXPECT_EQ(t, r->dropped, 0);
+	KTEST_EXPECT_EQ(t, r->sent, HB_T_MESSAGES);
+	KTEST_EXPECT_EQ(t, r->received, HB_T_MESSAGES);
+	KTEST_EXPECT_EQ(t, r->errors, 0);
+	KTEST_EXPECT_EQ(t, r->corrupt, 0);
+	KTEST_EXPECT_EQ(t, r->leftover, 0);
+	KTEST_EXPECT_GT(t, r->nvcsw + r->nivcsw, 0);
+	KTEST_EXPECT_GT(t, r->time_ns, 0);
+}
+
+/* The default message size, threads placed by the scheduler. */
+static void exactly_once(struct ktest *t)
+{
+	struct hackbench_params p = {
+		.groups = HB_T_GROUPS, .fds = HB_T_FDS, .loops = HB_T_LOOPS, .size = 100,
+	};
+	struct hackbench_result r;
+
+	hb_t_round(t, &p, &r);
+	hb_t_expect_exact(t, &r);
+}
+
+/*
+ * The seeds' kmalloc-4096 messages, threads pinned round robin: pinned
+ * threads cannot migrate during the run.
+ */
+static void exactly_once_spread_4096(struct ktest *t)
+{
+	struct hackbench_params p = {
+		.groups = HB_T_GROUPS, .fds = HB_T_FDS, .loops = HB_T_LOOPS, .size = 4096,
+		.spread = true,
+	};
+	struct hackbench_result r;
+
+	hb_t_round(t, &p, &r);
+	hb_t_expect_exact(t, &r);
+	KTEST_EXPECT_EQ(t, r.migrations, 0);
+}
+
+/* One message sent twice: the receivers' sequence check must see it. */
+static void duplicate_is_caught(struct ktest *t)
+{
+	struct hackbench_params p = {
+		.groups = 1, .fds = 2, .loops = 10, .size = 100, .duplicate_one = true,
+	};
+	struct hackbench_result r;
+
+	hb_t_round(t, &p, &r);
+	KTEST_EXPECT_EQ(t, r.sent, 2 * 2 * 10 + 1);
+	KTEST_EXPECT_GT(t, r.errors, 0);
+	/* The receiver stopped at its count: one message was left, and freed. */
+	KTEST_EXPECT_EQ(t, r.received + r.leftover, r.sent);
+	KTEST_EXPECT_EQ(t, r.leftover, 1);
+}
+
+#ifdef CONFIG_FAILSLAB
+/*
+ * failslab for the senders only (make_it_fail), 20% of their kmalloc()s:
+ * the failures are dropped messages, the receivers still finish, and what
+ * was sent arrived exactly once.
+ */
+static void kmalloc_failure_drops(struct ktest *t)
+{
+	struct fault_attr *a = &failslab.attr;
+	struct hackbench_params p = {
+		.groups = HB_T_GROUPS, .fds = HB_T_FDS, .loops = HB_T_LOOPS, .size = 100,
+		.fail_senders = true,
+	};
+	unsigned long probability = a->probability, interval = a->interval;
+	unsigned long verbose = a->verbose;
+	int times = atomic_read(&a->times), space = atomic_read(&a->space);
+	bool filter = a->task_filter, reclaim = failslab.ignore_gfp_reclaim;
+	long failures0 = atomic_long_read(&a->failures);
+	struct hackbench_result r;
+
+	WRITE_ONCE(a->probability, 0);
+	a->interval = 1;
+	atomic_set(&a->times, -1);
+	atomic_set(&a->space, 0);
+	a->verbose = 0;
+	a->task_filter = true;
+	failslab.ignore_gfp_reclaim = false;
+	WRITE_ONCE(a->probability, 20);
+
+	hb_t_round(t, &p, &r);
+
+	WRITE_ONCE(a->probability, 0);
+	a->interval = interval;
+	a->verbose = verbose;
+	atomic_set(&a->times, times);
+	atomic_set(&a->space, space);
+	a->task_filter = filter;
+	failslab.ignore_gfp_reclaim = reclaim;
+	WRITE_ONCE(a->probability, probability);
+
+	KTEST_EXPECT_GT(t, r.dropped, 0);
+	KTEST_EXPECT_EQ(t, (long)r.dropped, atomic_long_read(&a->failures) - failures0);
+	KTEST_EXPECT_EQ(t, r.sent + r.dropped, HB_T_MESSAGES);
+	KTEST_EXPECT_EQ(t, r.received, r.sent);
+	KTEST_EXPECT_EQ(t, r.errors, 0);
+	KTEST_EXPECT_EQ(t, r.corrupt, 0);
+	KTEST_EXPECT_EQ(t, r.leftover, 0);
+}
+#endif
+
+static struct ktest_case hackbench_cases[] = {
+	KTEST_CASE(exactly_once),
+	KTEST_CASE(exactly_once_spread_4096),
+	KTEST_CASE(duplicate_is_caught),
+#ifdef CONFIG_FAILSLAB
+	KTEST_CASE(kmalloc_failure_drops),
+#endif
+	{}
+};
+
+static struct ktest_suite hackbench_suite = {
+	.name = "hackbench",
+	.cases = hackbench_cases,
+};
+ktest_register_suite(hackbench_suite);
