@@ -267,59 +267,7 @@ struct page *new_slab(struct kmem_cache *s, gfp_t gfp, int node)
 
 /* ------------------------------------------------------- node partials */
 
-/*
- * Take @page off the node list and freeze it.  @mode: the CPU slab of an
- * allocation (its whole freelist goes to the CPU, all objects counted in
- * use) versus an extra slab for c->partial (the freelist stays in the
- * page).  Returns the freelist, or NULL if the page changed under us.
- */
-static inline void *
-acquire_slab(struct kmem_cache *s, struct kmem_cache_node *n,
-	     struct page *page, int mode, int *nr_free)
-{
-	unsigned long counters;
-	void *freelist;
-	struct page new;
-
-	lockdep_assert_held(&n->list_lock);
-
-	freelist = page->freelist;
-	counters = page->counters;
-	new.counters = counters;
-	*nr_free = new.objects - new.inuse;
-	if (mode) {
-		new.inuse = page->objects;
-		new.freelist = NULL;
-	} else {
-		new.freelist = freelist;
-	}
-
-	VM_BUG_ON(new.frozen);
-	new.frozen = 1;
-
-	if (!__cmpxchg_double_slab(s, page, freelist, counters,
-				   new.freelist, new.counters,
-				   "acquire_slab"))
-		return NULL;
-
-	remove_partial(n, page);
-	WARN_ON(!freelist);
-	return freelist;
-}
-
-#ifdef CONFIG_SLUB_CPU_PARTIAL
-static void put_cpu_partial(struct kmem_cache *s, struct page *page,
-			    int drain);
-#else
-static inline void
-put_cpu_partial(struct kmem_cache *s, struct page *page, int drain) { }
-#endif
-
-/* No slab page is ever pfmemalloc in irqlab (see mm/slub.c). */
-static inline bool pfmemalloc_match(struct page *page, gfp_t gfp)
-{
-	return !PageSlabPfmemalloc(page);
-}
+#include "slub_partial.h"
 
 /*
  * A partial slab from node @n becomes the CPU slab (c->page), and more go
