@@ -120,32 +120,18 @@ static void kmalloc_failure_drops(struct ktest *t)
 		.groups = HB_T_GROUPS, .fds = HB_T_FDS, .loops = HB_T_LOOPS, .size = 100,
 		.fail_senders = true,
 	};
-	unsigned long probability = a->probability, interval = a->interval;
-	unsigned long verbose = a->verbose;
-	int times = atomic_read(&a->times), space = atomic_read(&a->space);
-	bool filter = a->task_filter, reclaim = failslab.ignore_gfp_reclaim;
+	bool reclaim = failslab.ignore_gfp_reclaim;
+	struct ktest_fault_saved saved;
 	long failures0 = atomic_long_read(&a->failures);
 	struct hackbench_result r;
 
-	WRITE_ONCE(a->probability, 0);
-	a->interval = 1;
-	atomic_set(&a->times, -1);
-	atomic_set(&a->space, 0);
-	a->verbose = 0;
-	a->task_filter = true;
 	failslab.ignore_gfp_reclaim = false;
-	WRITE_ONCE(a->probability, 20);
+	ktest_fault_arm(a, 20, true, &saved);
 
 	hb_t_round(t, &p, &r);
 
-	WRITE_ONCE(a->probability, 0);
-	a->interval = interval;
-	a->verbose = verbose;
-	atomic_set(&a->times, times);
-	atomic_set(&a->space, space);
-	a->task_filter = filter;
+	ktest_fault_restore(a, &saved);
 	failslab.ignore_gfp_reclaim = reclaim;
-	WRITE_ONCE(a->probability, probability);
 
 	KTEST_EXPECT_GT(t, r.dropped, 0);
 	KTEST_EXPECT_EQ(t, (long)r.dropped, atomic_long_read(&a->failures) - failures0);

@@ -769,7 +769,7 @@ void slub_failslab_one_percent(struct ktest *t)
 static void slub_bulk_page_failure_body(struct ktest *t)
 {
 	struct fault_attr *a = &fail_page_alloc.attr;
-	struct fault_attr saved = *a;
+	struct ktest_fault_saved saved;
 	u32 saved_min_order = fail_page_alloc.min_order;
 	bool saved_ignore = fail_page_alloc.ignore_gfp_reclaim;
 	static void *p[64];
@@ -786,29 +786,18 @@ static void slub_bulk_page_failure_body(struct ktest *t)
 	kmem_cache_free_bulk(s, got, p);
 	kmem_cache_shrink(s);
 
-	WRITE_ONCE(a->probability, 0);
-	a->interval = 1;
-	atomic_set(&a->times, -1);
-	atomic_set(&a->space, 0);
-	a->verbose = 0;
-	a->task_filter = true;
 	fail_page_alloc.min_order = 0;
 	fail_page_alloc.ignore_gfp_reclaim = true;
 	current->make_it_fail = 1;
-	WRITE_ONCE(a->probability, 100);
+	ktest_fault_arm(a, 100, true, &saved);
 
 	pc = preempt_count();
 	got = kmem_cache_alloc_bulk(s, GFP_ATOMIC, 2 * objs + 1, p);
 
-	WRITE_ONCE(a->probability, 0);
+	ktest_fault_restore(a, &saved);
 	current->make_it_fail = 0;
-	a->task_filter = saved.task_filter;
-	a->interval = saved.interval;
-	a->verbose = saved.verbose;
-	atomic_set(&a->times, atomic_read(&saved.times));
 	fail_page_alloc.min_order = saved_min_order;
 	fail_page_alloc.ignore_gfp_reclaim = saved_ignore;
-	WRITE_ONCE(a->probability, saved.probability);
 
 	KTEST_EXPECT_EQ(t, got, 0);
 	KTEST_EXPECT_EQ(t, preempt_count(), pc);

@@ -196,4 +196,17 @@ bool glob_match(const char *pat, const char *str);
 	__faulted;							\
 })
 
+
+/* test/ktest_fault.c: arm a fault_attr for a case, then put it back. */
+struct fault_attr;
+struct ktest_fault_saved {
+	unsigned long probability, interval, verbose;
+	int times, space;
+	bool task_filter;
+};
+void ktest_fault_arm(struct fault_attr *a, unsigned long probability,
+		     bool task_filter, struct ktest_fault_saved *save);
+void ktest_fault_restore(struct fault_attr *a,
+			 const struct ktest_fault_saved *save);
+
 #endif
