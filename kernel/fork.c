@@ -24,6 +24,8 @@ DEFINE_RAW_SPINLOCK(tasklist_lock);
 /* Threads that have exited but whose memory is not freed yet. */
 atomic_t nr_dying_tasks;
 static int next_pid = 1;
+/* Threads created since boot (read by tests that count free pages). */
+unsigned long total_forks;
 
 /* CPU 0's idle task: start_kernel() runs as it, on the boot stack. */
 struct task_struct init_task = {
@@ -109,6 +111,7 @@ static struct task_struct *create_kthread(int (*fn)(void *), void *data, const c
 	p->__state = TASK_UNINTERRUPTIBLE;
 	raw_spin_lock_irqsave(&tasklist_lock, flags);
 	p->pid = next_pid++;
+	WRITE_ONCE(total_forks, total_forks + 1);
 	list_add_tail(&p->tasks, &task_list);
 	raw_spin_unlock_irqrestore(&tasklist_lock, flags);
 	return p;

@@ -16,6 +16,7 @@ void __noreturn do_task_dead(void);
 
 /* Exited threads not yet freed (their stacks and task_structs). */
 extern atomic_t nr_dying_tasks;
+extern unsigned long total_forks;
 
 static inline struct task_struct *get_task_struct(struct task_struct *t)
 {
