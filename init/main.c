@@ -29,6 +29,7 @@
 #include <linux/kthread.h>
 #include <linux/lockdep.h>
 #include <linux/fault-inject.h>
+#include <linux/trace_irqsoff.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
 extern u64 acpi_hpet_addr;
@@ -83,8 +84,11 @@ static int run_workloads(unsigned int *cmdline_errors)
 			(*cmdline_errors)++;
 			continue;
 		}
+		/* The tracers measure each workload on its own. */
+		latency_tracer_start();
 		if (w->run())
 			failed++;
+		latency_tracer_report(w->name);
 	}
 	return failed;
 }

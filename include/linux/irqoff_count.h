@@ -32,6 +32,9 @@ struct irqoff_count {
 };
 
 #ifdef CONFIG_TRACE_IRQFLAGS
+/* Called by trace_hardirqs_off()/on() (kernel/trace/trace_preemptirq.c). */
+void irqoff_count_hardirqs_off(unsigned long ip);
+void irqoff_count_hardirqs_on(void);
 /* Forget every count on every CPU; a section open now is not counted. */
 void irqoff_count_reset(void);
 /* Totals over all CPUs for the sections opened inside function @func. */

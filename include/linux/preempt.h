@@ -60,9 +60,24 @@
 #define in_interrupt()		(irq_count())
 #define in_task()		(!(in_nmi() | in_hardirq() | in_serving_softirq()))
 
+#ifdef CONFIG_TRACE_PREEMPT_TOGGLE
+/*
+ * The preemptoff tracer sees every change through these (kernel/sched/
+ * core.c): out of line, they tell it when the count leaves or reaches 0.
+ */
+void preempt_count_add(int val);
+void preempt_count_sub(int val);
+#define preempt_count_dec_and_test()					\
+	({ preempt_count_sub(1); !preempt_count() && tif_need_resched_now(); })
+#else
+#define preempt_count_add(val)		__preempt_count_add(val)
+#define preempt_count_sub(val)		__preempt_count_sub(val)
+#define preempt_count_dec_and_test()	__preempt_count_dec_and_test()
+#endif
+
 #ifdef CONFIG_PREEMPT_COUNT
-#define preempt_count_inc()	__preempt_count_add(1)
-#define preempt_count_dec()	__preempt_count_sub(1)
+#define preempt_count_inc()	preempt_count_add(1)
+#define preempt_count_dec()	preempt_count_sub(1)
 #define preempt_disable()	do { preempt_count_inc(); barrier(); } while (0)
 #define preempt_enable_no_resched() do { barrier(); preempt_count_dec(); } while (0)
 #ifdef CONFIG_PREEMPTION
@@ -70,7 +85,7 @@ void preempt_schedule(void);
 /* The count dropped to zero and a reschedule (or allowed lazy one) is pending. */
 #define preempt_enable() do {						\
 	barrier();							\
-	if (unlikely(__preempt_count_dec_and_test()))			\
+	if (unlikely(preempt_count_dec_and_test()))			\
 		preempt_schedule();					\
 } while (0)
 #define preempt_check_resched() do {					\

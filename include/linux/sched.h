@@ -104,6 +104,12 @@ struct task_struct {
 	const cpumask_t *cpus_ptr;
 	cpumask_t cpus_mask;
 	unsigned short migration_disabled;
+#ifdef CONFIG_TRACER_MAX_TRACE
+	/* Open migrate-disable section (kernel/trace/trace_irqsoff.c). */
+	u64 migrate_disable_tsc;
+	unsigned long migrate_disable_ip;
+	unsigned long migrate_disable_gen;
+#endif
 	unsigned short migration_flags;
 	struct set_affinity_pending *migration_pending;
 

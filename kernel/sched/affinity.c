@@ -10,6 +10,7 @@
  */
 #include "sched.h"
 #include <linux/irqflags.h>
+#include <linux/trace_irqsoff.h>
 
 struct set_affinity_pending {
 	struct task_struct *waiter;
@@ -77,6 +78,7 @@ void migrate_disable(void)
 	preempt_disable();
 	this_rq()->nr_pinned++;
 	p->migration_disabled = 1;
+	tracer_migrate_off(_RET_IP_);
 #ifdef CONFIG_PREEMPT_LAZY
 	p->thread_info.preempt_lazy_count++;	/* preempt_lazy_disable() */
 #endif
@@ -99,6 +101,7 @@ void migrate_enable(void)
 		return;
 
 	preempt_disable();
+	tracer_migrate_on(_RET_IP_);
 	raw_spin_lock_irqsave(&p->pi_lock, flags);
 	if (p->cpus_ptr != &p->cpus_mask) {
 		struct rq *rq = this_rq();

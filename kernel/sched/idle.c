@@ -7,6 +7,7 @@
  * v2r1 bug.
  */
 #include "sched.h"
+#include <linux/trace_irqsoff.h>
 #include <linux/irqflags.h>
 #include <linux/smp.h>
 
@@ -107,6 +108,8 @@ void init_idle(struct task_struct *tsk, int cpu)
 /* Halt until an interrupt brings work; never sleeps, only yields. */
 static void do_idle(void)
 {
+	/* Halting is not a preempt-off latency: close the window first. */
+	stop_critical_timings();
 	while (!need_resched()) {
 		local_irq_disable();
 		if (need_resched()) {
@@ -115,6 +118,7 @@ static void do_idle(void)
 		}
 		safe_halt();	/* sti; hlt: no wakeup can slip in between */
 	}
+	start_critical_timings();
 	flush_smp_call_function_queue();
 	schedule_idle();
 }

@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace_hardirqs_off()/trace_hardirqs_on() for CONFIG_TRACE_IRQFLAGS, as
- * an IRQ-off section counter (include/linux/irqoff_count.h).
- *
- * This is the stepping stone to the irqsoff tracer of the measurement
- * issue (DESIGN 7), which is to reuse these hooks, the per-CPU section
- * state (struct irqoff_cpu: open, start address, start TSC) and the
- * generation scheme below; that is why the names are generic.
+ * An IRQ-off section counter on the CONFIG_TRACE_IRQFLAGS hooks
+ * (include/linux/irqoff_count.h), called by trace_hardirqs_off()/on()
+ * in trace_preemptirq.c next to the irqsoff tracer (trace_irqsoff.c).
+ * The counter is always there with the hooks and keeps only totals per
+ * call site; the tracer adds windows, histograms and sites.
  *
  * Per CPU, the "off" hook opens a section when the CPU's traced state is
  * "on" (an off->off transition, e.g. a nested local_irq_save() or a
  * local_irq_restore() to a disabled state, changes nothing) and keeps the
- * hook's return address: the local_irq_*() macros call it directly, so
- * that address lies inside the function that disabled interrupts.  The
+ * return address of trace_hardirqs_off(): the local_irq_*() macros call
+ * it directly, so that address lies inside the function that disabled
+ * interrupts.  The
  * "on" hook closes the section and adds one section and its length to a
  * small open-addressed table of this CPU, keyed by that raw address.
  * Addresses are turned into functions (kallsyms) only when someone asks,
@@ -137,7 +136,7 @@ static void irqoff_account(struct irqoff_cpu *c, unsigned long ip, u64 cycles)
 	c->dropped++;
 }
 
-void trace_hardirqs_off(void)
+void irqoff_count_hardirqs_off(unsigned long ip)
 {
 	struct irqoff_cpu *c;
 
@@ -146,12 +145,12 @@ void trace_hardirqs_off(void)
 	c = irqoff_this_cpu();
 	if (c->open)
 		return;		/* off -> off */
-	c->start_ip = (unsigned long)__builtin_return_address(0);
+	c->start_ip = ip;
 	c->start_tsc = rdtsc();
 	c->open = true;
 }
 
-void trace_hardirqs_on(void)
+void irqoff_count_hardirqs_on(void)
 {
 	struct irqoff_cpu *c;
 	u64 now;

@@ -150,11 +150,10 @@ void common_interrupt(struct pt_regs *regs)
 	irq_exit();
 	irqentry_exit_cond_resched(regs);
 	/*
-	 * iret turns interrupts back on: tell the IRQ-flag hooks, so that an
-	 * IRQ-off section opened by softirq processing or preemption above
-	 * ends here.  Entry is not traced (CONFIG_TRACE_IRQFLAGS counts no
-	 * section from the hardware disable at entry).
+	 * do_trap() calls trace_hardirqs_on() on the way to iret when the
+	 * interrupted context had interrupts on, so an IRQ-off section opened
+	 * by softirq processing or preemption above ends there.  The IRQ-off
+	 * counter takes no section from the entry; the irqsoff tracer opens
+	 * its window at do_trap().
 	 */
-	if (regs->flags & X86_EFLAGS_IF)
-		trace_hardirqs_on();
 }

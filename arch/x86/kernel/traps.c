@@ -7,6 +7,8 @@
  * and panic, which reports failure to the host.
  */
 #include <linux/kernel.h>
+#include <linux/irqflags.h>
+#include <linux/trace_irqsoff.h>
 #include <linux/kallsyms.h>
 #include <linux/percpu.h>
 #include <asm/traps.h>
@@ -176,12 +178,27 @@ static void do_exception(struct pt_regs *regs)
 void common_interrupt(struct pt_regs *regs);
 void do_nmi(struct pt_regs *regs);
 
+/*
+ * Every vector but NMI enters with interrupts off.  When it interrupted a
+ * context that had them on, that hardware IRQ-off window is the irqsoff
+ * tracer's from here (its parent site is the interrupted instruction) to
+ * the trace_hardirqs_on() just before iret.
+ */
 void do_trap(struct pt_regs *regs)
 {
-	if (regs->vector == X86_TRAP_NMI)
+	if (regs->vector == X86_TRAP_NMI) {
 		do_nmi(regs);
-	else if (regs->vector < NR_EXCEPTION_VECTORS)
+		return;
+	}
+#ifdef CONFIG_TRACE_IRQSOFF
+	if (regs->flags & X86_EFLAGS_IF)
+		tracer_irq_entry(_THIS_IP_, regs->ip);
+#endif
+	if (regs->vector < NR_EXCEPTION_VECTORS)
 		do_exception(regs);
 	else
 		common_interrupt(regs);
+	/* iret turns interrupts back on; see common_interrupt(). */
+	if (regs->flags & X86_EFLAGS_IF)
+		trace_hardirqs_on();
 }

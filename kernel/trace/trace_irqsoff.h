@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals shared by trace_irqsoff.c (recording) and trace_irqsoff_report.c. */
+#ifndef _KERNEL_TRACE_IRQSOFF_H
+#define _KERNEL_TRACE_IRQSOFF_H
+
+#include <linux/trace_irqsoff.h>
+#include <linux/percpu.h>
+
+#define LAT_FUNC_BITS	7
+#define LAT_FUNC_SLOTS	(1U << LAT_FUNC_BITS)
+#define LAT_FUNC_PROBES	8		/* slots tried before a window's site drops */
+#define LAT_THR_MAX	64		/* threshold-mode windows kept per CPU */
+
+/* Windows by the address that opened them (one slot per call site). */
+struct lat_func_slot {
+	unsigned long ip;		/* 0: free */
+	u64 windows;
+	u64 total_ns;
+	u64 max_ns;
+};
+
+/*
+ * One CPU's figures for one tracer.  Everything before @gen is cleared
+ * when the CPU first records after a reset.
+ */
+struct lat_stats {
+	u64 windows;
+	u64 total_ns;
+	u64 min_ns;
+	struct lat_window max;
+	u64 log2[LAT_LOG2_BUCKETS];
+	u64 fine[LAT_FINE_BUCKETS];
+	u64 fine_over;
+	unsigned int nr_worst;
+	struct lat_window worst[LAT_WORST_MAX];
+	unsigned int thr_n;
+	unsigned long thr_dropped;
+	struct lat_window thr[LAT_THR_MAX];
+	unsigned long funcs_dropped;
+	unsigned long open_at_reset;	/* windows open across a reset, dropped */
+	struct lat_func_slot funcs[LAT_FUNC_SLOTS];
+	/* not cleared: */
+	unsigned long gen;
+	int cpu;
+};
+
+DECLARE_PER_CPU(struct lat_stats *, lat_stats[LAT_NR_KINDS]);
+extern unsigned long lat_gen;
+extern unsigned int lat_enabled_mask;
+extern u64 lat_threshold_ns, lat_fine_max_ns;
+extern unsigned int lat_worst;
+extern bool lat_paused;
+
+void latency_tracer_init(void);
+
+static inline unsigned int lat_hash(unsigned long ip)
+{
+	return (unsigned int)((ip * 0x9e3779b97f4a7c15UL) >> (64 - LAT_FUNC_BITS));
+}
+
+/* @cpu's statistics if they belong to the current generation. */
+static inline struct lat_stats *lat_cpu_stats(enum lat_kind kind, int cpu)
+{
+	struct lat_stats *st = READ_ONCE(per_cpu(lat_stats[kind], cpu));
+
+	if (!st || READ_ONCE(st->gen) != READ_ONCE(lat_gen))
+		return NULL;
+	return st;
+}
+
+#endif

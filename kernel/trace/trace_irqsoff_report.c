@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reports of the latency tracers (trace_irqsoff.c), printed after a
+ * workload: per CPU the window count and maximum, the maximum in the
+ * irqsoff tracer's header form ("# latency: N us, ... => started at:"),
+ * the worst windows, the log2 and fine histograms, the threshold windows
+ * as "latency: N us, started at X, ended at Y", the opening functions
+ * with the most and the longest time, and the tracer's own cost.  Each
+ * figure is also an @irqlab record (lib/record.c).
+ *
+ * Sites are return addresses; they print as function+0xoff, looked up at
+ * address - 1 so that a call that ends its function still names it.
+ */
+#include <linux/kernel.h>
+#include <linux/irqflags.h>
+#include <linux/kallsyms.h>
+#include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/record.h>
+#include <linux/cpumask.h>
+#include <asm/processor.h>
+#include <asm/tsc.h>
+#include "trace_irqsoff.h"
+
+static DEFINE_MUTEX(lat_report_lock);
+
+/* "function+0xoff" for a return address, or "-" for none. */
+static void lat_sym(char *buf, size_t len, unsigned long ip)
+{
+	unsigned long size, off;
+	const char *name;
+
+	if (!ip) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	name = kallsyms_lookup(ip - 1, &size, &off);
+	if (name)
+		snprintf(buf, len, "%s+0x%lx", name, off + 1);
+	else
+		snprintf(buf, len, "0x%lx", ip);
+}
+
+/* Start of the function holding return address @ip (0 if unknown). */
+static unsigned long lat_func_start(unsigned long ip)
+{
+	unsigned long size, off;
+
+	if (!ip || !kallsyms_lookup(ip - 1, &size, &off))
+		return 0;
+	return ip - 1 - off;
+}
+
+static const char *lat_clock_mode(void)
+{
+	const char *sig = boot_cpu_data.hypervisor;
+
+	if (!boot_cpu_data.has_hypervisor || !sig[0])
+		return "hardware";
+	if (!strcmp(sig, "TCGTCGTCGTCG"))
+		return tsc_khz >= 999990 && tsc_khz <= 1000010 ? "icount" : "TCG";
+	if (!strncmp(sig, "KVMKVMKVM", 9))
+		return "KVM";
+	return sig;
+}
+
+/* ------------------------------------------------------------ readers */
+
+bool latency_tracer_summary(enum lat_kind kind, int cpu, struct lat_cpu_summary *out)
+{
+	struct lat_stats *st;
+
+	memset(out, 0, sizeof(*out));
+	if (kind >= LAT_NR_KINDS || cpu < 0 || cpu >= (int)nr_cpu_ids)
+		return false;
+	st = lat_cpu_stats(kind, cpu);
+	if (!st)
+		return false;
+	out->valid = true;
+	out->windows = READ_ONCE(st->windows);
+	out->total_ns = st->total_ns;
+	out->min_ns = st->min_ns;
+	out->max = st->max;
+	memcpy(out->log2, st->log2, sizeof(out->log2));
+	memcpy(out->fine, st->fine, sizeof(out->fine));
+	out->fine_over = st->fine_over;
+	out->nr_worst = min_t(unsigned int, st->nr_worst, LAT_WORST_MAX);
+	memcpy(out->worst, st->worst, sizeof(out->worst));
+	out->thr_kept = st->thr_n;
+	out->thr_dropped = st->thr_dropped;
+	out->funcs_dropped = st->funcs_dropped;
+	return true;
+}
+
+unsigned int latency_tracer_threshold(enum lat_kind kind, int cpu,
+				      struct lat_window *out, unsigned int max)
+{
+	struct lat_stats *st;
+	unsigned int n;
+
+	if (kind >= LAT_NR_KINDS || cpu < 0 || cpu >= (int)nr_cpu_ids)
+		return 0;
+	st = lat_cpu_stats(kind, cpu);
+	if (!st)
+		return 0;
+	n = min_t(unsigned int, READ_ONCE(st->thr_n), max);
+	memcpy(out, st->thr, n * sizeof(*out));
+	return n;
+}
+
+struct lat_func_total latency_tracer_func(enum lat_kind kind, const char *func)
+{
+	struct lat_func_total r = { 0 };
+	unsigned long start, size, off;
+	int cpu;
+
+	start = kallsyms_lookup_name(func);
+	if (kind >= LAT_NR_KINDS || !start || !kallsyms_lookup(start, &size, &off))
+		return r;
+	r.found = true;
+	for_each_possible_cpu(cpu) {
+		struct lat_stats *st = lat_cpu_stats(kind, cpu);
+
+		if (!st)
+			continue;
+		for (unsigned int i = 0; i < LAT_FUNC_SLOTS; i++) {
+			unsigned long ip = READ_ONCE(st->funcs[i].ip);
+
+			if (!ip || ip - 1 < start || ip - 1 >= start + size)
+				continue;
+			r.windows += st->funcs[i].windows;
+			r.total_ns += st->funcs[i].total_ns;
+			r.max_ns = max(r.max_ns, st->funcs[i].max_ns);
+		}
+	}
+	return r;
+}
+
+unsigned long latency_tracer_dropped(enum lat_kind kind)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	if (kind >= LAT_NR_KINDS)
+		return 0;
+	for_each_possible_cpu(cpu) {
+		struct lat_stats *st = lat_cpu_stats(kind, cpu);
+
+		if (st)
+			n += st->funcs_dropped + st->thr_dropped + st->open_at_reset;
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------ records */
+
+struct lat_rec {
+	char json[RECORD_MAX_JSON + 1];
+	int n;
+	bool open;
+};
+
+static void lat_emit(const char *json, int n)
+{
+	if (n > RECORD_MAX_JSON || record_emit(json) < 0)
+		pr_warn("trace: a record does not fit: %.60s...\n", json);
+}
+
+/* Pairs [a,b] in chunks that each fit one record. */
+static void lat_rec_pair(struct lat_rec *r, const char *head, u64 a, u64 b)
+{
+	char item[48];
+	int len = snprintf(item, sizeof(item), "[%llu,%llu]",
+			   (unsigned long long)a, (unsigned long long)b);
+
+	if (r->open && r->n + len + 3 > RECORD_MAX_JSON) {
+		r->n += snprintf(r->json + r->n, sizeof(r->json) - r->n, "]}");
+		lat_emit(r->json, r->n);
+		r->open = false;
+	}
+	if (!r->open) {
+		r->n = snprintf(r->json, sizeof(r->json), "%s\"b\":[", head);
+		r->open = true;
+	} else {
+		r->json[r->n++] = ',';
+	}
+	r->n += snprintf(r->json + r->n, sizeof(r->json) - r->n, "%s", item);
+}
+
+static void lat_rec_close(struct lat_rec *r)
+{
+	if (!r->open)
+		return;
+	r->n += snprintf(r->json + r->n, sizeof(r->json) - r->n, "]}");
+	lat_emit(r->json, r->n);
+	r->open = false;
+}
+
+static void lat_emit_window(const char *type, const char *tr, int cpu, unsigned int rank,
+			    const struct lat_window *w)
+{
+	char s[64], e[64], p[64], json[RECORD_MAX_JSON + 1];
+	int n;
+
+	lat_sym(s, sizeof(s), w->start_ip);
+	lat_sym(e, sizeof(e), w->end_ip);
+	lat_sym(p, sizeof(p), w->parent_ip);
+	n = snprintf(json, sizeof(json),
+		     "{\"type\":\"%s\",\"tracer\":\"%s\",\"cpu\":%d,\"rank\":%u,\"ns\":%llu,"
+		     "\"start\":\"%.36s\",\"end\":\"%.36s\",\"parent\":\"%.36s\",\"pid\":%d}",
+		     type, tr, cpu, rank, (unsigned long long)w->ns, s, e, p, w->pid);
+	lat_emit(json, n);
+}
+
+/* ------------------------------------------------------------ report */
+
+static void lat_print_max(enum lat_kind kind, int cpu, const struct lat_stats *st)
+{
+	const struct lat_window *w = &st->max;
+	char sym[KSYM_SYMBOL_LEN];
+	struct lat_rec r = { 0 };
+	char head[96];
+
+	pr_info("# %s latency trace v1.1.5 on irqlab %s\n", lat_kind_name(kind), IRQLAB_VERSION);
+	pr_info("# latency: %llu us, #%llu, CPU#%d | (M:%s #P:%u) %llu ns, %llu cycles\n",
+		(unsigned long long)(w->ns / 1000), (unsigned long long)st->windows, cpu,
+		IS_ENABLED(CONFIG_PREEMPT_RT) ? "preempt_rt" :
+		IS_ENABLED(CONFIG_PREEMPT) ? "preempt" : "server",
+		num_online_cpus(), (unsigned long long)w->ns, (unsigned long long)w->cycles);
+	pr_info("#    | task: %s-%d\n", w->comm, w->pid);
+	lat_sym(sym, sizeof(sym), w->start_ip);
+	pr_info("#  => started at: %s\n", sym);
+	lat_sym(sym, sizeof(sym), w->end_ip);
+	pr_info("#  => ended at:   %s\n", sym);
+	if (w->parent_ip) {
+		lat_sym(sym, sizeof(sym), w->parent_ip);
+		pr_info("#  => opener's caller (or interrupted at): %s\n", sym);
+	}
+	for (unsigned int i = 0; i < w->nr_bt; i++) {
+		lat_sym(sym, sizeof(sym), w->bt[i]);
+		pr_info("#  => %s\n", sym);
+	}
+	lat_emit_window("lat_max", lat_kind_name(kind), cpu, 0, w);
+	snprintf(head, sizeof(head), "{\"type\":\"lat_bt\",\"tracer\":\"%s\",\"cpu\":%d,",
+		 lat_kind_name(kind), cpu);
+	for (unsigned int i = 0; i < w->nr_bt; i++)
+		lat_rec_pair(&r, head, i, w->bt[i]);
+	lat_rec_close(&r);
+}
+
+static void lat_print_hists(enum lat_kind kind, int cpu, const struct lat_stats *st)
+{
+	const char *tr = lat_kind_name(kind);
+	u64 step = lat_fine_max_ns / LAT_FINE_BUCKETS;
+	struct lat_rec r = { 0 };
+	char head[128];
+
+	pr_info("%s: CPU%d log2 histogram (ns: count)\n", tr, cpu);
+	snprintf(head, sizeof(head),
+		 "{\"type\":\"lat_hist\",\"tracer\":\"%s\",\"cpu\":%d,\"unit\":\"log2_ns\",", tr, cpu);
+	for (unsigned int b = 0; b < LAT_LOG2_BUCKETS; b++) {
+		if (!st->log2[b])
+			continue;
+		pr_info("%s:   >= %12llu: %llu\n", tr, b ? 1ULL << b : 0ULL,
+			(unsigned long long)st->log2[b]);
+		lat_rec_pair(&r, head, b, st->log2[b]);
+	}
+	lat_rec_close(&r);
+
+	pr_info("%s: CPU%d fine histogram, %llu ns buckets below %llu ns (ns: count)\n",
+		tr, cpu, (unsigned long long)step, (unsigned long long)lat_fine_max_ns);
+	snprintf(head, sizeof(head),
+		 "{\"type\":\"lat_fine\",\"tracer\":\"%s\",\"cpu\":%d,\"step_ns\":%llu,\"over\":%llu,",
+		 tr, cpu, (unsigned long long)step, (unsigned long long)st->fine_over);
+	for (unsigned int b = 0; b < LAT_FINE_BUCKETS; b++) {
+		if (!st->fine[b])
+			continue;
+		pr_info("%s:   %8llu: %llu\n", tr, (unsigned long long)(b * step),
+			(unsigned long long)st->fine[b]);
+		lat_rec_pair(&r, head, b, st->fine[b]);
+	}
+	if (!r.open && st->fine_over)
+		lat_rec_pair(&r, head, LAT_FINE_BUCKETS, 0);
+	lat_rec_close(&r);
+	pr_info("%s:   over %llu ns: %llu\n", tr, (unsigned long long)lat_fine_max_ns,
+		(unsigned long long)st->fine_over);
+}
+
+static void lat_print_worst_thr(enum lat_kind kind, int cpu, const struct lat_stats *st)
+{
+	const char *tr = lat_kind_name(kind);
+	char s[KSYM_SYMBOL_LEN], e[KSYM_SYMBOL_LEN];
+
+	pr_info("%s: CPU%d worst %u windows (ns, started at, ended at, task)\n",
+		tr, cpu, st->nr_worst);
+	for (unsigned int i = 0; i < st->nr_worst; i++) {
+		const struct lat_window *w = &st->worst[i];
+
+		lat_sym(s, sizeof(s), w->start_ip);
+		lat_sym(e, sizeof(e), w->end_ip);
+		pr_info("%s:   %2u %10llu  %-36s %-36s %s-%d\n", tr, i + 1,
+			(unsigned long long)w->ns, s, e, w->comm, w->pid);
+		lat_emit_window("lat_worst", tr, cpu, i + 1, w);
+	}
+	if (!lat_threshold_ns)
+		return;
+	pr_info("%s: CPU%d %u windows of at least %llu us (%lu dropped, table of %u)\n", tr, cpu,
+		st->thr_n, (unsigned long long)(lat_threshold_ns / 1000), st->thr_dropped,
+		LAT_THR_MAX);
+	for (unsigned int i = 0; i < st->thr_n; i++) {
+		const struct lat_window *w = &st->thr[i];
+
+		lat_sym(s, sizeof(s), w->start_ip);
+		lat_sym(e, sizeof(e), w->end_ip);
+		pr_info("%s: latency: %llu us, started at %s, ended at %s (CPU#%d %s-%d, %llu ns)\n",
+			tr, (unsigned long long)(w->ns / 1000), s, e, cpu, w->comm, w->pid,
+			(unsigned long long)w->ns);
+		lat_emit_window("lat_thresh", tr, cpu, i + 1, w);
+	}
+}
+
+/* The opening functions, merged over CPUs; a static table: reports are serialized. */
+#define LAT_REPORT_FUNCS 160
+static struct lat_func_total lat_funcs[LAT_REPORT_FUNCS];
+static unsigned long lat_func_starts[LAT_REPORT_FUNCS];
+
+static void lat_swap(unsigned int a, unsigned int b)
+{
+	struct lat_func_total t = lat_funcs[a];
+	unsigned long s = lat_func_starts[a];
+
+	lat_funcs[a] = lat_funcs[b];
+	lat_func_starts[a] = lat_func_starts[b];
+	lat_funcs[b] = t;
+	lat_func_starts[b] = s;
+}
+
+static void lat_print_funcs(enum lat_kind kind, unsigned int top)
+{
+	const char *tr = lat_kind_name(kind);
+	unsigned int n = 0, lost = 0;
+	char sym[KSYM_SYMBOL_LEN], json[RECORD_MAX_JSON + 1];
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct lat_stats *st = lat_cpu_stats(kind, cpu);
+
+		if (!st)
+			continue;
+		for (unsigned int i = 0; i < LAT_FUNC_SLOTS; i++) {
+			unsigned long ip = st->funcs[i].ip, start;
+			unsigned int f;
+
+			if (!ip)
+				continue;
+			start = lat_func_start(ip);
+			for (f = 0; f < n; f++)
+				if (lat_func_starts[f] == start)
+					break;
+			if (f == n) {
+				if (n == LAT_REPORT_FUNCS) {
+					lost++;
+					continue;
+				}
+				lat_func_starts[n] = start;
+				lat_funcs[n++] = (struct lat_func_total){ .found = start != 0 };
+			}
+			lat_funcs[f].windows += st->funcs[i].windows;
+			lat_funcs[f].total_ns += st->funcs[i].total_ns;
+			lat_funcs[f].max_ns = max(lat_funcs[f].max_ns, st->funcs[i].max_ns);
+		}
+	}
+	/* Most total time first; the longest single window is a column. */
+	pr_info("%s: windows by the function that opened them (all CPUs)\n", tr);
+	pr_info("%s:   %-36s %10s %14s %10s %10s\n", tr, "function", "windows", "total ns",
+		"avg ns", "max ns");
+	for (unsigned int i = 0; i < n && i < top; i++) {
+		unsigned int best = i;
+
+		for (unsigned int f = i + 1; f < n; f++)
+			if (lat_funcs[f].total_ns > lat_funcs[best].total_ns)
+				best = f;
+		lat_swap(i, best);
+		if (lat_func_starts[i]) {
+			unsigned long size, off;
+			const char *name = kallsyms_lookup(lat_func_starts[i], &size, &off);
+
+			snprintf(sym, sizeof(sym), "%s", name ? name : "?");
+		} else {
+			snprintf(sym, sizeof(sym), "(unknown)");
+		}
+		pr_info("%s:   %-36s %10llu %14llu %10llu %10llu\n", tr, sym,
+			(unsigned long long)lat_funcs[i].windows,
+			(unsigned long long)lat_funcs[i].total_ns,
+			(unsigned long long)(lat_funcs[i].total_ns / lat_funcs[i].windows),
+			(unsigned long long)lat_funcs[i].max_ns);
+		lat_emit(json, snprintf(json, sizeof(json),
+			 "{\"type\":\"lat_func\",\"tracer\":\"%s\",\"rank\":%u,\"func\":\"%.48s\","
+			 "\"windows\":%llu,\"total_ns\":%llu,\"max_ns\":%llu}", tr, i + 1, sym,
+			 (unsigned long long)lat_funcs[i].windows,
+			 (unsigned long long)lat_funcs[i].total_ns,
+			 (unsigned long long)lat_funcs[i].max_ns));
+	}
+	pr_info("%s:   %u functions%s\n", tr, n, lost ? " (report table full)" : "");
+}
+
+/*
+ * The tracers' own cost, in TSC cycles: a local_irq_save()/restore() pair
+ * with the hooks against the raw pair, and a preempt_disable()/enable()
+ * pair through the traced calls.  Run after the report: it records
+ * windows of its own.
+ */
+#define LAT_COST_LOOPS 2000
+
+static u64 lat_cost_irq(bool traced)
+{
+	unsigned long flags;
+	u64 t0, t1;
+
+	t0 = rdtsc_ordered();
+	for (unsigned int i = 0; i < LAT_COST_LOOPS; i++) {
+		if (traced) {
+			local_irq_save(flags);
+			local_irq_restore(flags);
+		} else {
+			raw_local_irq_save(flags);
+			raw_local_irq_restore(flags);
+		}
+		barrier();
+	}
+	t1 = rdtsc_ordered();
+	return t1 - t0;
+}
+
+static void lat_print_cost(void)
+{
+	u64 raw, traced, pre = 0;
+	char json[RECORD_MAX_JSON + 1];
+
+	lat_cost_irq(true);		/* warm the caches */
+	raw = lat_cost_irq(false);
+	traced = lat_cost_irq(true);
+#ifdef CONFIG_TRACE_PREEMPT_TOGGLE
+	{
+		u64 t0 = rdtsc_ordered();
+
+		for (unsigned int i = 0; i < LAT_COST_LOOPS; i++) {
+			preempt_disable();
+			preempt_enable();
+			barrier();
+		}
+		pre = rdtsc_ordered() - t0;
+	}
+#endif
+	pr_info("trace: cost (%s): local_irq_save+restore %llu.%02llu cycles traced, %llu.%02llu raw; "
+		"preempt_disable+enable %llu.%02llu cycles (%d loops)\n", lat_clock_mode(),
+		(unsigned long long)(traced / LAT_COST_LOOPS),
+		(unsigned long long)(traced * 100 / LAT_COST_LOOPS % 100),
+		(unsigned long long)(raw / LAT_COST_LOOPS),
+		(unsigned long long)(raw * 100 / LAT_COST_LOOPS % 100),
+		(unsigned long long)(pre / LAT_COST_LOOPS),
+		(unsigned long long)(pre * 100 / LAT_COST_LOOPS % 100), LAT_COST_LOOPS);
+	lat_emit(json, snprintf(json, sizeof(json),
+		 "{\"type\":\"lat_cost\",\"clock\":\"%s\",\"loops\":%d,\"irq_pair_traced\":%llu,"
+		 "\"irq_pair_raw\":%llu,\"preempt_pair\":%llu}", lat_clock_mode(), LAT_COST_LOOPS,
+		 (unsigned long long)traced, (unsigned long long)raw, (unsigned long long)pre));
+}
+
+static void lat_report_kind(enum lat_kind kind, const char *what)
+{
+	const char *tr = lat_kind_name(kind);
+	char s[KSYM_SYMBOL_LEN], e[KSYM_SYMBOL_LEN], json[RECORD_MAX_JSON + 1];
+	int cpu;
+
+	pr_info("%s: after %s, %s clock, tsc %lu kHz\n", tr, what, lat_clock_mode(), tsc_khz);
+	pr_info("%s: CPU %10s %10s %10s %10s  %-36s %-36s\n", tr, "windows", "min ns", "avg ns",
+		"max ns", "started at", "ended at");
+	for_each_possible_cpu(cpu) {
+		struct lat_stats *st = lat_cpu_stats(kind, cpu);
+
+		if (!st || !st->windows)
+			continue;
+		lat_sym(s, sizeof(s), st->max.start_ip);
+		lat_sym(e, sizeof(e), st->max.end_ip);
+		pr_info("%s: %3d %10llu %10llu %10llu %10llu  %-36s %-36s\n", tr, cpu,
+			(unsigned long long)st->windows, (unsigned long long)st->min_ns,
+			(unsigned long long)(st->total_ns / st->windows),
+			(unsigned long long)st->max.ns, s, e);
+		lat_emit(json, snprintf(json, sizeof(json),
+			 "{\"type\":\"lat_cpu\",\"tracer\":\"%s\",\"what\":\"%.24s\",\"cpu\":%d,"
+			 "\"windows\":%llu,\"min_ns\":%llu,\"total_ns\":%llu,\"max_ns\":%llu,"
+			 "\"dropped\":%lu}", tr, what, cpu, (unsigned long long)st->windows,
+			 (unsigned long long)st->min_ns, (unsigned long long)st->total_ns,
+			 (unsigned long long)st->max.ns,
+			 st->funcs_dropped + st->thr_dropped + st->open_at_reset));
+	}
+	for_each_possible_cpu(cpu) {
+		struct lat_stats *st = lat_cpu_stats(kind, cpu);
+
+		if (!st || !st->windows)
+			continue;
+		lat_print_max(kind, cpu, st);
+		lat_print_worst_thr(kind, cpu, st);
+		lat_print_hists(kind, cpu, st);
+	}
+	lat_print_funcs(kind, 12);
+}
+
+void latency_tracer_report(const char *what)
+{
+	bool any = false;
+
+	if (!what)
+		what = "boot";
+	mutex_lock(&lat_report_lock);
+	WRITE_ONCE(lat_paused, true);
+	for (unsigned int k = 0; k < LAT_NR_KINDS; k++) {
+		if (!(READ_ONCE(lat_enabled_mask) & (1U << k)))
+			continue;
+		lat_report_kind(k, what);
+		any = true;
+	}
+	WRITE_ONCE(lat_paused, false);
+	if (any)
+		lat_print_cost();
+	mutex_unlock(&lat_report_lock);
+}
