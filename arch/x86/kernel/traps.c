@@ -201,4 +201,6 @@ void do_trap(struct pt_regs *regs)
 	/* iret turns interrupts back on; see common_interrupt(). */
 	if (regs->flags & X86_EFLAGS_IF)
 		trace_hardirqs_on();
+	/* Not a tail call: the hook's return address must be in do_trap(). */
+	barrier();
 }
