@@ -332,6 +332,7 @@ struct stress {
 	int ops;
 	atomic_long_t allocs, frees, remote, bulk, shrinks, nulls, bad, bad_bulk;
 	atomic_long_t done_ops;
+	bool capped;			/* a CPU stopped at the time cap */
 };
 
 static u64 obj_seed(void *p)
@@ -443,8 +444,10 @@ static void stress_fn(void *arg, int idx, int cpu)
 			kmem_cache_shrink(st->s[c]);	/* flush_all on every CPU */
 			atomic_long_inc(&st->shrinks);
 		}
-		if (!(i & 255) && time_after(jiffies, st->deadline))
+		if (!(i & 255) && time_after(jiffies, st->deadline)) {
+			WRITE_ONCE(st->capped, true);
 			break;
+		}
 	}
 	for (int k = 0; k < STRESS_HELD; k++)
 		if (held[k].p)
@@ -499,7 +502,14 @@ static bool stress_pass(struct ktest *t, struct stress *st,
 		   crew->n, atomic_long_read(&st->done_ops), atomic_long_read(&st->allocs),
 		   atomic_long_read(&st->bulk), atomic_long_read(&st->remote),
 		   atomic_long_read(&st->shrinks));
-	KTEST_EXPECT_EQ(t, atomic_long_read(&st->done_ops), (long)(stress_ops / crew->n) * crew->n);
+	/* A slow host only shortens the run (DESIGN 7): the checks below hold anyway. */
+	if (READ_ONCE(st->capped))
+		ktest_info(t, "stopped at the %d s cap after %ld of %ld ops", STRESS_SECONDS,
+			   atomic_long_read(&st->done_ops), (long)(stress_ops / crew->n) * crew->n);
+	else
+		KTEST_EXPECT_EQ(t, atomic_long_read(&st->done_ops),
+				(long)(stress_ops / crew->n) * crew->n);
+	KTEST_EXPECT_GT(t, atomic_long_read(&st->done_ops), 0);
 	KTEST_EXPECT_EQ(t, atomic_long_read(&st->allocs), atomic_long_read(&st->frees));
 	KTEST_EXPECT_EQ(t, atomic_long_read(&st->nulls), 0);
 	KTEST_EXPECT_EQ(t, atomic_long_read(&st->bad), 0);
