@@ -195,13 +195,18 @@ ISO ?= $(O)/irqlab.iso
 iso: build
 	$(Q)scripts/mkiso.sh $(O)/kernel.elf "$(CMDLINE)" $(ISO)
 
+# `make run` without CMDLINE runs the default measurement (issue 10): timer
+# latency under hackbench load, with the irqsoff tracer's report after it.
+DEFAULT_RUN := run=cyclic,hackbench cyclic.duration_ms=3000 hackbench.groups=2 hackbench.loops=20
+RUN_CMDLINE = $(if $(strip $(CMDLINE)),$(CMDLINE),$(DEFAULT_RUN))
+
 QEMU_ARGS = --smp $(SMP) --mem $(MEM) --accel $(ACCEL) --icount $(ICOUNT) \
 	--boot $(BOOT) $(if $(MACHINE),--machine $(MACHINE)) $(if $(CPU),--cpu $(CPU)) \
-	--cmdline "$(CMDLINE)"
+	--cmdline "$(RUN_CMDLINE)"
 RUN_IMAGE = $(if $(filter pvh,$(BOOT)),--kernel $(O)/kernel.elf,--iso $(O)/irqlab.iso)
 
 run: build
-	$(Q)$(if $(filter pvh,$(BOOT)),,$(MAKE) iso ISO=$(O)/irqlab.iso)
+	$(Q)$(if $(filter pvh,$(BOOT)),,$(MAKE) iso ISO=$(O)/irqlab.iso CMDLINE='$(RUN_CMDLINE)')
 	$(Q)$(PYTHON) scripts/qemu.py run $(RUN_IMAGE) $(QEMU_ARGS) \
 		$(if $(filter-out 0,$(TIMEOUT)),--timeout $(TIMEOUT))
 

@@ -27,6 +27,7 @@
 #include <linux/irqflags.h>
 #include <linux/sched.h>
 #include <linux/kthread.h>
+#include <linux/completion.h>
 #include <linux/lockdep.h>
 #include <linux/fault-inject.h>
 #include <linux/trace_irqsoff.h>
@@ -43,7 +44,7 @@ core_param("run", run_list, charp,
 
 static const struct irqlab_workload workloads[] = {
 #ifdef CONFIG_KTEST
-	{ "ktest", ktest_run_all, "in-kernel KTAP tests (ktest.filter=<glob>)" },
+	{ "ktest", ktest_run_all, "in-kernel KTAP tests (ktest.filter=<glob>)", WL_ALONE },
 	{ "pi_stress", pi_stress_run,
 	  "priority-inversion scenarios (pi_stress.groups/iterations/timeout_ms)" },
 	{ "slabbench", slabbench_run,
@@ -52,7 +53,8 @@ static const struct irqlab_workload workloads[] = {
 	  "timer wakeup latency, cyclictest-like (cyclic.cpus/interval_us/prio/loops/"
 	  "duration_ms/hist_us)" },
 	{ "hackbench", hackbench_run,
-	  "messaging over kmalloc'd buffers (hackbench.groups/fds/loops/size/affinity)" },
+	  "messaging over kmalloc'd buffers (hackbench.groups/fds/loops/size/affinity)",
+	  WL_LOAD },
 #endif
 };
 
@@ -64,31 +66,143 @@ static void print_workloads(void)
 	pr_cont("\n");
 }
 
-/* Run each workload named in run=; an unknown name is a command-line error. */
+/* ------------------------------------------------------------ run= */
+
+#define MAX_GROUP	8
+
+struct wl_thread {
+	const struct irqlab_workload *w;
+	bool *stop;			/* the measuring workloads are done */
+	int failed;
+	unsigned int rounds;
+	struct completion done;
+};
+
+static int wl_thread_fn(void *arg)
+{
+	struct wl_thread *wt = arg;
+
+	do {
+		if (wt->w->run())
+			wt->failed++;
+		wt->rounds++;
+	} while ((wt->w->flags & WL_LOAD) && !READ_ONCE(*wt->stop));
+	complete(&wt->done);
+	return 0;
+}
+
+/*
+ * Run @n workloads together, each in a thread of its own, with the
+ * console held so that what one prints does not stall another's
+ * measurement.  Load workloads repeat until the measuring ones are done.
+ */
+static int run_group(const struct irqlab_workload **g, unsigned int n)
+{
+	static struct wl_thread wt[MAX_GROUP];
+	char name[96] = "";
+	bool stop = true;
+	int failed = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (!(g[i]->flags & WL_LOAD))
+			stop = false;
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s",
+			 i ? "+" : "", g[i]->name);
+	}
+	pr_info("irqlab: running %s together%s\n", name,
+		stop ? "" : " (loads repeat until the measurements end)");
+	latency_tracer_start();
+	console_hold();
+	for (unsigned int i = 0; i < n; i++) {
+		wt[i] = (struct wl_thread){ .w = g[i], .stop = &stop };
+		init_completion(&wt[i].done);
+		if (!kthread_run(wl_thread_fn, &wt[i], "run/%s", g[i]->name)) {
+			pr_err("irqlab: no thread for workload %s\n", g[i]->name);
+			wt[i].failed = 1;
+			complete(&wt[i].done);
+		}
+	}
+	for (unsigned int i = 0; i < n; i++)
+		if (!(g[i]->flags & WL_LOAD))
+			wait_for_completion(&wt[i].done);
+	WRITE_ONCE(stop, true);
+	for (unsigned int i = 0; i < n; i++)
+		if (g[i]->flags & WL_LOAD)
+			wait_for_completion(&wt[i].done);
+	console_unhold();
+	for (unsigned int i = 0; i < n; i++) {
+		if (g[i]->flags & WL_LOAD)
+			pr_info("irqlab: %s ran %u round(s)\n", g[i]->name, wt[i].rounds);
+		failed += wt[i].failed ? 1 : 0;
+	}
+	latency_tracer_report(name);
+	return failed;
+}
+
+static bool in_group(const struct irqlab_workload **g, unsigned int n,
+		     const struct irqlab_workload *w)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (g[i] == w)
+			return true;
+	return false;
+}
+
+static int run_one(const struct irqlab_workload *w)
+{
+	int failed;
+
+	latency_tracer_start();
+	failed = w->run() ? 1 : 0;
+	latency_tracer_report(w->name);
+	return failed;
+}
+
+/*
+ * Run what run= names, in order; consecutive workloads other than ktest
+ * run together (run=cyclic,hackbench).  An unknown name is a command-line
+ * error.
+ */
 static int run_workloads(unsigned int *cmdline_errors)
 {
+	const struct irqlab_workload *group[MAX_GROUP];
 	char list[256], *save, *name;
+	unsigned int n = 0;
 	int failed = 0;
 
 	strncpy(list, run_list, sizeof(list) - 1);
 	list[sizeof(list) - 1] = '\0';
-	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+	for (name = strtok_r(list, ",", &save); ; name = strtok_r(NULL, ",", &save)) {
 		const struct irqlab_workload *w = NULL;
 
-		for (unsigned int i = 0; i < ARRAY_SIZE(workloads); i++)
-			if (!strcmp(workloads[i].name, name))
-				w = &workloads[i];
-		if (!w) {
-			pr_err("irqlab: unknown workload '%s' in run=\n", name);
-			print_workloads();
-			(*cmdline_errors)++;
-			continue;
+		if (name) {
+			for (unsigned int i = 0; i < ARRAY_SIZE(workloads); i++)
+				if (!strcmp(workloads[i].name, name))
+					w = &workloads[i];
+			if (!w) {
+				pr_err("irqlab: unknown workload '%s' in run=\n", name);
+				print_workloads();
+				(*cmdline_errors)++;
+				continue;
+			}
+			/* A name twice in a row starts a new group: one state each. */
+			if (!(w->flags & WL_ALONE) && n < MAX_GROUP && !in_group(group, n, w)) {
+				group[n++] = w;
+				continue;
+			}
 		}
-		/* The tracers measure each workload on its own. */
-		latency_tracer_start();
-		if (w->run())
-			failed++;
-		latency_tracer_report(w->name);
+		/* The group so far ends here. */
+		if (n == 1)
+			failed += run_one(group[0]);
+		else if (n > 1)
+			failed += run_group(group, n);
+		n = 0;
+		if (!name)
+			break;
+		if (w->flags & WL_ALONE)
+			failed += run_one(w);
+		else
+			group[n++] = w;		/* a full group: this one starts the next */
 	}
 	return failed;
 }

@@ -54,6 +54,8 @@ void printk_defer_exit(void);
 void console_flush(void);
 void console_flush_panic(void);
 extern bool printk_console_threaded;
+void console_hold(void);
+void console_unhold(void);
 
 /* Ring buffer inspection (tests, panic dumps). */
 u64 printk_next_seq(void);

@@ -44,6 +44,8 @@ static int console_lock_word;
 static bool console_at_line_start = true;
 static bool log_buf_ready;
 static DEFINE_PER_CPU(int, printk_defer_depth);
+/* console_hold(): every CPU only stores, while workloads measure. */
+static int console_held;
 
 int console_loglevel = CONFIG_CONSOLE_LOGLEVEL_DEFAULT;
 bool printk_console_threaded;
@@ -144,6 +146,24 @@ void printk_defer_exit(void)
 		console_flush();
 }
 
+/*
+ * While workloads run together (init/main.c), one of them printing must
+ * not stall the UART under another's measurement: printk() only stores
+ * until the last console_unhold(), which prints the backlog.  The ring
+ * holds 2^(LOG_BUF_SHIFT-8) records; older ones are counted as lost.
+ */
+void console_hold(void)
+{
+	__atomic_add_fetch(&console_held, 1, __ATOMIC_SEQ_CST);
+}
+
+void console_unhold(void)
+{
+	if (__atomic_sub_fetch(&console_held, 1, __ATOMIC_SEQ_CST) == 0 &&
+	    !printk_console_threaded)
+		console_flush();
+}
+
 static void console_emit(struct printk_record *r)
 {
 	char prefix[32];
@@ -184,7 +204,8 @@ static bool console_drain(void)
 
 void console_flush(void)
 {
-	if (!log_buf_ready)
+	/* Held: the last console_unhold() prints it all (a panic does not wait). */
+	if (!log_buf_ready || READ_ONCE(console_held))
 		return;
 	do {
 		if (__atomic_exchange_n(&console_lock_word, 1, __ATOMIC_ACQUIRE))
@@ -202,6 +223,7 @@ void console_flush_panic(void)
 {
 	printk_console_threaded = false;
 	this_cpu_write(printk_defer_depth, 0);
+	WRITE_ONCE(console_held, 0);
 	__atomic_exchange_n(&console_lock_word, 1, __ATOMIC_ACQUIRE);
 	for (int tries = 0; tries < 1000 && !console_drain(); tries++)
 		cpu_relax();
