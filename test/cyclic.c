@@ -37,9 +37,9 @@
 #include <linux/record.h>
 #include <linux/vmalloc.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 #include "cyclic.h"
+#include "cpulist.h"
 
 static int cyc_interval_us = 1000;
 static int cyc_prio = 95;
@@ -58,82 +58,8 @@ core_param_range("cyclic.hist_us", cyc_hist_us, int, 1, 100000,
 		 "histogram buckets of 1 us; longer latencies count as overflows");
 
 /* cyclic.cpus: a CPU list such as 0,2-3; unset means every online CPU. */
-static struct cpumask cyc_cpus;
-static bool cyc_cpus_set;
-
-static int cyc_cpus_parse(const char *val, struct cpumask *mask)
-{
-	const char *p = val;
-
-	cpumask_clear(mask);
-	if (!val || !*val)
-		return -EINVAL;
-	for (;;) {
-		unsigned long first, last;
-		char *end;
-
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		first = last = strtoul(p, &end, 10);
-		if (*end == '-') {
-			p = end + 1;
-			if (*p < '0' || *p > '9')
-				return -EINVAL;
-			last = strtoul(p, &end, 10);
-		}
-		if (first > last)
-			return -EINVAL;
-		if (last >= NR_CPUS)
-			return -ERANGE;
-		for (unsigned long cpu = first; cpu <= last; cpu++)
-			cpumask_set_cpu(cpu, mask);
-		if (!*end)
-			return 0;
-		if (*end != ',')
-			return -EINVAL;
-		p = end + 1;
-	}
-}
-
-static int cyc_cpus_set_param(const char *val, const struct kernel_param *kp)
-{
-	struct cpumask mask;
-
-	if (cyc_cpus_parse(val, &mask)) {
-		pr_err("irqlab: parameter '%s': '%s' is not a CPU list such as 0,2-3 "
-		       "(valid CPUs: 0..%d)\n", kp->name, val ? val : "", NR_CPUS - 1);
-		return -EINVAL;
-	}
-	cpumask_copy(&cyc_cpus, &mask);
-	cyc_cpus_set = true;
-	return 0;
-}
-
-static int cyc_format_cpus(char *buf, size_t size, const struct cpumask *mask)
-{
-	size_t n = 0;
-	int cpu;
-
-	buf[0] = '\0';
-	for_each_cpu(cpu, mask)
-		if (n < size)
-			n += sniprintf(buf + n, size - n, "%s%d", n ? "," : "", cpu);
-	return min(n, size - 1);
-}
-
-static int cyc_cpus_get(char *buf, size_t size, const struct kernel_param *kp)
-{
-	if (!cyc_cpus_set)
-		return sniprintf(buf, size, "all online");
-	return cyc_format_cpus(buf, size, &cyc_cpus);
-}
-
-static const struct kernel_param_ops cyc_cpus_ops = {
-	.set = cyc_cpus_set_param,
-	.get = cyc_cpus_get,
-	.type = "a CPU list",
-};
-core_param_cb("cyclic.cpus", &cyc_cpus_ops, NULL,
+static struct cpulist_param cyc_cpus;
+core_param_cb("cyclic.cpus", &cpulist_param_ops, &cyc_cpus,
 	      "CPUs to measure on, e.g. 0,2-3 (default: every online CPU)");
 
 /* --- measurement ------------------------------------------------------ */
@@ -521,22 +447,17 @@ int cyclic_run(void)
 		.hist_us = cyc_hist_us,
 	};
 	struct cyclic_result *r;
-	int cpu, failed = 0;
+	int failed = 0;
 	char cpus[96];
 
 	if (cyc_duration_ms)
 		p.loops = max(1U, (unsigned int)((u64)cyc_duration_ms * 1000 / cyc_interval_us));
 	else
 		p.loops = cyc_loops;
-	cpumask_copy(&p.cpus, cyc_cpus_set ? &cyc_cpus : cpu_online_mask);
-	for_each_cpu(cpu, &p.cpus) {
-		if (!cpu_online(cpu)) {
-			pr_err("cyclic: CPU %d of cyclic.cpus= is not online (online: 0..%u)\n",
-			       cpu, num_online_cpus() - 1);
-			return 1;
-		}
-	}
-	cyc_format_cpus(cpus, sizeof(cpus), &p.cpus);
+	cpulist_param_mask(&cyc_cpus, &p.cpus);
+	if (cpulist_check_online("cyclic", &p.cpus))
+		return 1;
+	cpulist_format(cpus, sizeof(cpus), &p.cpus);
 	pr_info("cyclic: %u thread(s) on CPU(s) %s (T:0 on the first), SCHED_FIFO %d, "
 		"interval %u us, %u loops, histogram %u us, clock %s\n",
 		cpumask_weight(&p.cpus), cpus, p.prio, p.interval_us, p.loops, p.hist_us,
