@@ -17,6 +17,7 @@
 #include <linux/kernel.h>
 #include <linux/hardirq.h>
 #include <linux/interrupt.h>
+#include <linux/kernel_stat.h>
 #include <linux/irqflags.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -136,6 +137,7 @@ static void __do_softirq(void)
 
 			pending &= pending - 1;
 			this_cpu_inc(softirq_count[nr]);
+			this_cpu_inc(kstat.softirqs_sum);
 			if (softirq_vec[nr].action)
 				softirq_vec[nr].action(&softirq_vec[nr]);
 		}

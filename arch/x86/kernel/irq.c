@@ -10,6 +10,7 @@
 #include <linux/irq.h>
 #include <linux/percpu.h>
 #include <linux/hardirq.h>
+#include <linux/kernel_stat.h>
 #include <linux/irqflags.h>
 #include <linux/errno.h>
 #include <linux/sched.h>
@@ -20,6 +21,7 @@
 #include <asm/ptrace.h>
 
 DEFINE_PER_CPU(irq_cpustat_t, irq_stat);
+DEFINE_PER_CPU(struct kernel_stat, kstat);
 static DEFINE_PER_CPU(struct irq_desc *[NR_VECTORS], vector_irq);
 static DEFINE_PER_CPU(bool, hardirq_stack_inuse);
 /* 0 until this CPU's entry-area stacks are mapped: then use the IRQ stack. */
@@ -103,6 +105,7 @@ static void handle_vector(void *arg)
 	unsigned int v = regs->vector;
 	struct irq_desc *desc;
 
+	this_cpu_inc(kstat.irqs_sum);
 	if (v == SPURIOUS_APIC_VECTOR) {
 		inc_irq_stat(irq_spurious_count);
 		smp_spurious_interrupt();
