@@ -3,6 +3,7 @@
 #include <linux/kernel.h>
 #include <linux/errno.h>
 #include <linux/record.h>
+#include <stdarg.h>
 
 static u64 record_seq;
 
@@ -33,4 +34,20 @@ long record_emit(const char *json)
 	printk(KERN_INFO "@irqlab %llu %08x %s\n", (unsigned long long)seq,
 	       record_crc32(json, len), json);
 	return seq;
+}
+
+long record_emitf(const char *fmt, ...)
+{
+	char json[RECORD_MAX_JSON + 2];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsniprintf(json, sizeof(json), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	if (n > RECORD_MAX_JSON)
+		return -E2BIG;
+	return record_emit(json);
 }

@@ -19,6 +19,7 @@
  * line (printk.time); a parser looks for "@irqlab " anywhere on the line.
  */
 #include <linux/types.h>
+#include <linux/compiler.h>
 
 /* What fits in one printk record together with the header. */
 #define RECORD_MAX_JSON		200
@@ -29,6 +30,12 @@
  * or using a sequence number.
  */
 long record_emit(const char *json);
+/*
+ * Format the JSON with @fmt and print it as the next record; returns its
+ * sequence number, or -E2BIG (longer than RECORD_MAX_JSON) / -EINVAL
+ * without printing.  For reports, in thread context, after measuring.
+ */
+__printf(1, 2) long record_emitf(const char *fmt, ...);
 u32 record_crc32(const void *buf, size_t len);
 
 #endif
