@@ -113,6 +113,12 @@ int hackbench(const struct hackbench_params *p, struct hackbench_result *r);
 void hackbench_report(const struct hackbench_params *p, const struct hackbench_result *r);
 int hackbench_run(void);
 
+/* Noise and latency workloads: run=rt_migrate, ptsema, osnoise, hwlat. */
+int rt_migrate_run(void);
+int ptsema_run(void);
+int osnoise_run(void);
+int hwlat_run(void);
+
 /* printk ring inspection: did the kernel report something since @mark? */
 u64 ktest_log_mark(void);
 bool ktest_log_contains(u64 mark, const char *needle);
