@@ -56,6 +56,12 @@ static const struct irqlab_workload workloads[] = {
 	  "messaging over kmalloc'd buffers (hackbench.groups/fds/loops/size/affinity)",
 	  WL_LOAD },
 	{ "hwlat", hwlat_run, "IRQs-off TSC gaps, hwlat tracer-like (hwlat.cpus/width_us/window_us/threshold_us/windows)" },
+	{ "hwlat", hwlat_run,
+	  "IRQs-off TSC gaps, hwlat tracer-like (hwlat.cpus/width_us/window_us/"
+	  "threshold_us/windows)" },
+	{ "osnoise", osnoise_run,
+	  "per-CPU spinner noise, rtla osnoise-like (osnoise.cpus/period_us/runtime_us/"
+	  "threshold_ns/duration_ms/policy/prio)" },
 #endif
 };
 
