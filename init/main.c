@@ -62,6 +62,9 @@ static const struct irqlab_workload workloads[] = {
 	{ "osnoise", osnoise_run,
 	  "per-CPU spinner noise, rtla osnoise-like (osnoise.cpus/period_us/runtime_us/"
 	  "threshold_ns/duration_ms/policy/prio)" },
+	{ "ptsema", ptsema_run,
+	  "rt_mutex hand-over latency, ptsematest-like (ptsema.pairs/loops/interval_us/"
+	  "distance_us/prio/affinity)" },
 #endif
 };
 
