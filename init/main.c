@@ -65,6 +65,9 @@ static const struct irqlab_workload workloads[] = {
 	{ "ptsema", ptsema_run,
 	  "rt_mutex hand-over latency, ptsematest-like (ptsema.pairs/loops/interval_us/"
 	  "distance_us/prio/affinity)" },
+	{ "rt_migrate", rt_migrate_run,
+	  "RT tasks run by priority, rt-migrate-test-like (rt_migrate.tasks/prio/run_us/"
+	  "interval_us/loops/maxerr_us)" },
 #endif
 };
 

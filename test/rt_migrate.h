@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _TEST_RT_MIGRATE_H
+#define _TEST_RT_MIGRATE_H
+
+/*
+ * The engine of run=rt_migrate (test/rt_migrate.c), shared with its
+ * ktest suite.
+ */
+#include <linux/types.h>
+#include <linux/atomic.h>
+
+struct rt_migrate_params {
+	unsigned int tasks;		/* task i runs at SCHED_FIFO prio + i */
+	int prio;
+	unsigned int loops;
+	u64 run_ns;			/* each task busy-loops this long per loop */
+	u64 interval_ns;		/* the releaser sleeps this long per loop */
+	u64 maxerr_ns;			/* a higher task may wait this long, no more */
+	/*
+	 * Tests: task 0 (the lowest) is released first, disables preemption
+	 * and releases the others itself, so a higher task waits behind it
+	 * on its CPU: what a scheduler that failed to preempt would do.
+	 */
+	bool stall;
+};
+
+/* A lower task seen running while a higher one waited for a CPU it may use. */
+struct rtm_violation {
+	unsigned int loop;
+	int low, high;			/* task numbers */
+	int cpu;			/* where the lower one ran */
+	u64 waited_ns;			/* the longest it saw the higher one wait */
+};
+
+#define RTM_MAX_VIOLATIONS	8	/* kept per task; all are counted */
+
+struct rtm_task {
+	int id, prio, pid;
+	u64 *start_ns;			/* per loop: release -> running */
+	u64 *len_ns;			/* per loop: release -> done */
+	u64 *iterations;		/* per loop: busy-loop iterations */
+	u64 min_ns, max_ns, sum_ns;	/* of start_ns */
+	unsigned int nr_violations;	/* seen by this task, all counted */
+	struct rtm_violation violations[RTM_MAX_VIOLATIONS];
+	/* private to the measurement */
+	struct rt_migrate_result *res;
+	struct task_struct *task;
+	int phase;
+	u64 *since;			/* per higher task: seen waiting since */
+	u64 *waited;			/* per higher task: longest wait seen, this loop */
+};
+
+struct rt_migrate_result {
+	struct rt_migrate_params params;
+	struct rtm_task *tasks;
+	unsigned int violations;	/* (loop, lower, higher) triples */
+	unsigned int violation_loops;	/* loops with at least one */
+	u64 worst_wait_ns;
+	bool failed;			/* a task could not be started */
+	/* private to the measurement */
+	struct task_struct *waiter;
+	bool *loop_violated;
+	unsigned int gen, lead_gen;
+	u64 release_ns;
+	atomic_t remaining;
+};
+
+struct rt_migrate_result *rt_migrate_measure(const struct rt_migrate_params *p);
+void rt_migrate_report(const struct rt_migrate_result *r);
+void rt_migrate_free(struct rt_migrate_result *r);
+
+#endif
