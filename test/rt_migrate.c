@@ -46,6 +46,7 @@
 #include <linux/record.h>
 #include <linux/vmalloc.h>
 #include "rt_migrate.h"
+#include "../kernel/sched/sched.h"
 
 enum { RTM_WAITING, RTM_RUNNING, RTM_DONE };
 
@@ -93,23 +94,54 @@ static void rtm_wait_gen(unsigned int *gen, unsigned int l)
 	__set_current_state(TASK_RUNNING);
 }
 
+/* Does @cpu, which @k may use, run something of lower priority than @k? */
+static bool rtm_cpu_lower(int cpu, struct task_struct *k, struct task_struct **ran)
+{
+	struct rq *rq = cpu_rq(cpu);
+	struct task_struct *curr = READ_ONCE(rq->curr);
+
+	if (!cpumask_test_cpu(cpu, k->cpus_ptr))
+		return false;
+	if (curr != rq->idle && READ_ONCE(curr->prio) <= READ_ONCE(k->prio))
+		return false;
+	*ran = curr;
+	return true;
+}
+
 /*
- * One look, from lower task @t at time @now, at every higher task.  Runs
- * in the busy loop: no printk, no allocation.
+ * A CPU @k may run on where something of lower priority than @k runs
+ * now (the observer's own first), or -1.  rq->curr is read without the
+ * run queue lock: a hint, which is why only a sighting that lasts longer
+ * than maxerr counts.
+ */
+static int rtm_lower_cpu(struct task_struct *k, struct task_struct **ran)
+{
+	int self = raw_smp_processor_id(), cpu;
+
+	if (rtm_cpu_lower(self, k, ran))
+		return self;
+	for_each_online_cpu(cpu)
+		if (cpu != self && rtm_cpu_lower(cpu, k, ran))
+			return cpu;
+	return -1;
+}
+
+/*
+ * One look, from task @t at time @now, at every other task of the set.
+ * Runs in the busy loop: no printk, no allocation.
  */
 static void rtm_check(struct rt_migrate_result *r, struct rtm_task *t, unsigned int l, u64 now)
 {
-	int cpu = raw_smp_processor_id();
-
-	for (unsigned int k = t->id + 1; k < r->params.tasks; k++) {
+	for (unsigned int k = 0; k < r->params.tasks; k++) {
 		struct rtm_task *h = &r->tasks[k];
-		struct task_struct *p = h->task;
-		bool waiting;
+		struct task_struct *p = h->task, *ran = NULL;
+		struct rtm_violation *v;
+		int cpu = -1;
 
-		waiting = READ_ONCE(h->phase) != RTM_DONE &&
-			  READ_ONCE(p->__state) == TASK_RUNNING && !READ_ONCE(p->on_cpu) &&
-			  cpumask_test_cpu(cpu, p->cpus_ptr);
-		if (!waiting) {
+		if (k != (unsigned int)t->id && READ_ONCE(h->phase) != RTM_DONE &&
+		    READ_ONCE(p->__state) == TASK_RUNNING && !READ_ONCE(p->on_cpu))
+			cpu = rtm_lower_cpu(p, &ran);
+		if (cpu < 0) {
 			t->since[k] = 0;
 			continue;
 		}
@@ -119,20 +151,36 @@ static void rtm_check(struct rt_migrate_result *r, struct rtm_task *t, unsigned 
 		}
 		if (now - t->since[k] <= r->params.maxerr_ns)
 			continue;
-		if (!t->waited[k]) {
-			/* Past the allowance for the first time this loop. */
-			if (t->nr_violations < RTM_MAX_VIOLATIONS) {
-				struct rtm_violation *v = &t->violations[t->nr_violations];
-
-				v->loop = l;
-				v->low = t->id;
-				v->high = k;
-				v->cpu = cpu;
-			}
-			t->nr_violations++;
-			WRITE_ONCE(r->loop_violated[l], true);
-		}
 		t->waited[k] = max(t->waited[k], now - t->since[k]);
+		if (t->vidx[k] >= 0) {
+			t->violations[t->vidx[k]].waited_ns = t->waited[k];
+			continue;
+		}
+		/* Past the allowance: reported once per loop and task, by whoever saw it first. */
+		if (t->vidx[k] == -2 ||
+		    __atomic_exchange_n(&r->claimed[l * r->params.tasks + k], 1, __ATOMIC_RELAXED)) {
+			t->vidx[k] = -2;	/* someone else's */
+			continue;
+		}
+		WRITE_ONCE(r->loop_violated[l], true);
+		if (t->nr_violations++ >= RTM_MAX_VIOLATIONS) {
+			t->vidx[k] = -2;	/* counted, not kept */
+			continue;
+		}
+		t->vidx[k] = t->nr_violations - 1;
+		v = &t->violations[t->vidx[k]];
+		v->loop = l;
+		v->high = k;
+		v->cpu = cpu;
+		v->low = -1;
+		for (unsigned int i = 0; i < r->params.tasks; i++)
+			if (r->tasks[i].task == ran)
+				v->low = i;
+		v->ran_prio = ran == cpu_rq(cpu)->idle ? MAX_PRIO : READ_ONCE(ran->prio);
+		memcpy(v->ran_comm, ran->comm, sizeof(v->ran_comm));
+		v->ran_comm[sizeof(v->ran_comm) - 1] = '\0';
+		v->seen_by = t->id;
+		v->waited_ns = t->waited[k];
 	}
 }
 
@@ -164,8 +212,10 @@ static int rtm_task_fn(void *data)
 		start = last = ktime_get_ns();
 		t->start_ns[l] = start - READ_ONCE(r->release_ns);
 		WRITE_ONCE(t->phase, RTM_RUNNING);
-		for (unsigned int k = 0; k < p->tasks; k++)
+		for (unsigned int k = 0; k < p->tasks; k++) {
 			t->since[k] = t->waited[k] = 0;
+			t->vidx[k] = -1;
+		}
 		csw = current->nvcsw + current->nivcsw;
 		do {
 			now = ktime_get_ns();
@@ -185,9 +235,6 @@ static int rtm_task_fn(void *data)
 			if (!staller)
 				cond_resched();
 		} while (now - start < p->run_ns);
-		for (unsigned int v = 0; v < min(t->nr_violations, RTM_MAX_VIOLATIONS); v++)
-			if (t->violations[v].loop == l)
-				t->violations[v].waited_ns = t->waited[t->violations[v].high];
 		t->len_ns[l] = now - READ_ONCE(r->release_ns);
 		t->iterations[l] = n;
 		smp_store_release(&t->phase, RTM_DONE);
@@ -212,7 +259,9 @@ void rt_migrate_free(struct rt_migrate_result *r)
 		vfree(t->iterations);
 		vfree(t->since);
 		vfree(t->waited);
+		vfree(t->vidx);
 	}
+	vfree(r->claimed);
 	vfree(r->tasks);
 	vfree(r->loop_violated);
 	vfree(r);
@@ -228,7 +277,8 @@ static struct rt_migrate_result *rtm_alloc(const struct rt_migrate_params *p)
 	r->params = *p;
 	r->tasks = vzalloc(sizeof(*r->tasks) * p->tasks);
 	r->loop_violated = vzalloc(sizeof(bool) * p->loops);
-	if (!r->tasks || !r->loop_violated)
+	r->claimed = vzalloc(sizeof(int) * p->loops * p->tasks);
+	if (!r->tasks || !r->loop_violated || !r->claimed)
 		goto fail;
 	for (unsigned int i = 0; i < p->tasks; i++) {
 		struct rtm_task *t = &r->tasks[i];
@@ -242,7 +292,9 @@ static struct rt_migrate_result *rtm_alloc(const struct rt_migrate_params *p)
 		t->iterations = vzalloc(per_loop);
 		t->since = vzalloc(sizeof(u64) * p->tasks);
 		t->waited = vzalloc(sizeof(u64) * p->tasks);
-		if (!t->start_ns || !t->len_ns || !t->iterations || !t->since || !t->waited)
+		t->vidx = vzalloc(sizeof(int) * p->tasks);
+		if (!t->start_ns || !t->len_ns || !t->iterations || !t->since || !t->waited ||
+		    !t->vidx)
 			goto fail;
 	}
 	return r;
@@ -363,10 +415,21 @@ void rt_migrate_report(const struct rt_migrate_result *r)
 		for (unsigned int v = 0; v < min(t->nr_violations, RTM_MAX_VIOLATIONS); v++) {
 			const struct rtm_violation *x = &t->violations[v];
 
-			pr_info("rt_migrate: loop %u: task %d (prio %d) ran on CPU %d while task %d "
-				"(prio %d) waited %llu us for it\n", x->loop, x->low,
-				r->tasks[x->low].prio, x->cpu, x->high, r->tasks[x->high].prio,
-				us(x->waited_ns));
+			char ran[48];
+
+			if (x->low >= 0)
+				sniprintf(ran, sizeof(ran), "task %d (prio %d)", x->low,
+					  r->tasks[x->low].prio);
+			else if (x->ran_prio >= MAX_PRIO)
+				sniprintf(ran, sizeof(ran), "the idle task");
+			else if (x->ran_prio >= MAX_RT_PRIO)
+				sniprintf(ran, sizeof(ran), "%s (SCHED_NORMAL)", x->ran_comm);
+			else
+				sniprintf(ran, sizeof(ran), "%s (prio %d)", x->ran_comm,
+					  MAX_RT_PRIO - 1 - x->ran_prio);
+			pr_info("rt_migrate: loop %u: task %d (prio %d) waited %llu us while CPU %d "
+				"ran %s (seen by task %d)\n", x->loop, x->high,
+				r->tasks[x->high].prio, us(x->waited_ns), x->cpu, ran, x->seen_by);
 		}
 		if (t->nr_violations > RTM_MAX_VIOLATIONS)
 			pr_info("rt_migrate: task %u: %u more violation(s) not kept\n", i,

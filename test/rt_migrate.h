@@ -24,12 +24,20 @@ struct rt_migrate_params {
 	bool stall;
 };
 
-/* A lower task seen running while a higher one waited for a CPU it may use. */
+/*
+ * A task of the set seen waiting (runnable, not running) for longer than
+ * maxerr while a CPU it may run on ran something of lower priority: a
+ * lower task of the set, another thread, or the idle task.
+ */
 struct rtm_violation {
 	unsigned int loop;
-	int low, high;			/* task numbers */
-	int cpu;			/* where the lower one ran */
-	u64 waited_ns;			/* the longest it saw the higher one wait */
+	int high;			/* the task that waited */
+	int cpu;			/* the CPU it could have had */
+	int low;			/* the set's task that ran there, or -1 */
+	int ran_prio;			/* what ran there: kernel prio (idle: MAX_PRIO) */
+	char ran_comm[16];
+	int seen_by;			/* the task that saw it */
+	u64 waited_ns;			/* the longest it was seen waiting */
 };
 
 #define RTM_MAX_VIOLATIONS	8	/* kept per task; all are counted */
@@ -46,20 +54,22 @@ struct rtm_task {
 	struct rt_migrate_result *res;
 	struct task_struct *task;
 	int phase;
-	u64 *since;			/* per higher task: seen waiting since */
-	u64 *waited;			/* per higher task: longest wait seen, this loop */
+	u64 *since;			/* per task: seen waiting since */
+	u64 *waited;			/* per task: longest wait seen, this loop */
+	int *vidx;			/* per task: its violation this loop, or -1 */
 };
 
 struct rt_migrate_result {
 	struct rt_migrate_params params;
 	struct rtm_task *tasks;
-	unsigned int violations;	/* (loop, lower, higher) triples */
+	unsigned int violations;	/* (loop, waiting task) pairs */
 	unsigned int violation_loops;	/* loops with at least one */
 	u64 worst_wait_ns;
 	bool failed;			/* a task could not be started */
 	/* private to the measurement */
 	struct task_struct *waiter;
 	bool *loop_violated;
+	int *claimed;			/* [loop * tasks + task]: reported once */
 	unsigned int gen, lead_gen;
 	u64 release_ns;
 	atomic_t remaining;
