@@ -221,9 +221,10 @@ static int rtm_task_fn(void *data)
 			now = ktime_get_ns();
 			/*
 			 * Only what was seen without a break counts: after a
-			 * switch (or a long interruption) start looking again.
+			 * switch, or an interruption as long as the allowance
+			 * itself, start looking again.
 			 */
-			if (now - last > p->maxerr_ns / 4 ||
+			if (now - last > p->maxerr_ns ||
 			    csw != current->nvcsw + current->nivcsw) {
 				for (unsigned int k = 0; k < p->tasks; k++)
 					t->since[k] = 0;
