@@ -31,7 +31,7 @@ struct osnoise_cpu {
 	u64 max_single_ns;		/* largest single gap */
 	u64 samples;			/* gaps above the threshold */
 	/* interference during the runtimes (rtla osnoise's columns) */
-	u64 hw;				/* gaps with no interrupt, softirq or switch in them */
+	u64 hw;				/* gaps with no event (IRQ, NMI, switch) */
 	u64 nmi, irq, softirq, thread;
 	u64 injected;			/* test stalls that fired */
 	/* private to the measurement */

@@ -136,7 +136,7 @@ static void rtm_check(struct rt_migrate_result *r, struct rtm_task *t, unsigned 
 		struct rtm_task *h = &r->tasks[k];
 		struct task_struct *p = h->task, *ran = NULL;
 		struct rtm_violation *v;
-		int cpu = -1;
+		int cpu = -1, *claim;
 
 		if (k != (unsigned int)t->id && READ_ONCE(h->phase) != RTM_DONE &&
 		    READ_ONCE(p->__state) == TASK_RUNNING && !READ_ONCE(p->on_cpu))
@@ -157,8 +157,8 @@ static void rtm_check(struct rt_migrate_result *r, struct rtm_task *t, unsigned 
 			continue;
 		}
 		/* Past the allowance: reported once per loop and task, by whoever saw it first. */
-		if (t->vidx[k] == -2 ||
-		    __atomic_exchange_n(&r->claimed[l * r->params.tasks + k], 1, __ATOMIC_RELAXED)) {
+		claim = &r->claimed[l * r->params.tasks + k];
+		if (t->vidx[k] == -2 || __atomic_exchange_n(claim, 1, __ATOMIC_RELAXED)) {
 			t->vidx[k] = -2;	/* someone else's */
 			continue;
 		}
@@ -403,8 +403,9 @@ void rt_migrate_report(const struct rt_migrate_result *r)
 		pr_info("   Tot: %llu us\n", us(t->sum_ns));
 		pr_info("   Avg: %llu us\n", us(t->sum_ns / p->loops));
 		bad |= record_emitf("{\"type\":\"rt_migrate\",\"task\":%u,\"prio\":%d,"
-				    "\"loops\":%u,\"start_ns\":[%llu,%llu,%llu],\"len_max_ns\":%llu,"
-				    "\"violations\":%u,\"clock\":\"%s\"}", i, t->prio, p->loops,
+				    "\"loops\":%u,\"start_ns\":[%llu,%llu,%llu],"
+				    "\"len_max_ns\":%llu,\"violations\":%u,\"clock\":\"%s\"}",
+				    i, t->prio, p->loops,
 				    (unsigned long long)t->min_ns,
 				    (unsigned long long)(t->sum_ns / p->loops),
 				    (unsigned long long)t->max_ns, (unsigned long long)len,
@@ -428,8 +429,8 @@ void rt_migrate_report(const struct rt_migrate_result *r)
 			else
 				sniprintf(ran, sizeof(ran), "%s (prio %d)", x->ran_comm,
 					  MAX_RT_PRIO - 1 - x->ran_prio);
-			pr_info("rt_migrate: loop %u: task %d (prio %d) waited %llu us while CPU %d "
-				"ran %s (seen by task %d)\n", x->loop, x->high,
+			pr_info("rt_migrate: loop %u: task %d (prio %d) waited %llu us while "
+				"CPU %d ran %s (seen by task %d)\n", x->loop, x->high,
 				r->tasks[x->high].prio, us(x->waited_ns), x->cpu, ran, x->seen_by);
 		}
 		if (t->nr_violations > RTM_MAX_VIOLATIONS)
