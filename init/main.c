@@ -55,7 +55,6 @@ static const struct irqlab_workload workloads[] = {
 	{ "hackbench", hackbench_run,
 	  "messaging over kmalloc'd buffers (hackbench.groups/fds/loops/size/affinity)",
 	  WL_LOAD },
-	{ "hwlat", hwlat_run, "IRQs-off TSC gaps, hwlat tracer-like (hwlat.cpus/width_us/window_us/threshold_us/windows)" },
 	{ "hwlat", hwlat_run,
 	  "IRQs-off TSC gaps, hwlat tracer-like (hwlat.cpus/width_us/window_us/"
 	  "threshold_us/windows)" },
