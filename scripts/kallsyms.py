@@ -31,7 +31,8 @@ def text_symbols(path):
                 text = addr
             elif name == "_etext":
                 etext = addr
-            if kind in "tTwW":
+            # Range markers of the linker script are not functions.
+            if kind in "tTwW" and not name.endswith(("_text_start", "_text_end")):
                 syms.append([addr, size, name])
     if text is None or etext is None:
         return []

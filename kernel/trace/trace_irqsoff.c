@@ -209,7 +209,8 @@ static void lat_fill(struct lat_window *w, u64 cycles, u64 ns, unsigned long sta
 	w->nr_bt = bt ? lat_backtrace(w->bt, end_ip) : 0;
 }
 
-static void lat_account_func(struct lat_stats *st, unsigned long ip, u64 ns)
+static void lat_account_func(struct lat_stats *st, unsigned long ip, u64 ns,
+			     unsigned long end_ip)
 {
 	unsigned int h = lat_hash(ip);
 
@@ -219,8 +220,10 @@ static void lat_account_func(struct lat_stats *st, unsigned long ip, u64 ns)
 		if (s->ip == ip || !s->ip) {
 			WRITE_ONCE(s->windows, s->windows + 1);
 			WRITE_ONCE(s->total_ns, s->total_ns + ns);
-			if (ns > s->max_ns)
+			if (ns > s->max_ns) {
 				WRITE_ONCE(s->max_ns, ns);
+				WRITE_ONCE(s->max_end_ip, end_ip);
+			}
 			if (!s->ip)
 				WRITE_ONCE(s->ip, ip);
 			return;
@@ -273,7 +276,7 @@ static __always_inline void lat_record(enum lat_kind kind, u64 cycles,
 		st->fine[ns * LAT_FINE_BUCKETS / fine_max]++;
 	else
 		st->fine_over++;
-	lat_account_func(st, start_ip, ns);
+	lat_account_func(st, start_ip, ns, end_ip);
 	if (ns > st->max.ns || st->windows == 1)
 		lat_fill(&st->max, cycles, ns, start_ip, parent_ip, end_ip, end_tsc, true);
 	lat_worst_insert(st, cycles, ns, start_ip, parent_ip, end_ip, end_tsc);

@@ -17,6 +17,7 @@ struct lat_func_slot {
 	u64 windows;
 	u64 total_ns;
 	u64 max_ns;
+	unsigned long max_end_ip;	/* where the longest of them closed */
 };
 
 /*

@@ -405,6 +405,78 @@ static void lat_print_funcs(enum lat_kind kind, unsigned int top)
 }
 
 /*
+ * Whose code opened a window: the slab allocator (mm/slub*.c, slab_common,
+ * failslab) and the page allocator (mm/page_alloc*.c) are linked into
+ * ranges of their own (linker/kernel.ld), so a SLUB window that calls
+ * into the page allocator is SLUB's, and the page allocator's own
+ * windows are counted apart.
+ */
+extern char __slab_text_start[], __slab_text_end[];
+extern char __page_alloc_text_start[], __page_alloc_text_end[];
+
+enum { LAT_SUB_SLAB, LAT_SUB_PAGE_ALLOC, LAT_SUB_OTHER, LAT_NR_SUBS };
+static const char *const lat_sub_names[LAT_NR_SUBS] = { "slab", "page_alloc", "other" };
+
+static unsigned int lat_subsys(unsigned long ip)
+{
+	ip--;		/* a return address: the call is before it */
+	if (ip >= (unsigned long)__slab_text_start && ip < (unsigned long)__slab_text_end)
+		return LAT_SUB_SLAB;
+	if (ip >= (unsigned long)__page_alloc_text_start &&
+	    ip < (unsigned long)__page_alloc_text_end)
+		return LAT_SUB_PAGE_ALLOC;
+	return LAT_SUB_OTHER;
+}
+
+struct lat_sub_total {
+	u64 windows, total_ns, max_ns;
+	unsigned long max_start, max_end;
+};
+
+static void lat_print_subsys(enum lat_kind kind)
+{
+	struct lat_sub_total sub[LAT_NR_SUBS] = { 0 };
+	const char *tr = lat_kind_name(kind);
+	char s[KSYM_SYMBOL_LEN], e[KSYM_SYMBOL_LEN], json[RECORD_MAX_JSON + 1];
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct lat_stats *st = lat_cpu_stats(kind, cpu);
+
+		if (!st)
+			continue;
+		for (unsigned int i = 0; i < LAT_FUNC_SLOTS; i++) {
+			const struct lat_func_slot *f = &st->funcs[i];
+			struct lat_sub_total *t;
+
+			if (!f->ip)
+				continue;
+			t = &sub[lat_subsys(f->ip)];
+			t->windows += f->windows;
+			t->total_ns += f->total_ns;
+			if (f->max_ns > t->max_ns) {
+				t->max_ns = f->max_ns;
+				t->max_start = f->ip;
+				t->max_end = f->max_end_ip;
+			}
+		}
+	}
+	pr_info("%s: by the code that opened the windows (all CPUs)\n", tr);
+	for (unsigned int i = 0; i < LAT_NR_SUBS; i++) {
+		lat_sym(s, sizeof(s), sub[i].max_start);
+		lat_sym(e, sizeof(e), sub[i].max_end);
+		pr_info("%s:   %-10s %10llu windows %14llu ns, longest %10llu ns started at %s, ended at %s\n",
+			tr, lat_sub_names[i], (unsigned long long)sub[i].windows,
+			(unsigned long long)sub[i].total_ns, (unsigned long long)sub[i].max_ns, s, e);
+		lat_emit(json, snprintf(json, sizeof(json),
+			 "{\"type\":\"lat_subsys\",\"tracer\":\"%s\",\"code\":\"%s\",\"windows\":%llu,"
+			 "\"total_ns\":%llu,\"max_ns\":%llu,\"start\":\"%.30s\",\"end\":\"%.30s\"}",
+			 tr, lat_sub_names[i], (unsigned long long)sub[i].windows,
+			 (unsigned long long)sub[i].total_ns, (unsigned long long)sub[i].max_ns, s, e));
+	}
+}
+
+/*
  * The tracers' own cost, in TSC cycles: a local_irq_save()/restore() pair
  * with the hooks against the raw pair, and a preempt_disable()/enable()
  * pair through the traced calls.  Run after the report: it records
@@ -504,6 +576,7 @@ static void lat_report_kind(enum lat_kind kind, const char *what)
 		lat_print_hists(kind, cpu, st);
 	}
 	lat_print_funcs(kind, 12);
+	lat_print_subsys(kind);
 }
 
 void latency_tracer_report(const char *what)
