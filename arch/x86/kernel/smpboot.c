@@ -23,6 +23,7 @@
 #include <asm/desc.h>
 #include <asm/fpu/api.h>
 #include <asm/page.h>
+#include <asm/perf_event.h>
 #include <asm/pgtable.h>
 #include <asm/processor.h>
 #include <asm/spinlock.h>
@@ -291,7 +292,7 @@ void smp_init(void)
 	trampoline_pa = find_trampoline_page();
 	if (!trampoline_pa) {
 		pr_err("smpboot: no free page below 1 MiB for the AP trampoline; running on CPU 0 only\n");
-		return;
+		goto out;
 	}
 	memblock_reserve(trampoline_pa, PAGE_SIZE);
 	trampoline_pgd = low_table_page();
@@ -308,4 +309,7 @@ void smp_init(void)
 	for_each_online_cpu(cpu)
 		pr_info("smpboot: CPU %u: APIC ID %u, node %d\n", cpu, cpu_to_apicid[cpu],
 			acpi_numa_node_of_apic(cpu_to_apicid[cpu]));
+out:
+	/* The fixed counters are set up on every CPU at once, by IPI. */
+	x86_pmu_init();
 }
