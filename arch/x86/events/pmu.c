@@ -43,6 +43,7 @@ static struct x86_pmu_caps pmu_caps;
 static bool pmu_on;
 static char pmu_reason[96] = "the PMU has not been probed yet";
 u64 x86_pmu_boot_seq = ~0ULL;
+static char pmu_boot_line[192];
 
 static DEFINE_MUTEX(pmu_lock);		/* pmu_depth and the snapshots */
 static unsigned int pmu_depth;
@@ -227,22 +228,28 @@ void x86_pmu_init(void)
 	if (c->usable)
 		pmu_on = x86_pmu_program_all(pmu_reason, sizeof(pmu_reason));
 
-	x86_pmu_boot_seq = printk_next_seq();
-	if (!c->version) {
-		pr_info("none (%s)\n", pmu_reason);
-		return;
-	}
 	if (c->num_fixed)
 		snprintf(fixed, sizeof(fixed), "%u fixed %u-bit", c->num_fixed,
 			 c->fixed_width);
 	else
 		snprintf(fixed, sizeof(fixed), "no fixed counters");
-	if (pmu_on)
-		pr_info("architectural perfmon v%u, %u GP counters %u-bit, %s; counting instructions and cycles on %u CPUs\n",
-			c->version, c->num_gp, c->gp_width, fixed, num_online_cpus());
+	if (!c->version)
+		snprintf(pmu_boot_line, sizeof(pmu_boot_line), "pmu: none (%s)", pmu_reason);
+	else if (pmu_on)
+		snprintf(pmu_boot_line, sizeof(pmu_boot_line),
+			 "pmu: architectural perfmon v%u, %u GP counters %u-bit, %s; counting instructions and cycles on %u CPUs",
+			 c->version, c->num_gp, c->gp_width, fixed, num_online_cpus());
 	else
-		pr_info("architectural perfmon v%u, %u GP counters %u-bit, %s; unavailable (%s)\n",
-			c->version, c->num_gp, c->gp_width, fixed, pmu_reason);
+		snprintf(pmu_boot_line, sizeof(pmu_boot_line),
+			 "pmu: architectural perfmon v%u, %u GP counters %u-bit, %s; unavailable (%s)",
+			 c->version, c->num_gp, c->gp_width, fixed, pmu_reason);
+	x86_pmu_boot_seq = printk_next_seq();
+	printk(KERN_INFO "%s\n", pmu_boot_line);
+}
+
+const char *x86_pmu_boot_line(void)
+{
+	return pmu_boot_line;
 }
 
 bool x86_pmu_available(void)

@@ -74,7 +74,8 @@ const char *x86_pmu_unavailable_reason(void);
  * uses it; tests may, but only while x86_pmu_available() is false.
  */
 bool x86_pmu_program_all(char *why, size_t len);
-/* printk sequence number of the boot line (for tests), ~0 before it. */
+/* The boot line as printed, and its printk sequence number (~0 before). */
+const char *x86_pmu_boot_line(void);
 extern u64 x86_pmu_boot_seq;
 
 /* This CPU's fixed counters, raw; false (and zeroes) without a PMU. */
