@@ -9,6 +9,8 @@
 #include <linux/ktest.h>
 #include <linux/errno.h>
 #include <linux/cpumask.h>
+#include <linux/record.h>
+#include <linux/smp.h>
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
 #include <asm/apic.h>
@@ -231,6 +233,72 @@ static void workload_pairs_nest(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, ktest_log_contains(mark, "without pmu_workload_begin"));
 }
 
+/* Made-up counters for fake_counters_nest: what each CPU reads now. */
+static struct pmu_counts fake_now[CONFIG_NR_CPUS];
+
+static bool fake_read(struct pmu_counts *c)
+{
+	*c = fake_now[smp_processor_id()];
+	return true;
+}
+
+static void fake_set(u64 insns, u64 cycles)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		/* CPU n counts n + 1 times as much. */
+		fake_now[cpu].instructions = insns * (cpu + 1);
+		fake_now[cpu].cycles = cycles * (cpu + 1);
+	}
+	smp_mb();
+}
+
+/*
+ * Where there is no PMU, run pmu_workload_begin()/end() on made-up
+ * counters: every online CPU is read at both ends, and nested pairs each
+ * get their own differences.
+ */
+static void fake_counters_nest(struct ktest *t)
+{
+	char needle[RECORD_MAX_JSON + 1];
+	u64 mark = ktest_log_mark();
+	int cpu;
+
+	if (x86_pmu_available())
+		ktest_skip(t, "the real counters are in use here");
+	fake_set(1000, 5000);
+	x86_pmu_fake_counters(fake_read);
+	KTEST_EXPECT_TRUE(t, x86_pmu_available());
+	pmu_workload_begin();			/* outer at 1000/5000 */
+	fake_set(1100, 5300);
+	pmu_workload_begin();			/* inner at 1100/5300 */
+	fake_set(1400, 5500);
+	pmu_workload_end("fake_inner");		/* inner: 300/200 */
+	fake_set(2000, 6000);
+	pmu_workload_end("fake_outer");		/* outer: 1000/1000 */
+	pmu_workload_end("fake_unpaired");
+	x86_pmu_fake_counters(NULL);
+	KTEST_EXPECT_FALSE(t, x86_pmu_available());
+
+	for_each_online_cpu(cpu) {
+		snprintf(needle, sizeof(needle),
+			 "{\"type\":\"pmu\",\"what\":\"fake_inner\",\"available\":true,\"cpu\":%d,"
+			 "\"instructions\":%d,\"cycles\":%d,\"ipc\":1.50}",
+			 cpu, 300 * (cpu + 1), 200 * (cpu + 1));
+		KTEST_EXPECT_LOG(t, mark, needle);
+		snprintf(needle, sizeof(needle),
+			 "{\"type\":\"pmu\",\"what\":\"fake_outer\",\"available\":true,\"cpu\":%d,"
+			 "\"instructions\":%d,\"cycles\":%d,\"ipc\":1.00}",
+			 cpu, 1000 * (cpu + 1), 1000 * (cpu + 1));
+		KTEST_EXPECT_LOG(t, mark, needle);
+	}
+	snprintf(needle, sizeof(needle), "\"type\":\"pmu_total\",\"what\":\"fake_outer\","
+		 "\"available\":true,\"cpus\":%u,", num_online_cpus());
+	KTEST_EXPECT_LOG(t, mark, needle);
+	KTEST_EXPECT_LOG(t, mark, "pmu: fake_unpaired: pmu_workload_end() without pmu_workload_begin()");
+}
+
 /* Protection keys for supervisor pages; bits 63:32 are reserved. */
 #define MSR_IA32_PKRS	0x6e1
 
@@ -324,6 +392,7 @@ static struct ktest_case pmu_cases[] = {
 	KTEST_CASE(boot_line),
 	KTEST_CASE(workload_end_output),
 	KTEST_CASE(workload_pairs_nest),
+	KTEST_CASE(fake_counters_nest),
 	KTEST_CASE(msr_fault_is_caught),
 	KTEST_CASE(program_without_pmu_refused),
 	KTEST_CASE(known_loop_counts),

@@ -84,6 +84,13 @@ struct pmu_counts {
 	u64 cycles;
 };
 bool pmu_read_local(struct pmu_counts *c);
+/*
+ * Tests only, on a machine without a usable PMU: take the counts from
+ * @read (called on each CPU, interrupts off) instead of the MSRs, so the
+ * begin/end machinery runs; NULL goes back to "unavailable".  Ignored
+ * while the real counters are in use.
+ */
+void x86_pmu_fake_counters(bool (*read)(struct pmu_counts *c));
 /* @end - @begin for a counter @width bits wide (one wrap allowed). */
 u64 pmu_counter_delta(u64 begin, u64 end, unsigned int width);
 
