@@ -339,8 +339,8 @@ static const char *pmu_ipc(char *buf, u64 insns, u64 cycles, const char *none)
 
 	if (!cycles)
 		return none;
-	/* Keep insns * 100 in 64 bits; the ratio barely moves. */
-	while (insns > ~0ULL / 200) {
+	/* Keep insns * 100 + cycles / 2 in 64 bits; the ratio barely moves. */
+	while (insns > ~0ULL / 200 || cycles > ~0ULL / 200) {
 		insns >>= 1;
 		cycles >>= 1;
 	}
