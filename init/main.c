@@ -31,6 +31,7 @@
 #include <linux/lockdep.h>
 #include <linux/fault-inject.h>
 #include <linux/trace_irqsoff.h>
+#include <asm/perf_event.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
 extern u64 acpi_hpet_addr;
@@ -124,6 +125,7 @@ static int run_group(const struct irqlab_workload **g, unsigned int n)
 	pr_info("irqlab: running %s together%s\n", name,
 		stop ? "" : " (loads repeat until the measurements end)");
 	latency_tracer_start();
+	pmu_workload_begin();
 	console_hold();
 	for (unsigned int i = 0; i < n; i++) {
 		wt[i] = (struct wl_thread){ .w = g[i], .stop = &stop };
@@ -142,6 +144,7 @@ static int run_group(const struct irqlab_workload **g, unsigned int n)
 		if (g[i]->flags & WL_LOAD)
 			wait_for_completion(&wt[i].done);
 	console_unhold();
+	pmu_workload_end(name);
 	for (unsigned int i = 0; i < n; i++) {
 		if (g[i]->flags & WL_LOAD)
 			pr_info("irqlab: %s ran %u round(s)\n", g[i]->name, wt[i].rounds);
@@ -165,7 +168,9 @@ static int run_one(const struct irqlab_workload *w)
 	int failed;
 
 	latency_tracer_start();
+	pmu_workload_begin();
 	failed = w->run() ? 1 : 0;
+	pmu_workload_end(w->name);
 	latency_tracer_report(w->name);
 	return failed;
 }
