@@ -211,6 +211,15 @@ void console_flush(void)
 		if (__atomic_exchange_n(&console_lock_word, 1, __ATOMIC_ACQUIRE))
 			return;		/* the holder prints our record too */
 		console_drain();
+		if (console_lost) {
+			/* Said on the console itself: the host parser counts the gap. */
+			char msg[64];
+			int n = sniprintf(msg, sizeof(msg), "** %lu printk messages dropped **\n",
+					  (unsigned long)console_lost);
+
+			serial8250_write(&console_port, msg, n);
+			console_lost = 0;
+		}
 		__atomic_store_n(&console_lock_word, 0, __ATOMIC_RELEASE);
 		/* A record published after our last check but before unlock. */
 	} while (console_seq < READ_ONCE(log_next_seq) &&

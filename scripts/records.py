@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Parse and check irqlab's machine records from a serial log (DESIGN 8).
+
+A record is one line `@irqlab <seq> <crc32> <json>`: seq counts from 0 at
+each boot, crc32 is zlib's CRC-32 of the JSON text in 8 hex digits.  The
+checks say exactly what a flaky serial line did: a CRC that does not match
+(corrupted), JSON that does not parse, a sequence number seen twice, and
+sequence numbers missing (lost) -- which the kernel announces with a
+`** N printk messages dropped **` line when its own ring overflowed.
+
+Usage: records.py LOG...   prints the problems of each log; exit 1 if any.
+Library: parse(lines) -> Records.
+"""
+import json
+import re
+import sys
+import zlib
+
+RECORD_RE = re.compile(r"@irqlab (\d+) ([0-9a-fA-F]{8}) (.*)$")
+DROPPED_RE = re.compile(r"\*\* (\d+) printk messages dropped \*\*")
+
+
+class Records:
+    def __init__(self):
+        self.items = []          # (seq, dict), in log order
+        self.corrupt = []        # (line number, why)
+        self.duplicates = []     # seqs seen more than once
+        self.missing = []        # seqs never seen below the highest one
+        self.dropped = 0         # messages the kernel said it dropped
+
+    @property
+    def problems(self):
+        """Human-readable problems; lost records the kernel owned up to are not one."""
+        out = [f"line {n}: {why}" for n, why in self.corrupt]
+        if self.duplicates:
+            out.append("record seq seen twice: " + _ranges(self.duplicates))
+        if self.missing and not self.dropped:
+            out.append(f"{len(self.missing)} record(s) missing: seq " + _ranges(self.missing))
+        return out
+
+    def of_type(self, kind):
+        return [r for _, r in self.items if r.get("type") == kind]
+
+
+def _ranges(nums, limit=8):
+    nums = sorted(set(nums))
+    spans, start = [], None
+    for i, n in enumerate(nums):
+        if start is None:
+            start = n
+        if i + 1 == len(nums) or nums[i + 1] != n + 1:
+            spans.append(f"{start}" if start == n else f"{start}-{n}")
+            start = None
+    more = f" (+{len(spans) - limit} more)" if len(spans) > limit else ""
+    return ", ".join(spans[:limit]) + more
+
+
+def parse(lines):
+    """Check every record line of one boot's log (a list of text lines)."""
+    r = Records()
+    seen = set()
+    for n, line in enumerate(lines, 1):
+        d = DROPPED_RE.search(line)
+        if d:
+            r.dropped += int(d.group(1))
+            continue
+        m = RECORD_RE.search(line)
+        if not m:
+            continue
+        seq, crc, text = int(m.group(1)), int(m.group(2), 16), m.group(3).rstrip()
+        if zlib.crc32(text.encode("utf-8", "surrogateescape")) != crc:
+            r.corrupt.append((n, f"record {seq}: CRC {crc:08x} does not match its JSON"))
+            continue
+        try:
+            obj = json.loads(text)
+        except ValueError as e:
+            r.corrupt.append((n, f"record {seq}: not JSON ({e})"))
+            continue
+        if not isinstance(obj, dict):
+            r.corrupt.append((n, f"record {seq}: not a JSON object"))
+            continue
+        if seq in seen:
+            r.duplicates.append(seq)
+        seen.add(seq)
+        r.items.append((seq, obj))
+    if seen:
+        r.missing = [s for s in range(max(seen) + 1) if s not in seen]
+    return r
+
+
+def main(argv):
+    bad = 0
+    for path in argv[1:]:
+        with open(path, "rb") as f:
+            lines = f.read().decode("utf-8", "replace").splitlines()
+        recs = parse(lines)
+        for p in recs.problems:
+            print(f"{path}: {p}")
+        bad += bool(recs.problems)
+        print(f"{path}: {len(recs.items)} records, {len(recs.corrupt)} corrupt, "
+              f"{len(recs.missing)} missing, {recs.dropped} dropped by the kernel")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
