@@ -171,7 +171,7 @@ $(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
 -include $(OBJS:.o=.d)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all build _build kernel iso run test debug deps clean distclean help \
+.PHONY: all build _build kernel iso run test latency-figures debug deps clean distclean help \
 	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
 
 all build kernel: deps
@@ -220,6 +220,10 @@ debug: build
 test: deps
 	$(Q)test/run -j $(J)
 
+# The measurement issue's figures (minutes; not part of make test).
+latency-figures: deps
+	$(Q)$(PYTHON) scripts/latency_figures.py $(if $(QUICK),--quick)
+
 clean:
 	rm -rf $(O)
 
@@ -228,8 +232,9 @@ distclean:
 
 help:
 	@echo 'irqlab targets:'
-	@echo '  make run      build and boot CONFIG in QEMU, console on the terminal'
+	@echo '  make run      build and boot CONFIG in QEMU; without CMDLINE, the default measurement'
 	@echo '  make test     build and run every test configuration (test/unittests.cfg)'
+	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
 	@echo '  make build    build $(O)/kernel.elf (default target)'
 	@echo '  make iso      GRUB hybrid BIOS+UEFI image $(O)/irqlab.iso (CMDLINE baked in)'
 	@echo '  make debug    boot halted with a gdb stub; gdb -x $(O)/gdbinit'

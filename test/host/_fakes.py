@@ -38,6 +38,15 @@ FAKE_QEMU = textwrap.dedent(r'''
         w("\x1b[2J\x1b[01;01HSeaBIOS noise\r\n" + START)
     if mode == "ok":
         w(KTAP_OK + "irqlab: end status=ok\n"); sys.exit(1)
+    if mode in ("goodrec", "badrec"):
+        import zlib
+        recs = ['{"type":"x","n":0}', '{"type":"x","n":1}']
+        crcs = [zlib.crc32(r.encode()) for r in recs]
+        if mode == "badrec":
+            crcs[1] ^= 1
+        for i, (r, c) in enumerate(zip(recs, crcs)):
+            w("[    0.5] @irqlab %d %08x %s\n" % (i, c, r))
+        w(KTAP_OK + "irqlab: end status=ok\n"); sys.exit(1)
     if mode == "fail":
         w("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: slub\n    1..2\n"
           "    ok 1 a\n    not ok 2 b\nnot ok 1 slub\nirqlab: end status=fail\n")

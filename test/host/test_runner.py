@@ -124,7 +124,7 @@ class ReporterTest(unittest.TestCase):
 
 
 class WholeRunTest(unittest.TestCase):
-    """Copies test/run and scripts/qemu.py into a scratch repo with a fake make/QEMU."""
+    """Copies test/run, scripts/qemu.py and records.py into a scratch repo with a fake make/QEMU."""
 
     CFG = textwrap.dedent("""
         [good]
@@ -141,6 +141,10 @@ class WholeRunTest(unittest.TestCase):
         cmdline = fake=trunc
         [garbage]
         cmdline = fake=garbage
+        [goodrec]
+        cmdline = fake=goodrec
+        [badrec]
+        cmdline = fake=badrec
         [hang]
         cmdline = fake=hang
         timeout = 3
@@ -172,6 +176,8 @@ class WholeRunTest(unittest.TestCase):
         for sub in ("scripts", "test", "configs"):
             os.mkdir(os.path.join(d, sub))
         shutil.copy(_load.QEMU_PY, os.path.join(d, "scripts", "qemu.py"))
+        shutil.copy(os.path.join(_load.ROOT, "scripts", "records.py"),
+                    os.path.join(d, "scripts", "records.py"))
         shutil.copy(_load.TEST_RUN, os.path.join(d, "test", "run"))
         with open(os.path.join(d, "test", "unittests.cfg"), "w") as f:
             f.write(self.CFG)
@@ -208,6 +214,8 @@ class WholeRunTest(unittest.TestCase):
             line(f"PASS {name}: memblock.reserve_free")
             line(f"SKIP {name}: memblock.big (no 4G)")
             line(f"PASS {name}: slub.alloc_free")
+        line("PASS goodrec (boot,")
+        self.assertIn("record 1: CRC", line("FAIL badrec (boot"))
         line("PASS bad: slub.a")
         line("FAIL bad: slub.b")
         self.assertIn("guest failure code 1 (test failure)", line("FAIL bad (boot"))
