@@ -109,6 +109,11 @@ static inline void start_critical_timings(void) { }
 static inline void tracer_migrate_off(unsigned long ip) { }
 static inline void tracer_migrate_on(unsigned long ip) { }
 static inline void latency_tracer_start(void) { }
+static inline void latency_tracer_reset(void) { }
+static inline void latency_tracer_set(unsigned int enable_mask, u64 threshold_ns,
+				      u64 fine_max_ns, unsigned int worst) { }
+static inline void latency_tracer_get(unsigned int *enable_mask, u64 *threshold_ns,
+				      u64 *fine_max_ns, unsigned int *worst) { }
 static inline void latency_tracer_report(const char *what) { }
 #endif
 
