@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The measurement issue's figures, as one markdown report (make latency-figures).
 
-For the post-series (default, rt) and pre-series (legacy, rt_legacy) ports:
+For the post-series (default, rt_trace) and pre-series (legacy,
+rt_legacy_trace) ports:
 the longest IRQ-off window opened by slab code and by the page allocator
 under hackbench and under slabbench's bulk calls (icount, SMP=1: exact
 instruction counts; TCG, SMP=2: contention, host noise included); cyclic's
@@ -82,9 +83,10 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="icount figures only")
     args = ap.parse_args(argv)
+    # The RT presets leave the tracers out; their _trace twins have both.
     ports = [("default", "post-series (5.15), !RT"), ("legacy", "pre-series (5.13), !RT"),
-             ("rt", "post-series, RT"), ("rt_legacy", "pre-series (5.13-rt), RT")]
-    for c in [p[0] for p in ports] + ["notrace", "trace"]:
+             ("rt_trace", "post-series, RT"), ("rt_legacy_trace", "pre-series (5.13-rt), RT")]
+    for c in [p[0] for p in ports] + ["rt", "notrace", "trace"]:
         build(c)
 
     print("## Longest IRQ-off window opened by slab code (ns; start .. end)\n")

@@ -4,7 +4,8 @@
 
 /*
  * IRQ-off section counter (kernel/trace/irqflags_count.c), the first user
- * of the CONFIG_TRACE_IRQFLAGS hooks: each CPU counts the sections in
+ * of the CONFIG_TRACE_IRQFLAGS hooks (CONFIG_IRQOFF_COUNT, selected by
+ * CONFIG_SLUB_SCOPE_PROBE): each CPU counts the sections in
  * which it ran with interrupts off, and their length in TSC cycles, by
  * the function that disabled interrupts.  The irqsoff tracer of the
  * measurement issue is to be built on the same hooks and per-CPU section
@@ -31,7 +32,7 @@ struct irqoff_count {
 	bool found;		/* the function name is a kernel symbol */
 };
 
-#ifdef CONFIG_TRACE_IRQFLAGS
+#ifdef CONFIG_IRQOFF_COUNT
 /* Called by trace_hardirqs_off()/on() (kernel/trace/trace_preemptirq.c). */
 void irqoff_count_hardirqs_off(unsigned long ip);
 void irqoff_count_hardirqs_on(void);
@@ -44,6 +45,8 @@ void irqoff_count_report(unsigned int top);
 /* Sections lost because a CPU's table was full, since the last reset. */
 unsigned long irqoff_count_dropped(void);
 #else
+static inline void irqoff_count_hardirqs_off(unsigned long ip) { }
+static inline void irqoff_count_hardirqs_on(void) { }
 static inline void irqoff_count_reset(void) { }
 static inline struct irqoff_count irqoff_count_for(const char *func)
 {

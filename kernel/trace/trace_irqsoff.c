@@ -71,7 +71,13 @@ static unsigned int lat_compiled(void)
 	return m;
 }
 
-unsigned int lat_enabled_mask = ~0U;	/* trimmed to lat_compiled() at init */
+/*
+ * Trimmed to lat_compiled() at init.  Migrate-disable sections are opt-in
+ * (trace=all or trace=...,migrate): on PREEMPT_RT every sleeping spinlock
+ * and local lock makes one, and timing them all would weigh on the very
+ * paths (SLUB's fast path among them) being measured.
+ */
+unsigned int lat_enabled_mask = ~(1U << LAT_MIGRATE);
 unsigned long lat_gen = 1;
 u64 lat_threshold_ns;
 u64 lat_fine_max_ns = 100 * 1000;
@@ -118,7 +124,7 @@ static const struct kernel_param_ops lat_trace_ops = {
 	.type = "tracers (all, none, irqsoff, preemptoff, migrate; comma-separated)",
 };
 core_param_cb("trace", &lat_trace_ops, NULL,
-	      "latency tracers to run (default: every one built in)");
+	      "latency tracers to run (default: irqsoff and preemptoff where built)");
 
 static unsigned int lat_threshold_us;
 core_param_range("trace.threshold_us", lat_threshold_us, uint, 0, 10000000,

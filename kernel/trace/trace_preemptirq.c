@@ -2,9 +2,9 @@
 /*
  * The IRQ-flag hooks of CONFIG_TRACE_IRQFLAGS (Linux's file of the same
  * name): local_irq_*() call trace_hardirqs_off() after disabling and
- * trace_hardirqs_on() before enabling, and each hook feeds the IRQ-off
- * section counter (irqflags_count.c) and, when built, the irqsoff tracer
- * (trace_irqsoff.c).  The return address is taken here, once, so both
+ * trace_hardirqs_on() before enabling, and each hook feeds, where built,
+ * the IRQ-off section counter (irqflags_count.c, CONFIG_IRQOFF_COUNT) and
+ * the irqsoff tracer (trace_irqsoff.c).  The return address is taken here, once, so both
  * see the function that called local_irq_*().
  */
 #include <linux/kernel.h>
