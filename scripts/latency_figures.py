@@ -74,8 +74,10 @@ def subsys(recs, code):
 
 
 def window(r):
+    if not r:
+        return "no record"
     if not r.get("windows"):
-        return "-"
+        return "none (0 windows)"
     return f"{r['max_ns']} ({r['start']} .. {r['end']}), {r['windows']} windows"
 
 
