@@ -38,6 +38,7 @@
 #include <linux/vmalloc.h>
 #include <stdarg.h>
 #include <string.h>
+#include "workload.h"
 #include "cyclic.h"
 #include "cpulist.h"
 
@@ -143,8 +144,7 @@ static int cyclic_thread_fn(void *data)
 	}
 	hrtimer_cancel(&ct->timer);
 	/* @r may be freed as soon as the count reaches zero. */
-	if (atomic_dec_and_test(&r->running))
-		wake_up_process(waiter);
+	workload_done(&r->running, waiter);
 	return 0;
 }
 
@@ -225,13 +225,7 @@ struct cyclic_result *cyclic_measure(const struct cyclic_params *p, bool keep_sa
 	for (unsigned int i = 0; i < r->nr_threads; i++)
 		if (r->threads[i].task)
 			wake_up_process(r->threads[i].task);
-	for (;;) {
-		set_current_state(TASK_UNINTERRUPTIBLE);
-		if (!atomic_read(&r->running))
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
+	workload_wait_zero(&r->running);
 	return r;
 }
 

@@ -55,6 +55,7 @@
 #include <asm/processor.h>
 #include <asm/tsc.h>
 #include <string.h>
+#include "workload.h"
 
 /* AF_UNIX's send buffer (net.core.wmem_default) and per-skb overhead. */
 #define HB_SNDBUF	212992
@@ -208,8 +209,7 @@ static void hb_thread_end(struct hackbench *hb, const unsigned long *csw)
 	atomic64_add(current->nivcsw - csw[1], &hb->nivcsw);
 	atomic64_add(current->se.nr_migrations - csw[2], &hb->migrations);
 	/* After this, hb may be gone: only the local copy is used. */
-	if (atomic_dec_and_test(&hb->running))
-		wake_up_process(waiter);
+	workload_done(&hb->running, waiter);
 }
 
 static int hb_sender_fn(void *data)
@@ -306,17 +306,6 @@ out:
 }
 
 /* Sleep until @counter reaches zero; the thread that zeroes it wakes us. */
-static void hb_wait_zero(atomic_t *counter)
-{
-	for (;;) {
-		set_current_state(TASK_UNINTERRUPTIBLE);
-		if (!atomic_read(counter))
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
-}
-
 /* Drop our reference once @p is dead and switched out, so it is freed now. */
 static bool hb_reap(struct task_struct *p)
 {
@@ -420,12 +409,12 @@ int hackbench(const struct hackbench_params *params, struct hackbench_result *re
 	}
 	for (unsigned int i = 0; i < created; i++)
 		wake_up_process(th[i].task);
-	hb_wait_zero(&hb->unready);
+	workload_wait_zero(&hb->unready);
 
 	hb->t0 = rdtsc_ordered();
 	smp_store_release(&hb->go, true);
 	wake_up_all(&hb->start_wq);
-	hb_wait_zero(&hb->running);
+	workload_wait_zero(&hb->running);
 	for (unsigned int i = 0; i < created; i++)
 		if (!hb_reap(th[i].task))
 			res->unreaped++;

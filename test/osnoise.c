@@ -39,6 +39,7 @@
 #include <asm/hardirq.h>
 #include <asm/processor.h>
 #include <asm/tsc.h>
+#include "workload.h"
 #include "osnoise.h"
 #include "cpulist.h"
 
@@ -178,8 +179,7 @@ static int osnoise_thread_fn(void *data)
 			usleep_range((end - now) / NSEC_PER_USEC, (end - now) / NSEC_PER_USEC);
 	}
 	/* @r may be freed as soon as the count reaches zero. */
-	if (atomic_dec_and_test(&r->running))
-		wake_up_process(waiter);
+	workload_done(&r->running, waiter);
 	return 0;
 }
 
@@ -229,13 +229,7 @@ struct osnoise_result *osnoise_measure(const struct osnoise_params *p)
 		c->pid = t->pid;
 		wake_up_process(t);
 	}
-	for (;;) {
-		set_current_state(TASK_UNINTERRUPTIBLE);
-		if (!atomic_read(&r->running))
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
+	workload_wait_zero(&r->running);
 	return r;
 }
 

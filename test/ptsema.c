@@ -39,6 +39,7 @@
 #include <linux/moduleparam.h>
 #include <linux/record.h>
 #include <linux/vmalloc.h>
+#include "workload.h"
 #include "ptsema.h"
 
 static int pts_pairs = 1;
@@ -73,8 +74,7 @@ static void ptsema_done(struct ptsema_result *r)
 	struct task_struct *waiter = r->waiter;
 
 	/* @r may be freed as soon as the count reaches zero. */
-	if (atomic_dec_and_test(&r->running))
-		wake_up_process(waiter);
+	workload_done(&r->running, waiter);
 }
 
 static int ptsema_sender_fn(void *data)
@@ -189,13 +189,7 @@ struct ptsema_result *ptsema_measure(const struct ptsema_params *p)
 		wake_up_process(recv);
 		wake_up_process(send);
 	}
-	for (;;) {
-		set_current_state(TASK_UNINTERRUPTIBLE);
-		if (!atomic_read(&r->running))
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
+	workload_wait_zero(&r->running);
 	return r;
 }
 
