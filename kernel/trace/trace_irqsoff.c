@@ -210,7 +210,7 @@ static void lat_fill(struct lat_window *w, u64 cycles, u64 ns, unsigned long sta
 	w->end_ip = end_ip;
 	w->end_tsc = end_tsc;
 	w->pid = p ? p->pid : -1;
-	memcpy(w->comm, p ? p->comm : "?", sizeof(w->comm));
+	strncpy(w->comm, p ? p->comm : "?", sizeof(w->comm) - 1);
 	w->comm[sizeof(w->comm) - 1] = '\0';
 	w->nr_bt = bt ? lat_backtrace(w->bt, end_ip) : 0;
 }
