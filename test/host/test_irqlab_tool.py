@@ -85,10 +85,53 @@ class ToolTest(unittest.TestCase):
         self.assertIn("2 record(s) missing: seq 1-2", out)
         self.assertIn("no end banner", out)
 
+    def test_compare_cli(self):
+        def hb(ns, name):
+            return self.log(["irqlab: start 0.1.0 deadbeef",
+                             rec(0, {"type": "hackbench", "groups": 2, "fds": 20, "loops": 20,
+                                     "size": 100, "time_ns": ns, "ctxsw": 1, "migrations": 0}),
+                             "irqlab: end status=ok"], name)
+        a = [hb(n, f"a{i}.log") for i, n in enumerate((100e6, 101e6, 99e6))]
+        b = [hb(n, f"b{i}.log") for i, n in enumerate((130e6, 131e6, 129e6))]
+        rc, out, _ = self.run_tool("compare", "--a", *a, "--b", *b)
+        self.assertEqual(rc, 0)
+        self.assertRegex(out, r"hackbench time s\s+ok\s+ok\s+0\.1 \+- 0\.001 \(3\)\s+"
+                              r"0\.13 \+- 0\.001 \(3\)\s+\+30\.0%\s+worse")
+
     def test_unreadable_log(self):
         rc, _, err = self.run_tool("report", os.path.join(self.tmp.name, "nope.log"))
         self.assertEqual(rc, 2)
         self.assertIn("nope.log", err)
+
+
+class CompareTest(unittest.TestCase):
+    def test_t_critical_table(self):
+        self.assertEqual(tool.t_critical(4), 2.776)
+        self.assertEqual(tool.t_critical(11), 2.228)     # the next lower row: conservative
+        self.assertEqual(tool.t_critical(5000), 1.960)
+
+    def test_known_answers(self):
+        a = [10.0, 10.1, 9.9, 10.05, 9.95]
+        self.assertEqual(tool.verdict(a, [12.0, 12.1, 11.9, 12.05, 11.95]), "worse")
+        self.assertEqual(tool.verdict(a, [8.0, 8.1, 7.9, 8.05, 7.95]), "better")
+        # A shift of a tenth of the spread is noise.
+        self.assertEqual(tool.verdict([10, 12, 8, 11, 9], [10.2, 12.2, 8.2, 11.2, 9.2]),
+                         "within noise")
+        # t = 2.5 with 5 runs a side (df 8, critical 2.306) is significant; with
+        # 3 runs a side (df 4, critical 2.776) it is noise.
+        a5 = [8.5, 9.5, 10, 10.5, 11.5]
+        self.assertEqual(tool.verdict(a5, [x + 1.677 for x in a5]), "worse")
+        self.assertEqual(tool.verdict([9, 10, 11], [11.041, 12.041, 13.041]), "within noise")
+
+    def test_exact_and_single_runs(self):
+        self.assertEqual(tool.verdict([115, 115], [115, 115]), "same")
+        self.assertEqual(tool.verdict([123, 123], [115, 115]), "better")
+        self.assertEqual(tool.verdict([123], [115]), "one run")
+
+    def test_mean_sd(self):
+        m, s = tool.mean_sd([2, 4, 4, 4, 5, 5, 7, 9])
+        self.assertEqual(m, 5)
+        self.assertAlmostEqual(s, 2.138, places=3)
 
 
 if __name__ == "__main__":
