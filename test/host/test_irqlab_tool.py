@@ -3,6 +3,8 @@
 import io
 import json
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -11,6 +13,7 @@ from contextlib import redirect_stdout, redirect_stderr
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _load  # noqa: E402
+import _fakes  # noqa: E402
 
 tool = _load._load("irqlab_tool", os.path.join(_load.ROOT, "tools", "irqlab"))
 
@@ -132,6 +135,53 @@ class CompareTest(unittest.TestCase):
         m, s = tool.mean_sd([2, 4, 4, 4, 5, 5, 7, 9])
         self.assertEqual(m, 5)
         self.assertAlmostEqual(s, 2.138, places=3)
+
+
+class RunTest(unittest.TestCase):
+    """irqlab run in a scratch tree, with test/host's fake make and QEMU."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        d = self.root = self.tmp.name
+        for sub in ("scripts", "tools", "configs"):
+            os.mkdir(os.path.join(d, sub))
+        for f in ("qemu.py", "records.py"):
+            shutil.copy(os.path.join(_load.ROOT, "scripts", f), os.path.join(d, "scripts", f))
+        shutil.copy(os.path.join(_load.ROOT, "tools", "irqlab"), os.path.join(d, "tools"))
+        open(os.path.join(d, "configs", "default_defconfig"), "w").close()
+        self.env = dict(os.environ,
+                        IRQLAB_QEMU=_fakes.write_script(os.path.join(d, "fq"), _fakes.FAKE_QEMU),
+                        IRQLAB_MAKE=_fakes.write_script(os.path.join(d, "fm"), _fakes.FAKE_MAKE))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def irqlab(self, *args):
+        p = subprocess.run([sys.executable, os.path.join(self.root, "tools", "irqlab"), *args],
+                           capture_output=True, text=True, env=self.env, timeout=120)
+        return p.returncode, p.stdout, p.stderr
+
+    def test_reps_keep_logs_and_json(self):
+        out = os.path.join(self.root, "runs")
+        rc, so, se = self.irqlab("run", "--cmdline", "fake=goodrec", "--reps", "2",
+                                 "--accel", "tcg", "--out", out)
+        self.assertEqual(rc, 0, so + se)
+        for rep in (1, 2):
+            with open(os.path.join(out, f"default-{rep}.json")) as f:
+                res = json.load(f)
+            self.assertTrue(res["passed"])
+            self.assertEqual(len(res["records"]["x"]), 2)
+            self.assertTrue(os.path.exists(os.path.join(out, f"default-{rep}.log")))
+
+    def test_bad_record_and_bad_config(self):
+        out = os.path.join(self.root, "runs")
+        rc, so, _ = self.irqlab("run", "--cmdline", "fake=badrec", "--accel", "tcg",
+                                "--out", out)
+        self.assertEqual(rc, 1)
+        self.assertIn("1 problem(s)", so)
+        rc, _, se = self.irqlab("run", "--config", "nosuch", "--out", out)
+        self.assertEqual(rc, 2)
+        self.assertIn("valid: default", se)
 
 
 if __name__ == "__main__":
