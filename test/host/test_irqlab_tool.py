@@ -183,6 +183,42 @@ class RunTest(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("valid: default", se)
 
+    def matrix_file(self, text):
+        path = os.path.join(self.root, "m.ini")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_matrix_interleaves_and_resumes(self):
+        open(os.path.join(self.root, "configs", "legacy_defconfig"), "w").close()
+        m = self.matrix_file("[matrix]\nconfigs = default legacy\nreps = 2\naccel = tcg\n"
+                             "[workloads]\nw = fake=goodrec\n")
+        out = os.path.join(self.root, "mx")
+        rc, so, se = self.irqlab("matrix", m, "--out", out)
+        self.assertEqual(rc, 0, so + se)
+        order = [l.split("]")[1].split(":")[0].strip() for l in so.splitlines()
+                 if l.startswith("[")]
+        self.assertEqual(order, ["default w rep 1", "legacy w rep 1",
+                                 "default w rep 2", "legacy w rep 2"])
+        with open(os.path.join(out, "index.txt")) as f:
+            self.assertIn("w: legacy (B) against default (A)", f.read())
+        os.remove(os.path.join(out, "legacy", "w", "rep2.json"))
+        rc, so, _ = self.irqlab("matrix", m, "--out", out)
+        self.assertEqual(rc, 0)
+        self.assertIn("resuming: 3 of 4 boots already done", so)
+        self.assertIn("[1/1] legacy w rep 2", so)
+
+    def test_matrix_bad_files(self):
+        for text, msg in (("[matrix]\nconfigs = default\n", "needs a [matrix] and a [workloads]"),
+                          ("[matrix]\nconfigs = default\nreps = x\n[workloads]\nw = a\n",
+                           "reps = 'x' is not a number"),
+                          ("[matrix]\nconfigs = nosuch\n[workloads]\nw = a\n",
+                           "no configuration 'nosuch'"),
+                          ("not an ini file\n", "m.ini")):
+            rc, _, se = self.irqlab("matrix", self.matrix_file(text))
+            self.assertEqual(rc, 2, text)
+            self.assertIn(msg, se)
+
 
 if __name__ == "__main__":
     unittest.main()
