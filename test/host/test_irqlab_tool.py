@@ -101,6 +101,27 @@ class ToolTest(unittest.TestCase):
         self.assertRegex(out, r"hackbench time s\s+ok\s+ok\s+0\.1 \+- 0\.001 \(3\)\s+"
                               r"0\.13 \+- 0\.001 \(3\)\s+\+30\.0%\s+worse")
 
+    def test_html_with_plots(self):
+        hist = {"type": "cyclic_hist", "cpu": 1, "level": "thread", "part": 0,
+                "bins": [[1, 744], [2, 253], [3, 3]]}
+        lat = {"type": "lat_hist", "tracer": "irqsoff", "cpu": 0, "unit": "log2_ns",
+               "b": [[5, 100], [6, 40], [12, 2]]}
+        path = self.log(["irqlab: start 0.1.0 deadbeef", rec(0, CYC), rec(1, hist),
+                         rec(2, lat), "irqlab: end status=ok"])
+        dest = os.path.join(self.tmp.name, "r.html")
+        rc, out, err = self.run_tool("report", path, "--html", dest)
+        self.assertEqual(rc, 0)
+        with open(dest) as f:
+            page = f.read()
+        self.assertIn("cyclic (us)", page)
+        if shutil.which("gnuplot"):
+            self.assertEqual(page.count("<svg"), 2)
+            self.assertIn("2 plot(s)", out)
+        else:
+            self.assertIn("apt-get install gnuplot-nox", err)
+        self.assertEqual(tool.histograms(tool.parse_log(path))[1][2],
+                         [(32, 100), (64, 40), (4096, 2)])
+
     def test_unreadable_log(self):
         rc, _, err = self.run_tool("report", os.path.join(self.tmp.name, "nope.log"))
         self.assertEqual(rc, 2)
