@@ -122,6 +122,46 @@ class ToolTest(unittest.TestCase):
         self.assertEqual(tool.histograms(tool.parse_log(path))[1][2],
                          [(32, 100), (64, 40), (4096, 2)])
 
+    def test_serial_from_a_pty(self):
+        import pty
+        import threading
+        master, slave = pty.openpty()
+        lines = ["irqlab: start 0.1.0 deadbeef", rec(0, CYC), "irqlab: end status=ok",
+                 "after the end"]
+
+        def feed():
+            for line in lines:
+                os.write(master, (line + "\r\n").encode())
+        threading.Timer(0.3, feed).start()
+        dest = os.path.join(self.tmp.name, "s.log")
+        rc, out, err = self.run_tool("serial", os.ttyname(slave), "--timeout", "10",
+                                     "--out", dest)
+        os.close(master)
+        os.close(slave)
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("cyclic (us)", out)
+        with open(dest) as f:
+            self.assertIn("irqlab: end status=ok", f.read())
+
+    def test_serial_timeout_and_bad_input(self):
+        import pty
+        master, slave = pty.openpty()
+        os.write(master, b"irqlab: start 0.1.0 deadbeef\r\n")
+        dest = os.path.join(self.tmp.name, "s.log")
+        rc, out, _ = self.run_tool("serial", os.ttyname(slave), "--timeout", "1",
+                                   "--out", dest)
+        self.assertEqual(rc, 1)
+        self.assertIn("no end banner within 1 s", out)
+        rc, _, err = self.run_tool("serial", os.ttyname(slave), "--baud", "12345",
+                                   "--out", dest)
+        self.assertEqual(rc, 2)
+        self.assertIn("not one of 9600", err)
+        os.close(master)
+        os.close(slave)
+        rc, _, err = self.run_tool("serial", "/dev/nonexistent-tty", "--out", dest)
+        self.assertEqual(rc, 2)
+        self.assertIn("No such file", err)
+
     def test_unreadable_log(self):
         rc, _, err = self.run_tool("report", os.path.join(self.tmp.name, "nope.log"))
         self.assertEqual(rc, 2)
