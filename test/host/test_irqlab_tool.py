@@ -162,6 +162,28 @@ class ToolTest(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("No such file", err)
 
+    def test_lava_signals(self):
+        rc, out, _ = self.run_tool("lava", self.clean_log())
+        self.assertEqual(rc, 0)
+        lines = out.splitlines()
+        self.assertEqual(lines[0], "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=irqlab-boot RESULT=pass>")
+        self.assertIn("<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=irqlab-cyclic-max RESULT=pass "
+                      "MEASUREMENT=54.498 UNITS=us>", lines)
+        self.assertIn("<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=irqlab-irqsoff-max RESULT=pass "
+                      "MEASUREMENT=500 UNITS=ns>", lines)
+        cut = self.log(["irqlab: start 0.1.0 deadbeef", rec(0, CYC)], "cut.log")
+        rc, out, _ = self.run_tool("lava", cut)
+        self.assertEqual(rc, 1)
+        self.assertIn("TEST_CASE_ID=irqlab-boot RESULT=fail", out)
+        self.assertIn("TEST_CASE_ID=irqlab-records RESULT=fail", out)
+
+    def test_lava_template_monitors_the_banners(self):
+        with open(os.path.join(_load.ROOT, "tools", "lava", "irqlab-job.yaml")) as f:
+            job = f.read()
+        self.assertIn("start: 'irqlab: start'", job)
+        self.assertIn("end: 'irqlab: end status='", job)
+        self.assertNotIn("\t", job)        # YAML forbids tabs for indentation
+
     def test_unreadable_log(self):
         rc, _, err = self.run_tool("report", os.path.join(self.tmp.name, "nope.log"))
         self.assertEqual(rc, 2)
