@@ -171,7 +171,7 @@ $(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
 -include $(OBJS:.o=.d)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all build _build kernel iso run test latency-figures debug deps clean distclean help \
+.PHONY: all build _build kernel iso run test latency-figures experiment-seeds debug deps clean distclean help \
 	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
 
 all build kernel: deps
@@ -220,6 +220,14 @@ debug: build
 test: deps
 	$(Q)test/run -j $(J)
 
+# The seeds' experiments E1-E6 (tools/experiments/; long, resumable; not
+# part of make test).  Results and comparisons in build/experiments/eN/.
+EXPERIMENTS ?= e1 e2 e3 e4 e5 e6 e6_rt
+experiment-seeds: deps
+	$(Q)for e in $(EXPERIMENTS); do \
+		$(PYTHON) tools/irqlab matrix tools/experiments/$$e.ini --out build/experiments/$$e || exit $$?; \
+	done; cat $(foreach e,$(EXPERIMENTS),build/experiments/$(e)/index.txt)
+
 # The measurement issue's figures (minutes; not part of make test).
 latency-figures: deps
 	$(Q)$(PYTHON) scripts/latency_figures.py $(if $(QUICK),--quick)
@@ -235,6 +243,7 @@ help:
 	@echo '  make run      build and boot CONFIG in QEMU; without CMDLINE, the default measurement'
 	@echo '  make test     build and run every test configuration (test/unittests.cfg)'
 	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
+	@echo '  make experiment-seeds the seeds experiments E1-E6 (EXPERIMENTS="e1 e2"; resumable)'
 	@echo '  make build    build $(O)/kernel.elf (default target)'
 	@echo '  make iso      GRUB hybrid BIOS+UEFI image $(O)/irqlab.iso (CMDLINE baked in)'
 	@echo '  make debug    boot halted with a gdb stub; gdb -x $(O)/gdbinit'

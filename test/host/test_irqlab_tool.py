@@ -184,6 +184,18 @@ class ToolTest(unittest.TestCase):
         self.assertIn("end: 'irqlab: end status='", job)
         self.assertNotIn("\t", job)        # YAML forbids tabs for indentation
 
+    def test_experiment_files_are_valid(self):
+        exp = os.path.join(_load.ROOT, "tools", "experiments")
+        names = sorted(f for f in os.listdir(exp) if f.endswith(".ini"))
+        self.assertEqual(names, [f"e{i}.ini" for i in range(1, 7)] + ["e6_rt.ini"])
+        for name in names:
+            mx = tool.load_matrix(os.path.join(exp, name))
+            for c in mx["configs"]:
+                self.assertTrue(os.path.exists(os.path.join(
+                    _load.ROOT, "configs", f"{c}_defconfig")), f"{name}: {c}")
+            for cmd in mx["workloads"].values():
+                self.assertTrue(cmd.startswith("run="), f"{name}: {cmd}")
+
     def test_unreadable_log(self):
         rc, _, err = self.run_tool("report", os.path.join(self.tmp.name, "nope.log"))
         self.assertEqual(rc, 2)
