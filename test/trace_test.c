@@ -130,15 +130,20 @@ static void tt_check_window(struct ktest *t, enum lat_kind kind,
 	unsigned int n;
 	int cpu;
 
-	if (!latency_tracer_enabled(kind)) {
-		ktest_skip(t, "the %s tracer is not built or not on", lat_kind_name(kind));
-		return;
-	}
 	sum = kzalloc(sizeof(*sum), GFP_KERNEL);
 	KTEST_ASSERT_TRUE(t, sum != NULL);
-	/* Only windows of at least half the busy-wait are kept: ours and rare others. */
+	/*
+	 * This tracer on (migrate sections are opt-in), and only windows of at
+	 * least half the busy-wait kept: ours and rare others.
+	 */
 	latency_tracer_set(saved.mask | (1U << kind), cycles_to_ns(TT_WAIT_CYCLES / 2),
 			   saved.fine, saved.worst);
+	if (!latency_tracer_enabled(kind)) {
+		tt_restore(saved);
+		kfree(sum);
+		ktest_skip(t, "the %s tracer is not built", lat_kind_name(kind));
+		return;
+	}
 	/*
 	 * A first short round lets each CPU clear its figures after the reset
 	 * above (a memset the next window would otherwise contain).
