@@ -36,17 +36,7 @@ core_param("ktest.exact_time", ktest_exact_time, bool,
  */
 const char *ktest_clock_mode(void)
 {
-	const char *sig = boot_cpu_data.hypervisor;
-
-	if (ktest_exact_time)
-		return "icount";
-	if (!boot_cpu_data.has_hypervisor || !sig[0])
-		return "hardware";
-	if (!strcmp(sig, "TCGTCGTCGTCG"))
-		return tsc_khz >= 999990 && tsc_khz <= 1000010 ? "icount" : "TCG";
-	if (!strncmp(sig, "KVMKVMKVM", 9))
-		return "KVM";
-	return sig;
+	return ktest_exact_time ? "icount" : tsc_clock_mode();
 }
 
 static void tsc_calibrated(struct ktest *t)

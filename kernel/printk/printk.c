@@ -202,6 +202,23 @@ static bool console_drain(void)
 	return true;
 }
 
+/*
+ * Console lock held: say on the console itself how many records the ring
+ * overwrote before they were printed, so the host parser counts the gap.
+ */
+static void console_say_lost(void)
+{
+	char msg[64];
+	int n;
+
+	if (!console_lost)
+		return;
+	n = sniprintf(msg, sizeof(msg), "** %lu printk messages dropped **\n",
+		      (unsigned long)console_lost);
+	serial8250_write(&console_port, msg, n);
+	console_lost = 0;
+}
+
 void console_flush(void)
 {
 	/* Held: the last console_unhold() prints it all (a panic does not wait). */
@@ -211,15 +228,7 @@ void console_flush(void)
 		if (__atomic_exchange_n(&console_lock_word, 1, __ATOMIC_ACQUIRE))
 			return;		/* the holder prints our record too */
 		console_drain();
-		if (console_lost) {
-			/* Said on the console itself: the host parser counts the gap. */
-			char msg[64];
-			int n = sniprintf(msg, sizeof(msg), "** %lu printk messages dropped **\n",
-					  (unsigned long)console_lost);
-
-			serial8250_write(&console_port, msg, n);
-			console_lost = 0;
-		}
+		console_say_lost();
 		__atomic_store_n(&console_lock_word, 0, __ATOMIC_RELEASE);
 		/* A record published after our last check but before unlock. */
 	} while (console_seq < READ_ONCE(log_next_seq) &&
@@ -236,13 +245,7 @@ void console_flush_panic(void)
 	__atomic_exchange_n(&console_lock_word, 1, __ATOMIC_ACQUIRE);
 	for (int tries = 0; tries < 1000 && !console_drain(); tries++)
 		cpu_relax();
-	if (console_lost) {
-		char msg[64];
-		int n = sniprintf(msg, sizeof(msg), "** %lu printk messages dropped **\n",
-				  (unsigned long)console_lost);
-		serial8250_write(&console_port, msg, n);
-		console_lost = 0;
-	}
+	console_say_lost();
 	__atomic_store_n(&console_lock_word, 0, __ATOMIC_RELEASE);
 }
 

@@ -51,19 +51,6 @@ static unsigned long lat_func_start(unsigned long ip)
 	return ip - 1 - off;
 }
 
-static const char *lat_clock_mode(void)
-{
-	const char *sig = boot_cpu_data.hypervisor;
-
-	if (!boot_cpu_data.has_hypervisor || !sig[0])
-		return "hardware";
-	if (!strcmp(sig, "TCGTCGTCGTCG"))
-		return tsc_khz >= 999990 && tsc_khz <= 1000010 ? "icount" : "TCG";
-	if (!strncmp(sig, "KVMKVMKVM", 9))
-		return "KVM";
-	return sig;
-}
-
 /* ------------------------------------------------------------ readers */
 
 bool latency_tracer_summary(enum lat_kind kind, int cpu, struct lat_cpu_summary *out)
@@ -525,7 +512,7 @@ static void lat_print_cost(void)
 	}
 #endif
 	pr_info("trace: cost (%s): local_irq_save+restore %llu.%02llu cycles traced, %llu.%02llu raw; "
-		"preempt_disable+enable %llu.%02llu cycles (%d loops)\n", lat_clock_mode(),
+		"preempt_disable+enable %llu.%02llu cycles (%d loops)\n", tsc_clock_mode(),
 		(unsigned long long)(traced / LAT_COST_LOOPS),
 		(unsigned long long)(traced * 100 / LAT_COST_LOOPS % 100),
 		(unsigned long long)(raw / LAT_COST_LOOPS),
@@ -534,7 +521,7 @@ static void lat_print_cost(void)
 		(unsigned long long)(pre * 100 / LAT_COST_LOOPS % 100), LAT_COST_LOOPS);
 	lat_emit(json, snprintf(json, sizeof(json),
 		 "{\"type\":\"lat_cost\",\"clock\":\"%s\",\"loops\":%d,\"irq_pair_traced\":%llu,"
-		 "\"irq_pair_raw\":%llu,\"preempt_pair\":%llu}", lat_clock_mode(), LAT_COST_LOOPS,
+		 "\"irq_pair_raw\":%llu,\"preempt_pair\":%llu}", tsc_clock_mode(), LAT_COST_LOOPS,
 		 (unsigned long long)traced, (unsigned long long)raw, (unsigned long long)pre));
 }
 
@@ -544,7 +531,7 @@ static void lat_report_kind(enum lat_kind kind, const char *what)
 	char s[KSYM_SYMBOL_LEN], e[KSYM_SYMBOL_LEN], json[RECORD_MAX_JSON + 1];
 	int cpu;
 
-	pr_info("%s: after %s, %s clock, tsc %lu kHz\n", tr, what, lat_clock_mode(), tsc_khz);
+	pr_info("%s: after %s, %s clock, tsc %lu kHz\n", tr, what, tsc_clock_mode(), tsc_khz);
 	pr_info("%s: CPU %10s %10s %10s %10s  %-36s %-36s\n", tr, "windows", "min ns", "avg ns",
 		"max ns", "started at", "ended at");
 	for_each_possible_cpu(cpu) {

@@ -136,3 +136,21 @@ u64 local_clock(void)
 		return 0;
 	return ns_base + cycles_to_ns(rdtsc() - tsc_base);
 }
+
+/*
+ * Which clock the TSC is: "hardware", "KVM", "TCG", or "icount" (QEMU's
+ * -icount shift=0 runs it as an exact 1 GHz instruction clock), so that
+ * reports can say what their figures mean (DESIGN 7).
+ */
+const char *tsc_clock_mode(void)
+{
+	const char *sig = boot_cpu_data.hypervisor;
+
+	if (!boot_cpu_data.has_hypervisor || !sig[0])
+		return "hardware";
+	if (!strcmp(sig, "TCGTCGTCGTCG"))
+		return tsc_khz >= 999990 && tsc_khz <= 1000010 ? "icount" : "TCG";
+	if (!strncmp(sig, "KVMKVMKVM", 9))
+		return "KVM";
+	return sig;
+}

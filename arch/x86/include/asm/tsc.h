@@ -10,6 +10,7 @@ extern const char *tsc_calibration_source;
 void tsc_early_init(void);
 void tsc_init(void);
 u64 cycles_to_ns(u64 cycles);
+const char *tsc_clock_mode(void);
 unsigned long tsc_khz_from_cpuid15(u32 den, u32 num, u32 crystal_hz);
 
 #endif
