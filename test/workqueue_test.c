@@ -619,10 +619,16 @@ static void idle_workers_reaped(struct ktest *t)
 		complete(&s[i].release);
 	for (i = 0; i < REAP_SLEEPERS; i++)
 		flush_work(&s[i].work);
+	/*
+	 * Wait for the settled state, not just the worker count: on RT a
+	 * reaped kworker's task_struct is freed by free_dead_tasks_work,
+	 * queued on this very pool, so one of the two kept workers may be
+	 * briefly busy when we look.
+	 */
 	for (i = 0; i < 100; i++) {
 		msleep(wq_idle_timeout_ms / 4 + 1);
 		wq_pool_counts(cpu, false, &nr_workers, &nr_idle);
-		if (nr_workers == 2)
+		if (nr_workers == 2 && nr_idle == 2)
 			break;
 	}
 	KTEST_EXPECT_EQ(t, nr_workers, 2);
