@@ -33,6 +33,52 @@ MAX = {"type": "lat_max", "tracer": "irqsoff", "cpu": 0, "rank": 0, "ns": 500,
        "start": "__wake_up+0x27", "end": "__wake_up+0xfd", "parent": "-", "pid": 1}
 
 
+def png_rgb(path):
+    """Decode an 8-bit, non-interlaced RGB or RGBA PNG into rows of RGB bytes."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError(f"{path}: not a PNG")
+    pos, idat, ihdr = 8, b"", None
+    while pos < len(data):
+        n = int.from_bytes(data[pos:pos + 4], "big")
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            ihdr = body
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    width, height = int.from_bytes(ihdr[0:4], "big"), int.from_bytes(ihdr[4:8], "big")
+    depth, ctype, interlace = ihdr[8], ihdr[9], ihdr[12]
+    if depth != 8 or ctype not in (2, 6) or interlace:
+        raise ValueError(f"{path}: PNG depth {depth} type {ctype} interlace {interlace}")
+    bpp = 3 if ctype == 2 else 4
+    raw, stride = zlib.decompress(idat), width * bpp
+    prev, rows = bytearray(stride), []
+    for y in range(height):
+        ftype = raw[y * (stride + 1)]
+        cur = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = cur[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if ftype == 1:
+                cur[i] = (cur[i] + a) & 255
+            elif ftype == 2:
+                cur[i] = (cur[i] + b) & 255
+            elif ftype == 3:
+                cur[i] = (cur[i] + ((a + b) >> 1)) & 255
+            elif ftype == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                cur[i] = (cur[i] + pred) & 255
+        rows.append(bytes(cur) if bpp == 3 else
+                    bytes(v for i, v in enumerate(cur) if i % 4 != 3))
+        prev = cur
+    return width, height, rows
+
+
 class ToolTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -121,6 +167,40 @@ class ToolTest(unittest.TestCase):
             self.assertIn("apt-get install gnuplot-nox", err)
         self.assertEqual(tool.histograms(tool.parse_log(path))[1][2],
                          [(32, 100), (64, 40), (4096, 2)])
+
+    @unittest.skipUnless(shutil.which("chromium") and shutil.which("gnuplot"),
+                         "needs chromium and gnuplot (.ci/run installs both)")
+    def test_html_renders_in_chromium(self):
+        """The page as a browser draws it: two inline SVG plots, each with its boxes."""
+        hist = {"type": "cyclic_hist", "cpu": 1, "level": "thread", "part": 0,
+                "bins": [[1, 744], [2, 253], [3, 3]]}
+        lat = {"type": "lat_hist", "tracer": "irqsoff", "cpu": 0, "unit": "log2_ns",
+               "b": [[5, 100], [6, 40], [12, 2]]}
+        path = self.log(["irqlab: start 0.1.0 deadbeef", rec(0, CYC), rec(1, hist),
+                         rec(2, lat), "irqlab: end status=ok"])
+        page = os.path.join(self.tmp.name, "r.html")
+        self.assertEqual(self.run_tool("report", path, "--html", page)[0], 0)
+        shot = os.path.join(self.tmp.name, "r.png")
+        base = ["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                "--hide-scrollbars", f"--user-data-dir={self.tmp.name}/chromium",
+                "--window-size=800,1600"]
+        dom = subprocess.run(base + ["--dump-dom", "file://" + page], capture_output=True,
+                             text=True, timeout=120).stdout
+        self.assertEqual(dom.count("<svg"), 2, "inline SVG elements in the rendered DOM")
+        self.assertNotIn("<!--?xml", dom, "an XML prolog inside HTML becomes a comment")
+        subprocess.run(base + [f"--screenshot={shot}", "file://" + page],
+                       capture_output=True, timeout=120)
+        width, height, pixels = png_rgb(shot)
+        # gnuplot fills the boxes at 60 % over white; find rows holding that colour
+        want = [round(0.6 * int(tool.PLOT_RGB[i:i + 2], 16) + 0.4 * 255) for i in (1, 3, 5)]
+        rows = []
+        for y in range(height):
+            row = pixels[y]
+            hits = sum(1 for x in range(0, width * 3, 3)
+                       if all(abs(row[x + c] - want[c]) <= 12 for c in range(3)))
+            rows.append(hits >= 10)
+        bands = sum(1 for y in range(height) if rows[y] and (y == 0 or not rows[y - 1]))
+        self.assertEqual(bands, 2, f"plot regions drawn in colour {want}")
 
     def test_serial_from_a_pty(self):
         import pty
