@@ -29,6 +29,7 @@
 #include <linux/moduleparam.h>
 #include <linux/start_kernel.h>
 #include <linux/vmalloc.h>
+#include <linux/record.h>
 #include <string.h>
 
 static int pi_groups;		/* 0: one per online CPU */
@@ -242,6 +243,14 @@ void pi_stress_report(const struct pi_stress_result *r)
 		"high waited at most %lu us (%s)\n",
 		r->groups, r->iterations, r->failures, (unsigned long)rate,
 		(unsigned long)(r->max_wait_ns / 1000), ktest_clock_mode());
+	/* ns per iteration rather than a rate: lower is better, like every figure */
+	if (record_emitf("{\"type\":\"pi_stress\",\"groups\":%d,\"iterations\":%lu,"
+			 "\"failures\":%lu,\"ns_per_iter\":%llu,\"max_wait_ns\":%llu,"
+			 "\"clock\":\"%s\"}", r->groups, r->iterations, r->failures,
+			 (unsigned long long)(r->iterations ?
+					      r->elapsed_ns / r->iterations : 0),
+			 (unsigned long long)r->max_wait_ns, ktest_clock_mode()) < 0)
+		pr_warn("pi_stress: the record did not fit\n");
 }
 
 /* The run=pi_stress workload. */

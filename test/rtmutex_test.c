@@ -78,12 +78,16 @@ static int inv_owner_fn(void *data)
 	 */
 	while (!READ_ONCE(inv.high_started))
 		cpu_relax();
+	/*
+	 * Sample our priority at least once: a host stall under TCG can
+	 * charge the whole hold to us between two runtime reads.
+	 */
 	start = task_sched_runtime(current);
-	while (task_sched_runtime(current) - start < inv.hold_ns) {
+	do {
 		if (current->prio < inv.owner_min_prio)
 			inv.owner_min_prio = current->prio;
 		cpu_relax();
-	}
+	} while (task_sched_runtime(current) - start < inv.hold_ns);
 	rt_mutex_unlock(&inv.lock);
 	inv.owner_prio_after = current->prio;
 	smp_store_release(&inv.owner_done, true);

@@ -134,6 +134,26 @@ class ToolTest(unittest.TestCase):
         self.assertIn("2 record(s) missing: seq 1-2", out)
         self.assertIn("no end banner", out)
 
+    def test_metrics_rt_tests_shape(self):
+        cyc0 = dict(CYC, cpu=0, thread_ns=[1000, 2000, 9000])
+        pts = {"type": "ptsema", "pair": 1, "prio": 98, "cpu": 0, "interval_us": 1000,
+               "cycles": 10, "samples": 10, "lat_ns": [11000, 15000, 66000], "clock": "tsc"}
+        pis = {"type": "pi_stress", "groups": 2, "iterations": 400, "failures": 0,
+               "ns_per_iter": 52000, "max_wait_ns": 7000, "clock": "tsc"}
+        rtm = {"type": "rt_migrate_summary", "tasks": 3, "loops": 50, "violations": 2,
+               "violation_loops": 1, "worst_wait_ns": 12500, "maxerr_ns": 500, "clock": "tsc"}
+        path = self.log(["irqlab: start 0.1.0 deadbeef", rec(0, CYC), rec(1, cyc0),
+                         rec(2, pts), rec(3, pis), rec(4, rtm), "irqlab: end status=ok"])
+        m = tool.metrics(tool.parse_log(path))
+        # threads numbered by CPU, as cyclictest numbers them
+        self.assertEqual((m["cyclic t0 max us"], m["cyclic t1 max us"]), (9.0, 54.498))
+        self.assertEqual(m["cyclic t0 min us"], 1.0)
+        self.assertEqual(m["ptsema t3-2 avg us"], 15.0)
+        self.assertEqual(m["pi_stress ns per iteration"], 52000)
+        self.assertEqual(m["pi_stress failures"], 0)
+        self.assertEqual(m["rt_migrate violations"], 2)
+        self.assertEqual(m["rt_migrate worst wait us"], 12.5)
+
     def test_compare_cli(self):
         def hb(ns, name):
             return self.log(["irqlab: start 0.1.0 deadbeef",
