@@ -404,17 +404,26 @@ static void latency_thread_wakeup(struct ktest *t)
 static struct hrtimer slow_timer;
 static volatile bool slow_running, slow_done, slow_cancelled, slow_starter_done;
 static int slow_min_prio;
+#define SLOW_BOOSTED_PRIO	(MAX_RT_PRIO - 1 - 60)	/* the canceller's */
 static volatile u64 slow_t_end, slow_t_cancel;
 
 static enum hrtimer_restart slow_fn(struct hrtimer *timer)
 {
-	u64 end = ktime_get_ns() + 30 * NSEC_PER_MSEC;
+	u64 end = ktime_get_ns() + 30 * NSEC_PER_MSEC, now;
 
 	slow_min_prio = current->prio;
 	smp_store_release(&slow_running, true);
-	while (ktime_get_ns() < end) {
+	/*
+	 * Run 30 ms, and past that up to 2 s more until the canceller's
+	 * boost was seen: a host stall under TCG can eat the 30 ms first.
+	 */
+	for (;;) {
 		if (current->prio < slow_min_prio)
 			slow_min_prio = current->prio;
+		now = ktime_get_ns();
+		if (now >= end && (slow_min_prio <= SLOW_BOOSTED_PRIO ||
+				   now >= end + 2 * NSEC_PER_SEC))
+			break;
 		cpu_relax();
 	}
 	slow_t_end = ktime_get_ns();
@@ -473,7 +482,7 @@ static void cancel_soft_blocks_with_pi(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, slow_done);
 	KTEST_EXPECT_GE(t, slow_t_cancel, slow_t_end);
 	KTEST_EXPECT_TRUE(t, seen_blocked);
-	KTEST_EXPECT_EQ(t, slow_min_prio, MAX_RT_PRIO - 1 - 60);
+	KTEST_EXPECT_EQ(t, slow_min_prio, SLOW_BOOSTED_PRIO);
 }
 #endif
 

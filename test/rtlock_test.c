@@ -49,6 +49,19 @@ struct waiter_probe {
 static struct holder_probe hp;
 static struct waiter_probe wp;
 
+/*
+ * On RT the waiter of our CPU preempts us, blocks and boosts us; keep the
+ * lock (up to 2 s more) until it has come, so a host stall under TCG that
+ * eats the whole hold cannot end it before the boost was seen.  On !RT
+ * the waiter cannot run before the unlock, so never wait for it there.
+ */
+static bool holder_awaits_waiter(u64 end)
+{
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT) || hp.until_release)
+		return false;
+	return !READ_ONCE(wp.t_start) && ktime_get_ns() < end + 2 * NSEC_PER_SEC;
+}
+
 static int holder_fn(void *data)
 {
 	unsigned long flags;
@@ -61,11 +74,13 @@ static int holder_fn(void *data)
 	hp.min_prio = current->prio;
 	smp_store_release(&hp.holds, true);
 	end = ktime_get_ns() + hp.hold_ns;
-	while (ktime_get_ns() < end) {
-		if (hp.until_release && READ_ONCE(hp.release))
-			break;
+	for (;;) {
 		if (current->prio < hp.min_prio)
 			hp.min_prio = current->prio;
+		if (hp.until_release && READ_ONCE(hp.release))
+			break;
+		if (ktime_get_ns() >= end && !holder_awaits_waiter(end))
+			break;
 		cpu_relax();
 	}
 	hp.t_unlock = ktime_get_ns();
