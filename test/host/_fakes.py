@@ -47,6 +47,14 @@ FAKE_QEMU = textwrap.dedent(r'''
         for i, (r, c) in enumerate(zip(recs, crcs)):
             w("[    0.5] @irqlab %d %08x %s\n" % (i, c, r))
         w(KTAP_OK + "irqlab: end status=ok\n"); sys.exit(1)
+    if mode == "hbrec":
+        # hackbench in 100 ms, or 130 ms for a kernel built from a "slow" config
+        import zlib
+        ns = 130000000 if "slow" in (opt("-kernel") or "") else 100000000
+        r = ('{"type":"hackbench","groups":1,"fds":2,"loops":1,"size":100,'
+             '"time_ns":%d,"ctxsw":1,"migrations":0}' % ns)
+        w("[    0.5] @irqlab 0 %08x %s\n" % (zlib.crc32(r.encode()), r))
+        w(KTAP_OK + "irqlab: end status=ok\n"); sys.exit(1)
     if mode == "fail":
         w("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: slub\n    1..2\n"
           "    ok 1 a\n    not ok 2 b\nnot ok 1 slub\nirqlab: end status=fail\n")

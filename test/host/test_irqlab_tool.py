@@ -335,6 +335,9 @@ class CompareTest(unittest.TestCase):
         m, s = tool.mean_sd([2, 4, 4, 4, 5, 5, 7, 9])
         self.assertEqual(m, 5)
         self.assertAlmostEqual(s, 2.138, places=3)
+        # equal floats stay exactly equal: no 1e-17 spread to fool the verdict
+        self.assertEqual(tool.mean_sd([0.1, 0.1, 0.1]), (0.1, 0.0))
+        self.assertEqual(tool.verdict([0.1, 0.1, 0.1], [0.1, 0.1, 0.1]), "same")
 
 
 class RunTest(unittest.TestCase):
@@ -407,6 +410,32 @@ class RunTest(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertIn("resuming: 3 of 4 boots already done", so)
         self.assertIn("[1/1] legacy w rep 2", so)
+
+    def test_compare_boots_configs_interleaved(self):
+        open(os.path.join(self.root, "configs", "slow_defconfig"), "w").close()
+        out = os.path.join(self.root, "cmp")
+        argv = ("compare", "--config-a", "default", "--config-b", "slow", "--cmdline",
+                "fake=hbrec", "--reps", "3", "--accel", "tcg", "--out", out)
+        rc, so, se = self.irqlab(*argv)
+        self.assertEqual(rc, 0, so + se)
+        order = [l.split("]")[1].split(":")[0].strip() for l in so.splitlines()
+                 if l.startswith("[")]
+        self.assertEqual(order, [f"{c} cmdline rep {r}" for r in (1, 2, 3)
+                                 for c in ("default", "slow")])
+        self.assertRegex(so, r"hackbench time s\s+ok\s+ok\s+0\.1 \+- 0 \(3\)\s+"
+                             r"0\.13 \+- 0 \(3\)\s+\+30\.0%\s+worse")
+        # the same settings again: nothing to boot
+        rc, so, _ = self.irqlab(*argv)
+        self.assertIn("resuming: 6 of 6 boots already done", so)
+        for bad, msg in ((("compare", "--config-a", "default"), "give either"),
+                         (("compare", "--a", "x.log", "--config-b", "slow"), "give either"),
+                         (("compare", "--config-a", "default", "--config-b", "nosuch"),
+                          "no configuration 'nosuch'"),
+                         (("compare", "--config-a", "default", "--config-b", "slow",
+                           "--reps", "0"), "at least 1")):
+            rc, _, se = self.irqlab(*bad)
+            self.assertEqual(rc, 2, bad)
+            self.assertIn(msg, se)
 
     def test_matrix_bad_files(self):
         for text, msg in (("[matrix]\nconfigs = default\n", "needs a [matrix] and a [workloads]"),
