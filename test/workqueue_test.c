@@ -256,15 +256,28 @@ static void cancel_pending(struct ktest *t)
 	KTEST_EXPECT_EQ(t, p.runs, 1);
 }
 
+/*
+ * As in flush_work_waits_for_running(): the item runs until the test
+ * thread sleeps in cancel_work_sync().  A fixed 30 ms could end before a
+ * host-stalled test thread (TCG) had looked, and then nothing was running.
+ */
 static void cancel_running(struct ktest *t)
 {
-	struct probe p;
+	static struct probe p;	/* the releaser's, should the cancel not wait */
+	struct task_struct *releaser;
 	int cpu = cpumask_last(cpu_online_mask);
 
-	probe_init(&p, 30);
+	probe_init(&p, 0);
+	p.hold = true;
+	p.flusher = current;
 	schedule_work_on(cpu, &p.work);
 	wait_for_completion(&p.begun);
 	KTEST_EXPECT_FALSE(t, p.finished);
+	releaser = ktest_kthread(release_when_flushing, &p, "releaser", -1, SCHED_NORMAL, 0);
+	if (!releaser)
+		WRITE_ONCE(p.hold, false);
+	else
+		wake_up_process(releaser);
 	KTEST_EXPECT_FALSE(t, cancel_work_sync(&p.work));
 	KTEST_EXPECT_TRUE(t, p.finished);
 	KTEST_EXPECT_EQ(t, p.runs, 1);
