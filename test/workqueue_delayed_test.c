@@ -24,8 +24,10 @@ struct dprobe {
 	bool kthread;
 	char comm[TASK_COMM_LEN];
 	unsigned int spin_ms;
+	volatile bool hold;		/* then spin until cleared (5 s at most) */
 	u64 ran_ns;
 	volatile bool finished;
+	struct task_struct *canceller;	/* for release_when_cancelling() */
 };
 
 static void dprobe_fn(struct work_struct *work)
@@ -39,6 +41,8 @@ static void dprobe_fn(struct work_struct *work)
 	memcpy(p->comm, current->comm, TASK_COMM_LEN);
 	if (p->spin_ms)
 		mdelay(p->spin_ms);
+	for (int i = 0; i < 5000 && READ_ONCE(p->hold); i++)
+		mdelay(1);
 	p->runs++;
 	WRITE_ONCE(p->finished, true);
 	complete(&p->ran);
@@ -127,14 +131,41 @@ static void cancel_armed(struct ktest *t)
 	flush_delayed_work(&p.dwork);
 }
 
+/* Let the held item finish once its canceller sleeps waiting for it. */
+static int release_when_cancelling(void *data)
+{
+	struct dprobe *p = data;
+
+	for (int i = 0; i < 5000; i++) {
+		if (READ_ONCE(p->canceller->__state) == TASK_UNINTERRUPTIBLE)
+			break;
+		msleep(1);
+	}
+	WRITE_ONCE(p->hold, false);
+	return 0;
+}
+
+/*
+ * The item runs until the test thread sleeps in the cancel: a fixed
+ * 30 ms could end before a host-stalled test thread (TCG) had looked,
+ * and then nothing was running.
+ */
 static void cancel_running(struct ktest *t)
 {
-	struct dprobe p;
+	static struct dprobe p;	/* the releaser's, should the cancel not wait */
+	struct task_struct *releaser;
 
-	dprobe_init(&p, 30);
+	dprobe_init(&p, 0);
+	p.hold = true;
+	p.canceller = current;
 	schedule_delayed_work_on(cpumask_last(cpu_online_mask), &p.dwork, 1);
 	wait_for_completion(&p.begun);
 	KTEST_EXPECT_FALSE(t, p.finished);
+	releaser = ktest_kthread(release_when_cancelling, &p, "releaser", -1, SCHED_NORMAL, 0);
+	if (!releaser)
+		WRITE_ONCE(p.hold, false);
+	else
+		wake_up_process(releaser);
 	KTEST_EXPECT_FALSE(t, cancel_delayed_work_sync(&p.dwork));
 	KTEST_EXPECT_TRUE(t, p.finished);
 	KTEST_EXPECT_EQ(t, p.runs, 1);
