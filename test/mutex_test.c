@@ -480,7 +480,7 @@ static struct owner_ctx {
 	unsigned long sleeps_before;
 	bool waiter_slept_while_held;	/* seen by the owner before unlocking */
 	unsigned long waiter_nvcsw;
-	volatile bool stop_bg;
+	volatile bool stop_bg, waiter_started;
 	volatile unsigned long bg_progress;
 	unsigned long bg_at_unlock, bg_at_lock;
 } ow;
@@ -489,6 +489,20 @@ static int owner_fn(void *data)
 {
 	mutex_lock(&ow.m);
 	atomic_set(&ow.locked, 1);
+	/*
+	 * Start the phases once the waiter is there (2000 rounds at most):
+	 * under TCG a host stall while the test thread spawns it can outlast
+	 * them.  Running if it is to spin on us (cond_resched(): kthreadd
+	 * may need this CPU to create it), asleep otherwise.
+	 */
+	for (int i = 0; i < 2000 && !READ_ONCE(ow.waiter_started); i++) {
+		if (ow.busy_us) {
+			udelay(1000);
+			cond_resched();
+		} else {
+			msleep(1);
+		}
+	}
 	udelay(ow.busy_us);
 	if (ow.sleep_ms)
 		msleep(ow.sleep_ms);
@@ -505,6 +519,7 @@ static int fifo_waiter_fn(void *data)
 	unsigned long nvcsw = current->nvcsw;
 
 	ow.bg_at_lock = ow.bg_progress;
+	WRITE_ONCE(ow.waiter_started, true);
 	mutex_lock(&ow.m);
 	ow.waiter_nvcsw = current->nvcsw - nvcsw;
 	mutex_unlock(&ow.m);
@@ -535,6 +550,7 @@ static void owner_scenario(struct ktest *t, unsigned int busy_us, unsigned int s
 	atomic_set(&ow.done, 0);
 	ow.waiter_slept_while_held = false;
 	ow.stop_bg = false;
+	ow.waiter_started = false;
 	ow.bg_progress = 0;
 	ow.sleeps_before = lockevent_read(LOCKEVENT_mutex_sleep);
 	KTEST_ASSERT_TRUE(t, spawn(owner_fn, NULL, "owner", 1, SCHED_NORMAL, 0));
