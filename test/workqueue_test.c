@@ -178,22 +178,6 @@ static void pending_item_not_requeued(struct ktest *t)
 	KTEST_EXPECT_EQ(t, p.runs, 2);
 }
 
-static void flush_work_waits(struct ktest *t)
-{
-	struct probe p;
-	int cpu;
-
-	for_each_online_cpu(cpu) {
-		probe_init(&p, 20);
-		KTEST_EXPECT_FALSE(t, flush_work(&p.work));	/* never queued */
-		schedule_work_on(cpu, &p.work);
-		KTEST_EXPECT_TRUE(t, flush_work(&p.work));
-		KTEST_EXPECT_TRUE(t, p.finished);
-		KTEST_EXPECT_EQ(t, p.runs, 1);
-		KTEST_EXPECT_FALSE(t, flush_work(&p.work));	/* idle now */
-	}
-}
-
 /* Let the held item finish once its flusher sleeps in flush_work(). */
 static int release_when_flushing(void *data)
 {
@@ -206,6 +190,38 @@ static int release_when_flushing(void *data)
 	}
 	WRITE_ONCE(p->hold, false);
 	return 0;
+}
+
+/*
+ * On every CPU the item is held until we sleep in flush_work(): with a
+ * fixed 20 ms run a host stall of the test thread under TCG (or a
+ * kworker preempting it on one CPU) could let it finish first, and the
+ * flush then rightly found it idle.
+ */
+static void flush_work_waits(struct ktest *t)
+{
+	static struct probe p;	/* the releaser's, should the flush not wait */
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct task_struct *releaser;
+
+		probe_init(&p, 0);
+		KTEST_EXPECT_FALSE(t, flush_work(&p.work));	/* never queued */
+		p.hold = true;
+		p.flusher = current;
+		releaser = ktest_kthread(release_when_flushing, &p, "releaser", -1,
+					 SCHED_NORMAL, 0);
+		if (!releaser)
+			WRITE_ONCE(p.hold, false);
+		schedule_work_on(cpu, &p.work);
+		if (releaser)
+			wake_up_process(releaser);
+		KTEST_EXPECT_TRUE(t, flush_work(&p.work));
+		KTEST_EXPECT_TRUE(t, p.finished);
+		KTEST_EXPECT_EQ(t, p.runs, 1);
+		KTEST_EXPECT_FALSE(t, flush_work(&p.work));	/* idle now */
+	}
 }
 
 /*
