@@ -27,7 +27,7 @@ struct dprobe {
 	volatile bool hold;		/* then spin until cleared (5 s at most) */
 	u64 ran_ns;
 	volatile bool finished;
-	struct task_struct *canceller;	/* for release_when_cancelling() */
+	struct task_struct *waiter;	/* for release_when_waiting() */
 };
 
 static void dprobe_fn(struct work_struct *work)
@@ -84,13 +84,39 @@ static void runs_after_delay_on_cpu(struct ktest *t)
 	}
 }
 
+/* Let the held item finish once p->waiter sleeps (flushing or cancelling). */
+static int release_when_waiting(void *data)
+{
+	struct dprobe *p = data;
+
+	for (int i = 0; i < 5000; i++) {
+		if (READ_ONCE(p->waiter->__state) == TASK_UNINTERRUPTIBLE)
+			break;
+		msleep(1);
+	}
+	WRITE_ONCE(p->hold, false);
+	return 0;
+}
+
+/*
+ * Held until we sleep in flush_work(): with a fixed 20 ms run a host
+ * stall of the test thread under TCG could let it finish first, and the
+ * flush then rightly found it idle.
+ */
 static void zero_delay_queues_at_once(struct ktest *t)
 {
-	struct dprobe p;
+	static struct dprobe p;	/* the releaser's, should the flush not wait */
+	struct task_struct *releaser;
 
-	/* spins, so it is still running when flush_work() looks */
-	dprobe_init(&p, 20);
+	dprobe_init(&p, 0);
+	p.hold = true;
+	p.waiter = current;
+	releaser = ktest_kthread(release_when_waiting, &p, "releaser", -1, SCHED_NORMAL, 0);
+	if (!releaser)
+		WRITE_ONCE(p.hold, false);
 	KTEST_EXPECT_TRUE(t, schedule_delayed_work_on(cpumask_last(cpu_online_mask), &p.dwork, 0));
+	if (releaser)
+		wake_up_process(releaser);
 	KTEST_EXPECT_TRUE(t, flush_work(&p.dwork.work));
 	KTEST_EXPECT_EQ(t, p.runs, 1);
 }
@@ -131,20 +157,6 @@ static void cancel_armed(struct ktest *t)
 	flush_delayed_work(&p.dwork);
 }
 
-/* Let the held item finish once its canceller sleeps waiting for it. */
-static int release_when_cancelling(void *data)
-{
-	struct dprobe *p = data;
-
-	for (int i = 0; i < 5000; i++) {
-		if (READ_ONCE(p->canceller->__state) == TASK_UNINTERRUPTIBLE)
-			break;
-		msleep(1);
-	}
-	WRITE_ONCE(p->hold, false);
-	return 0;
-}
-
 /*
  * The item runs until the test thread sleeps in the cancel: a fixed
  * 30 ms could end before a host-stalled test thread (TCG) had looked,
@@ -157,11 +169,11 @@ static void cancel_running(struct ktest *t)
 
 	dprobe_init(&p, 0);
 	p.hold = true;
-	p.canceller = current;
+	p.waiter = current;
 	schedule_delayed_work_on(cpumask_last(cpu_online_mask), &p.dwork, 1);
 	wait_for_completion(&p.begun);
 	KTEST_EXPECT_FALSE(t, p.finished);
-	releaser = ktest_kthread(release_when_cancelling, &p, "releaser", -1, SCHED_NORMAL, 0);
+	releaser = ktest_kthread(release_when_waiting, &p, "releaser", -1, SCHED_NORMAL, 0);
 	if (!releaser)
 		WRITE_ONCE(p.hold, false);
 	else
