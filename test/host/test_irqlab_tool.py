@@ -99,6 +99,14 @@ class ToolTest(unittest.TestCase):
             rc = tool.main(list(argv))
         return rc, out.getvalue(), err.getvalue()
 
+    def two_histogram_log(self):
+        hist = {"type": "cyclic_hist", "cpu": 1, "level": "thread", "part": 0,
+                "bins": [[1, 744], [2, 253], [3, 3]]}
+        lat = {"type": "lat_hist", "tracer": "irqsoff", "cpu": 0, "unit": "log2_ns",
+               "b": [[5, 100], [6, 40], [12, 2]]}
+        return self.log(["irqlab: start 0.1.0 deadbeef", rec(0, CYC), rec(1, hist),
+                         rec(2, lat), "irqlab: end status=ok"])
+
     def clean_log(self):
         return self.log(["irqlab: start 0.1.0 deadbeef", "Command line: run=cyclic",
                          rec(0, CYC), rec(1, LAT), rec(2, MAX), "irqlab: end status=ok"])
@@ -169,12 +177,7 @@ class ToolTest(unittest.TestCase):
                               r"0\.13 \+- 0\.001 \(3\)\s+\+30\.0%\s+worse")
 
     def test_html_with_plots(self):
-        hist = {"type": "cyclic_hist", "cpu": 1, "level": "thread", "part": 0,
-                "bins": [[1, 744], [2, 253], [3, 3]]}
-        lat = {"type": "lat_hist", "tracer": "irqsoff", "cpu": 0, "unit": "log2_ns",
-               "b": [[5, 100], [6, 40], [12, 2]]}
-        path = self.log(["irqlab: start 0.1.0 deadbeef", rec(0, CYC), rec(1, hist),
-                         rec(2, lat), "irqlab: end status=ok"])
+        path = self.two_histogram_log()
         dest = os.path.join(self.tmp.name, "r.html")
         rc, out, err = self.run_tool("report", path, "--html", dest)
         self.assertEqual(rc, 0)
@@ -193,12 +196,7 @@ class ToolTest(unittest.TestCase):
                          "needs chromium and gnuplot (.ci/run installs both)")
     def test_html_renders_in_chromium(self):
         """The page as a browser draws it: two inline SVG plots, each with its boxes."""
-        hist = {"type": "cyclic_hist", "cpu": 1, "level": "thread", "part": 0,
-                "bins": [[1, 744], [2, 253], [3, 3]]}
-        lat = {"type": "lat_hist", "tracer": "irqsoff", "cpu": 0, "unit": "log2_ns",
-               "b": [[5, 100], [6, 40], [12, 2]]}
-        path = self.log(["irqlab: start 0.1.0 deadbeef", rec(0, CYC), rec(1, hist),
-                         rec(2, lat), "irqlab: end status=ok"])
+        path = self.two_histogram_log()
         page = os.path.join(self.tmp.name, "r.html")
         self.assertEqual(self.run_tool("report", path, "--html", page)[0], 0)
         shot = os.path.join(self.tmp.name, "r.png")
