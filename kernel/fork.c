@@ -73,6 +73,7 @@ static void sched_fork(struct task_struct *p)
 	set_load_weight(p);
 	p->se.vruntime = 0;
 	INIT_LIST_HEAD(&p->rt.run_list);
+	init_dl_task(p);
 	p->rt.time_slice = sched_rr_timeslice();
 	cpumask_copy(&p->cpus_mask, cpu_online_mask);
 	p->cpus_ptr = &p->cpus_mask;

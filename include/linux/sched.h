@@ -13,6 +13,7 @@
 #include <linux/sched/prio.h>
 #include <linux/sched/wake_q_types.h>
 #include <linux/atomic.h>
+#include <linux/hrtimer.h>
 #include <asm/thread_info.h>
 
 /* Task states (Linux's values). */
@@ -73,6 +74,36 @@ struct sched_rt_entity {
 	unsigned short on_list;
 };
 
+/*
+ * A SCHED_DEADLINE task's constant bandwidth server (kernel/sched/deadline.c),
+ * Linux 5.15's layout.  dl_runtime <= dl_deadline <= dl_period are the
+ * parameters (ns); runtime and deadline the current budget and absolute
+ * deadline (rq_clock ns).  pi_se is the entity whose parameters the task
+ * runs with: its own, or its top PI waiter's while boosted.
+ */
+struct sched_dl_entity {
+	struct rb_node rb_node;
+
+	u64 dl_runtime;
+	u64 dl_deadline;
+	u64 dl_period;
+	u64 dl_bw;		/* dl_runtime / dl_period, BW_SHIFT fixed point */
+	u64 dl_density;		/* dl_runtime / dl_deadline */
+
+	s64 runtime;
+	u64 deadline;
+	unsigned int flags;
+
+	unsigned int dl_throttled:1;
+	unsigned int dl_yielded:1;
+	unsigned int dl_non_contending:1;
+
+	/* replenishment at the next period (hard-IRQ expiry, also on RT) */
+	struct hrtimer dl_timer;
+
+	struct sched_dl_entity *pi_se;
+};
+
 struct thread_struct {
 	unsigned long sp;	/* saved by __switch_to_asm */
 };
@@ -99,6 +130,7 @@ struct task_struct {
 	const struct sched_class *sched_class;
 	struct sched_entity se;
 	struct sched_rt_entity rt;
+	struct sched_dl_entity dl;
 
 	int nr_cpus_allowed;
 	const cpumask_t *cpus_ptr;
@@ -207,11 +239,16 @@ static inline int rt_prio(int prio)
 	return prio < MAX_RT_PRIO;
 }
 
-/* No deadline class yet (issue 13): nothing has a priority below 0. */
+/* SCHED_DEADLINE tasks run at prio -1, above every RT level, as in Linux. */
 #define MAX_DL_PRIO	0
 static inline int dl_prio(int prio)
 {
 	return prio < MAX_DL_PRIO;
+}
+
+static inline int dl_task(const struct task_struct *p)
+{
+	return dl_prio(p->prio);
 }
 
 static inline int rt_task(const struct task_struct *p)
@@ -274,6 +311,24 @@ void yield(void);
 int sched_setscheduler(struct task_struct *p, int policy, const struct sched_param *param);
 int sched_setscheduler_nocheck(struct task_struct *tsk, int policy,
 			       const struct sched_param *param);
+/*
+ * sched_setattr(): Linux's struct sched_attr (the part irqlab uses); the
+ * SCHED_DEADLINE times are in ns.  sched_getattr() fills one back in.
+ */
+struct sched_attr {
+	u32 size;
+	u32 sched_policy;
+	u64 sched_flags;
+	s32 sched_nice;
+	u32 sched_priority;
+	u64 sched_runtime;
+	u64 sched_deadline;
+	u64 sched_period;
+};
+
+int sched_setattr(struct task_struct *p, const struct sched_attr *attr);
+int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *attr);
+void sched_getattr(struct task_struct *p, struct sched_attr *attr);
 void set_user_nice(struct task_struct *p, long nice);
 int task_nice(const struct task_struct *p);
 int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask);

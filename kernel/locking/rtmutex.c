@@ -127,12 +127,13 @@ static __always_inline void waiter_update_prio(struct rt_mutex_waiter *waiter,
 					       struct task_struct *task)
 {
 	waiter->prio = __waiter_prio(task);
-	waiter->deadline = 0;	/* no SCHED_DEADLINE yet (issue 13) */
+	/* Two deadline waiters are ordered by their absolute deadlines. */
+	waiter->deadline = task->dl.deadline;
 }
 
 /* A throw-away waiter describing @p, for comparisons only. */
 #define task_to_waiter(p)						\
-	(&(struct rt_mutex_waiter){ .prio = __waiter_prio(p), .deadline = 0 })
+	(&(struct rt_mutex_waiter){ .prio = __waiter_prio(p), .deadline = (p)->dl.deadline })
 
 static __always_inline int rt_mutex_waiter_less(struct rt_mutex_waiter *a,
 						struct rt_mutex_waiter *b)

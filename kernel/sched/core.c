@@ -246,7 +246,7 @@ static void sched_ttwu_pending(void)
 		ttwu_do_activate(rq, p, 0);
 	}
 	raw_spin_unlock_irqrestore(&rq->__lock, flags);
-	rt_balance_after_unlock(rq);
+	balance_after_unlock(rq);
 }
 
 void scheduler_ipi(void)
@@ -270,7 +270,7 @@ static void ttwu_queue(struct task_struct *task, int cpu, int wake_flags)
 	update_rq_clock(rq);
 	ttwu_do_activate(rq, task, wake_flags);
 	raw_spin_unlock_irqrestore(&rq->__lock, flags);
-	rt_balance_after_unlock(rq);
+	balance_after_unlock(rq);
 }
 
 /* Still queued (woken before it got to sleep): just make it runnable. */
@@ -400,7 +400,7 @@ void wake_up_new_task(struct task_struct *p)
 	check_preempt_curr(rq, p, WF_FORK);
 	raw_spin_rq_unlock(rq);
 	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
-	rt_balance_after_unlock(rq);
+	balance_after_unlock(rq);
 }
 
 /* ------------------------------------------------------------ switching */
@@ -456,9 +456,13 @@ static void finish_task_switch(struct task_struct *prev)
 	smp_store_release(&prev->on_cpu, 0);
 	raw_spin_rq_unlock(rq);
 	local_irq_enable();
-	rt_balance_after_unlock(rq);
-	if (prev_state == TASK_DEAD)
+	balance_after_unlock(rq);
+	if (prev_state == TASK_DEAD) {
+		/* Off every CPU for good: the class lets go of it (dl bandwidth). */
+		if (prev->sched_class->task_dead)
+			prev->sched_class->task_dead(prev);
 		put_task_struct_dead(prev);
+	}
 }
 
 /* The first thing a new task runs (from ret_from_fork). */
@@ -774,7 +778,9 @@ void sched_init(void)
 		rq->cpu = cpu;
 		init_cfs_rq(&rq->cfs);
 		init_rt_rq(&rq->rt);
+		init_dl_rq(&rq->dl);
 	}
+	init_dl_task(&init_task);
 	init_idle(&init_task, 0);
 	cpu_rq(0)->online = 1;
 }

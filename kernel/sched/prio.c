@@ -10,9 +10,12 @@
 #include "sched.h"
 #include <linux/errno.h>
 #include <linux/irqflags.h>
+#include <string.h>
 
 static int __normal_prio(int policy, int rt_prio, int nice_prio)
 {
+	if (dl_policy(policy))
+		return MAX_DL_PRIO - 1;
 	if (policy == SCHED_FIFO || policy == SCHED_RR)
 		return MAX_RT_PRIO - 1 - rt_prio;
 	return nice_prio;
@@ -20,17 +23,20 @@ static int __normal_prio(int policy, int rt_prio, int nice_prio)
 
 static const struct sched_class *class_for_prio(int prio)
 {
+	if (dl_prio(prio))
+		return &dl_sched_class;
 	return rt_prio(prio) ? &rt_sched_class : &fair_sched_class;
 }
 
 /* Requeue @task with @prio and @class; both locks held. */
-static void change_prio_locked(struct rq *rq, struct task_struct *task, int prio)
+static void change_prio_locked(struct rq *rq, struct task_struct *task, int prio,
+			       int queue_flags)
 {
 	const struct sched_class *prev_class = task->sched_class;
 	int oldprio = task->prio;
 	bool queued = task_on_rq_queued(task), running = task_current(rq, task);
 
-	if (prio == oldprio && class_for_prio(prio) == prev_class)
+	if (prio == oldprio && class_for_prio(prio) == prev_class && !queue_flags)
 		return;
 	if (queued)
 		dequeue_task(rq, task, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
@@ -41,11 +47,13 @@ static void change_prio_locked(struct rq *rq, struct task_struct *task, int prio
 	if (task->sched_class == &rt_sched_class && prev_class != &rt_sched_class)
 		task->rt.time_slice = sched_rr_timeslice();
 	if (queued)
-		enqueue_task(rq, task, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK |
+		enqueue_task(rq, task, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK | queue_flags |
 			     (oldprio < prio ? ENQUEUE_HEAD : 0));
 	if (running)
 		task->sched_class->set_next_task(rq, task, false);
 	if (prev_class != task->sched_class) {
+		if (prev_class->switched_from)
+			prev_class->switched_from(rq, task);
 		if (task->sched_class->switched_to)
 			task->sched_class->switched_to(rq, task);
 	} else if (task->sched_class->prio_changed) {
@@ -62,51 +70,117 @@ static int effective_prio(struct task_struct *task)
 	return task->normal_prio;
 }
 
-int __sched_setscheduler(struct task_struct *p, int policy,
-			 const struct sched_param *param)
+static bool valid_policy(int policy)
 {
+	return policy == SCHED_NORMAL || policy == SCHED_BATCH || policy == SCHED_IDLE ||
+	       policy == SCHED_FIFO || policy == SCHED_RR || policy == SCHED_DEADLINE;
+}
+
+static int __sched_setscheduler(struct task_struct *p, const struct sched_attr *attr)
+{
+	int policy = attr->sched_policy;
 	unsigned long flags;
 	struct rq *rq;
 
-	if (policy != SCHED_NORMAL && policy != SCHED_BATCH && policy != SCHED_IDLE &&
-	    policy != SCHED_FIFO && policy != SCHED_RR)
+	if (!valid_policy(policy))
 		return -EINVAL;
-	if ((policy == SCHED_FIFO || policy == SCHED_RR) !=
-	    (param->sched_priority != 0))
+	if (attr->sched_priority > MAX_RT_PRIO - 1)
 		return -EINVAL;
-	if (param->sched_priority < 0 || param->sched_priority > MAX_RT_PRIO - 1)
+	/* Only FIFO and RR have a priority; deadline tasks have 0, as in Linux. */
+	if ((policy == SCHED_FIFO || policy == SCHED_RR) != (attr->sched_priority != 0))
+		return -EINVAL;
+	if (dl_policy(policy) && !__checkparam_dl(attr))
 		return -EINVAL;
 	if (p->flags & PF_IDLE || p->sched_class == &stop_sched_class)
 		return -EPERM;
 
 	raw_spin_lock_irqsave(&p->pi_lock, flags);
 	rq = __task_rq_lock(p);
+	/* Admission: reserve (or release) the deadline bandwidth first. */
+	if ((dl_policy(policy) || task_has_dl_policy(p)) &&
+	    sched_dl_overflow(p, policy, attr)) {
+		raw_spin_rq_unlock(rq);
+		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+		return -EBUSY;
+	}
 	update_rq_clock(rq);
 	if (rq->curr == p && p->sched_class->update_curr)
 		p->sched_class->update_curr(rq);
 	p->policy = policy;
-	p->rt_priority = param->sched_priority;
+	if (dl_policy(policy))
+		__setparam_dl(p, attr);
+	else if (policy != SCHED_FIFO && policy != SCHED_RR)
+		p->static_prio = NICE_TO_PRIO(attr->sched_nice);
+	p->rt_priority = attr->sched_priority;
 	p->normal_prio = __normal_prio(policy, p->rt_priority, p->static_prio);
 	if (!rt_prio(p->normal_prio))
 		set_load_weight(p);
-	change_prio_locked(rq, p, effective_prio(p));
+	change_prio_locked(rq, p, effective_prio(p), 0);
 	raw_spin_rq_unlock(rq);
 	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
-	rt_balance_after_unlock(rq);
+	balance_after_unlock(rq);
 	/* A waiter's new priority propagates to the owners it waits for. */
 	rt_mutex_adjust_pi(p);
 	return 0;
 }
 
+static int _sched_setscheduler(struct task_struct *p, int policy,
+			       const struct sched_param *param)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = policy,
+		.sched_priority = param->sched_priority,
+		.sched_nice = PRIO_TO_NICE(p->static_prio),
+	};
+
+	if (param->sched_priority < 0)
+		return -EINVAL;
+	/* Deadline tasks need parameters: only sched_setattr() makes them. */
+	if (dl_policy(policy))
+		return -EINVAL;
+	return __sched_setscheduler(p, &attr);
+}
+
 int sched_setscheduler(struct task_struct *p, int policy, const struct sched_param *param)
 {
-	return __sched_setscheduler(p, policy, param);
+	return _sched_setscheduler(p, policy, param);
 }
 
 int sched_setscheduler_nocheck(struct task_struct *task, int policy,
 			       const struct sched_param *param)
 {
-	return __sched_setscheduler(task, policy, param);
+	return _sched_setscheduler(task, policy, param);
+}
+
+/*
+ * sched_setattr(): any policy, SCHED_DEADLINE with runtime, deadline and
+ * period in ns.  -EINVAL for parameters that break a rule (printed, with
+ * the rule), -EBUSY when admission control refuses the bandwidth.
+ */
+int sched_setattr(struct task_struct *p, const struct sched_attr *attr)
+{
+	if (attr->sched_nice < MIN_NICE || attr->sched_nice > MAX_NICE)
+		return -EINVAL;
+	return __sched_setscheduler(p, attr);
+}
+
+int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *attr)
+{
+	return sched_setattr(p, attr);
+}
+
+void sched_getattr(struct task_struct *p, struct sched_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->sched_policy = p->policy;
+	if (task_has_dl_policy(p))
+		__getparam_dl(p, attr);
+	else if (rt_prio(p->normal_prio))
+		attr->sched_priority = p->rt_priority;
+	else
+		attr->sched_nice = task_nice(p);
 }
 
 void set_user_nice(struct task_struct *task, long nice)
@@ -153,6 +227,7 @@ int task_nice(const struct task_struct *p)
  */
 void rt_mutex_setprio(struct task_struct *task, struct task_struct *pi_task)
 {
+	int prio, queue_flag = 0;
 	struct rq *rq;
 
 	/* The idle task is never boosted (it cannot block on a lock). */
@@ -163,6 +238,26 @@ void rt_mutex_setprio(struct task_struct *task, struct task_struct *pi_task)
 	update_rq_clock(rq);
 	if (rq->curr == task && task->sched_class->update_curr)
 		task->sched_class->update_curr(rq);
-	change_prio_locked(rq, task, effective_prio(task));
+	prio = effective_prio(task);
+	/*
+	 * Deadline inheritance, Linux 5.15's: a task boosted into (or within)
+	 * the deadline class by a waiter with an earlier deadline runs on
+	 * that waiter's parameters (dl.pi_se) and is never throttled; the
+	 * replenishment at requeue gives a non-deadline owner a deadline one
+	 * relative deadline of the donor from now.  Otherwise its own.
+	 */
+	if (dl_prio(prio)) {
+		if (!dl_prio(task->normal_prio) ||
+		    (pi_task && dl_prio(pi_task->prio) &&
+		     dl_time_before(pi_task->dl.deadline, task->dl.deadline))) {
+			task->dl.pi_se = pi_task->dl.pi_se;
+			queue_flag = ENQUEUE_REPLENISH;
+		} else {
+			task->dl.pi_se = &task->dl;
+		}
+	} else if (dl_prio(task->prio)) {
+		task->dl.pi_se = &task->dl;
+	}
+	change_prio_locked(rq, task, prio, queue_flag);
 	raw_spin_rq_unlock(rq);
 }

@@ -28,6 +28,7 @@
 #define ENQUEUE_MOVE		0x04
 #define ENQUEUE_NOCLOCK		0x08
 #define ENQUEUE_HEAD		0x10
+#define ENQUEUE_REPLENISH	0x20	/* deadline: a fresh budget and deadline */
 #define ENQUEUE_MIGRATED	0x40
 
 #define WF_FORK			0x02
@@ -57,6 +58,52 @@ struct rt_rq {
 	bool overloaded;
 };
 
+/*
+ * The deadline run queue: queued (not throttled) SCHED_DEADLINE entities
+ * ordered by absolute deadline; earliest_dl.curr is the earliest of them
+ * (0 when empty), what push and wakeup placement compare against.
+ */
+struct dl_rq {
+	struct rb_root_cached root;
+	unsigned int dl_nr_running;
+	struct {
+		u64 curr;
+		u64 next;
+	} earliest_dl;
+	bool overloaded;
+};
+
+/*
+ * Admission control (Linux's struct dl_bw): bw is the share of each CPU
+ * deadline tasks may reserve (-1: no limit), total_bw what they hold.
+ * irqlab has one root domain, every online CPU, so there is one of these.
+ */
+struct dl_bw {
+	raw_spinlock_t lock;
+	u64 bw;
+	u64 total_bw;
+};
+
+/* Fixed-point bandwidths, Linux's: BW_SHIFT for ratios, DL_SCALE for ns. */
+#define BW_SHIFT		20
+#define BW_UNIT			(1 << BW_SHIFT)
+#define DL_SCALE		10
+
+static inline bool dl_time_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+static inline int dl_policy(int policy)
+{
+	return policy == SCHED_DEADLINE;
+}
+
+static inline bool task_has_dl_policy(const struct task_struct *p)
+{
+	return dl_policy(p->policy);
+}
+
 struct rq {
 	raw_spinlock_t __lock;
 	unsigned int nr_running;
@@ -66,6 +113,7 @@ struct rq {
 	u64 clock_task;
 	struct cfs_rq cfs;
 	struct rt_rq rt;
+	struct dl_rq dl;
 	struct task_struct *curr;
 	struct task_struct *idle;
 	struct task_struct *stop;
@@ -78,6 +126,8 @@ struct rq {
 	/* balance callbacks run after the lock is dropped (RT push/pull) */
 	bool rt_push_pending;
 	bool rt_pull_pending;
+	bool dl_push_pending;
+	bool dl_pull_pending;
 };
 
 struct sched_class {
@@ -96,10 +146,13 @@ struct sched_class {
 	void (*switched_to)(struct rq *rq, struct task_struct *p);
 	void (*prio_changed)(struct rq *rq, struct task_struct *p, int oldprio);
 	void (*update_curr)(struct rq *rq);
+	void (*task_dead)(struct task_struct *p);	/* after its last switch */
+	void (*switched_from)(struct rq *rq, struct task_struct *p);
 	const struct sched_class *next;	/* the next lower class */
 };
 
 extern const struct sched_class stop_sched_class;
+extern const struct sched_class dl_sched_class;
 extern const struct sched_class rt_sched_class;
 extern const struct sched_class fair_sched_class;
 extern const struct sched_class idle_sched_class;
@@ -203,6 +256,26 @@ unsigned int sched_rr_timeslice(void);
 void init_cfs_rq(struct cfs_rq *cfs_rq);
 void init_rt_rq(struct rt_rq *rt_rq);
 void rt_balance_after_unlock(struct rq *rq);
+void init_dl_rq(struct dl_rq *dl_rq);
+void dl_balance_after_unlock(struct rq *rq);
+void init_dl_task(struct task_struct *p);
+
+/* The deferred push/pull work of the classes, run with no rq lock held. */
+static inline void balance_after_unlock(struct rq *rq)
+{
+	dl_balance_after_unlock(rq);
+	rt_balance_after_unlock(rq);
+}
+
+/* kernel/sched/deadline_param.c: SCHED_DEADLINE parameters and admission. */
+struct sched_attr;
+bool __checkparam_dl(const struct sched_attr *attr);
+int sched_dl_overflow(struct task_struct *p, int policy, const struct sched_attr *attr);
+void __setparam_dl(struct task_struct *p, const struct sched_attr *attr);
+void __getparam_dl(struct task_struct *p, struct sched_attr *attr);
+void dl_bw_release(struct task_struct *p);
+u64 to_ratio(u64 period, u64 runtime);
+u64 dl_bw_total(void);
 int fair_load_balance(struct rq *this_rq, bool newidle);
 void update_curr_fair(struct rq *rq);
 

@@ -86,7 +86,7 @@ const struct sched_class stop_sched_class = {
 	.task_tick = task_tick_stop,
 	.prio_changed = prio_changed_stop,
 	.update_curr = update_curr_stop,
-	.next = &rt_sched_class,
+	.next = &dl_sched_class,
 };
 
 static int cpu_stopper_thread(void *data)
