@@ -53,6 +53,9 @@ static const struct irqlab_workload workloads[] = {
 	{ "cyclic", cyclic_run,
 	  "timer wakeup latency, cyclictest-like (cyclic.cpus/interval_us/prio/loops/"
 	  "duration_ms/hist_us)" },
+	{ "cyclicdl", cyclicdl_run,
+	  "SCHED_DEADLINE wakeup latency, cyclicdeadline-like (cyclicdl.cpus/runtime_us/"
+	  "deadline_us/period_us/loops/duration_ms/hist_us)" },
 	{ "hackbench", hackbench_run,
 	  "messaging over kmalloc'd buffers (hackbench.groups/fds/loops/size/affinity)",
 	  WL_LOAD },

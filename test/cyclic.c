@@ -74,7 +74,7 @@ static void cyclic_stats_init(struct cyclic_stats *s)
 }
 
 /* No printk, no allocation: this runs inside the measured loop. */
-static void cyclic_account(struct cyclic_stats *s, u64 ns, unsigned int hist_us)
+void cyclic_account(struct cyclic_stats *s, u64 ns, unsigned int hist_us)
 {
 	u64 us = ns / NSEC_PER_USEC;
 
@@ -112,7 +112,6 @@ static int cyclic_thread_fn(void *data)
 	struct cyclic_result *r = ct->res;
 	const struct cyclic_params *p = &r->params;
 	u64 interval = (u64)p->interval_us * NSEC_PER_USEC;
-	struct task_struct *waiter = r->waiter;
 	u64 next;
 
 	hrtimer_init(&ct->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
@@ -143,9 +142,16 @@ static int cyclic_thread_fn(void *data)
 		}
 	}
 	hrtimer_cancel(&ct->timer);
-	/* @r may be freed as soon as the count reaches zero. */
-	workload_done(&r->running, waiter);
+	cyclic_thread_done(ct);
 	return 0;
+}
+
+void cyclic_thread_done(struct cyclic_thread *ct)
+{
+	struct cyclic_result *r = ct->res;
+
+	/* @r may be freed as soon as the count reaches zero. */
+	workload_done(&r->running, r->waiter);
 }
 
 void cyclic_free(struct cyclic_result *r)
@@ -208,12 +214,24 @@ struct cyclic_result *cyclic_measure(const struct cyclic_params *p, bool keep_sa
 		return NULL;
 	r->waiter = current;
 	atomic_set(&r->running, r->nr_threads);
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_DEADLINE,
+		.sched_runtime = p->runtime_ns,
+		.sched_deadline = p->deadline_ns,
+		.sched_period = (u64)p->interval_us * NSEC_PER_USEC,
+	};
+	bool dl = cyclic_is_dl(p);
+
 	for (unsigned int i = 0; i < r->nr_threads; i++) {
 		struct cyclic_thread *ct = &r->threads[i];
 		struct task_struct *t;
 
-		t = ktest_kthread(cyclic_thread_fn, ct, "cyclic", ct->cpu, SCHED_NORMAL, 0);
-		if (!t || sched_setscheduler_nocheck(t, SCHED_FIFO, &sp)) {
+		t = ktest_kthread(dl ? cyclicdl_thread_fn : cyclic_thread_fn, ct,
+				  dl ? "cyclicdl" : "cyclic", ct->cpu, SCHED_NORMAL, 0);
+		ct->err = !t ? -ENOMEM : dl ? sched_setattr_nocheck(t, &attr) :
+			  sched_setscheduler_nocheck(t, SCHED_FIFO, &sp);
+		if (ct->err) {
 			/* Created but not started: it never runs. */
 			ct->failed = true;
 			atomic_dec(&r->running);
@@ -243,12 +261,15 @@ static const struct cyclic_stats *level_stats(const struct cyclic_thread *ct, bo
 
 static void cyclic_print_tlines(const struct cyclic_result *r, bool irq)
 {
+	/* A deadline task has no RT priority: P:0, as cyclicdeadline shows. */
+	int prio = cyclic_is_dl(&r->params) ? 0 : r->params.prio;
+
 	for (unsigned int i = 0; i < r->nr_threads; i++) {
 		const struct cyclic_thread *ct = &r->threads[i];
 		const struct cyclic_stats *s = level_stats(ct, irq);
 
 		pr_info("%sT:%2u (%5d) P:%2d I:%u C:%7llu Min:%7llu Act:%5llu Avg:%5llu Max:%8llu\n",
-			irq ? "IRQ " : "", i, ct->pid, r->params.prio, r->params.interval_us,
+			irq ? "IRQ " : "", i, ct->pid, prio, r->params.interval_us,
 			(unsigned long long)s->count,
 			(unsigned long long)(s->count ? us(s->min_ns) : 0),
 			(unsigned long long)us(s->act_ns),
@@ -344,6 +365,14 @@ void cyclic_print(const struct cyclic_result *r)
 {
 	const char *clock = ktest_clock_mode();
 
+	if (cyclic_is_dl(&r->params)) {
+		/* No timer of its own, so no IRQ level (cyclicdeadline has none). */
+		pr_info("cyclicdl: thread latency (period start to the thread running), us, "
+			"%s:\n", clock);
+		cyclic_print_tlines(r, false);
+		cyclic_print_hist(r, false);
+		return;
+	}
 	pr_info("cyclic: thread latency (timer expiry to the thread running), us, %s:\n",
 		clock);
 	cyclic_print_tlines(r, false);
@@ -356,7 +385,7 @@ void cyclic_print(const struct cyclic_result *r)
 static int cyc_emit(const char *json, int n)
 {
 	if (n >= RECORD_MAX_JSON + 1 || record_emit(json) < 0) {
-		pr_warn("cyclic: a record does not fit: %.60s...\n", json);
+		pr_warn("cyclic(dl): a record does not fit: %.60s...\n", json);
 		return 1;
 	}
 	return 0;
@@ -372,8 +401,9 @@ static int cyclic_emit_hist(const struct cyclic_result *r, unsigned int t, bool 
 
 	do {
 		int n = sniprintf(json, sizeof(json),
-				 "{\"type\":\"cyclic_hist\",\"cpu\":%d,\"level\":\"%s\","
-				 "\"part\":%u,\"bins\":[", r->threads[t].cpu,
+				 "{\"type\":\"%s_hist\",\"cpu\":%d,\"level\":\"%s\","
+				 "\"part\":%u,\"bins\":[",
+				 cyclic_is_dl(&r->params) ? "cyclicdl" : "cyclic", r->threads[t].cpu,
 				 irq ? "irq" : "thread", part++);
 		bool first = true;
 
@@ -410,6 +440,23 @@ int cyclic_emit_records(const struct cyclic_result *r)
 		const struct cyclic_stats *th = &ct->thread, *ir = &ct->irq;
 		int n;
 
+		if (cyclic_is_dl(&r->params)) {
+			n = sniprintf(json, sizeof(json),
+				     "{\"type\":\"cyclicdl\",\"cpu\":%d,\"runtime_us\":%llu,"
+				     "\"deadline_us\":%llu,\"period_us\":%u,\"count\":%llu,"
+				     "\"thread_ns\":[%llu,%llu,%llu],\"overflows\":[%llu],"
+				     "\"clock\":\"%s\"}", ct->cpu,
+				     (unsigned long long)(r->params.runtime_ns / NSEC_PER_USEC),
+				     (unsigned long long)(r->params.deadline_ns / NSEC_PER_USEC),
+				     r->params.interval_us, (unsigned long long)th->count,
+				     (unsigned long long)(th->count ? th->min_ns : 0),
+				     (unsigned long long)cyclic_avg_ns(th),
+				     (unsigned long long)th->max_ns,
+				     (unsigned long long)th->overflows, clock);
+			bad += cyc_emit(json, n);
+			bad += cyclic_emit_hist(r, i, false);
+			continue;
+		}
 		n = sniprintf(json, sizeof(json),
 			     "{\"type\":\"cyclic\",\"cpu\":%d,\"prio\":%d,\"interval_us\":%u,"
 			     "\"count\":%llu,\"thread_ns\":[%llu,%llu,%llu],"

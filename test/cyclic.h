@@ -10,13 +10,21 @@
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
+#include <linux/sched.h>
 
 struct cyclic_params {
 	struct cpumask cpus;		/* one measuring thread per CPU */
-	unsigned int interval_us;
+	unsigned int interval_us;	/* SCHED_DEADLINE: the period */
 	int prio;			/* SCHED_FIFO priority, 1..99 */
 	unsigned int loops;		/* wakeups per thread */
 	unsigned int hist_us;		/* histogram buckets of 1 us */
+	/*
+	 * SCHED_FIFO (0 means that too): cyclic, an hrtimer per thread.
+	 * SCHED_DEADLINE: cyclicdl (test/cyclicdl.c), runtime and deadline
+	 * with interval_us as the period, and no IRQ level.
+	 */
+	int policy;
+	u64 runtime_ns, deadline_ns;
 };
 
 /* One latency level of one thread; all times in ns. */
@@ -35,6 +43,7 @@ struct cyclic_thread {
 	u64 missed;			/* expiries skipped: already past */
 	u64 *thread_samples;		/* NULL, or loops thread latencies */
 	bool failed;			/* no thread could be started */
+	int err;			/* and why: the scheduler's -errno */
 	/* private to the measurement */
 	struct cyclic_result *res;
 	struct task_struct *task;
@@ -60,5 +69,15 @@ void cyclic_print(const struct cyclic_result *r);
 int cyclic_emit_records(const struct cyclic_result *r);
 void cyclic_free(struct cyclic_result *r);
 u64 cyclic_avg_ns(const struct cyclic_stats *s);
+
+/* Shared with test/cyclicdl.c. */
+void cyclic_account(struct cyclic_stats *s, u64 ns, unsigned int hist_us);
+int cyclicdl_thread_fn(void *data);
+void cyclic_thread_done(struct cyclic_thread *ct);
+
+static inline bool cyclic_is_dl(const struct cyclic_params *p)
+{
+	return p->policy == SCHED_DEADLINE;
+}
 
 #endif

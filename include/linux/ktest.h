@@ -92,6 +92,8 @@ int slabbench_run(void);
 
 /* The run=cyclic workload (test/cyclic.c). */
 int cyclic_run(void);
+/* The run=cyclicdl workload (test/cyclicdl.c). */
+int cyclicdl_run(void);
 /* hackbench (test/hackbench.c): the run=hackbench workload and its engine. */
 struct hackbench_params {
 	int groups, fds, loops, size;
