@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCHED_DEADLINE (kernel/sched/deadline.c): EDF order, throttling of a
+ * task that overruns its runtime while its neighbour keeps its deadlines,
+ * admission control, deadline over RT, migrate_disable against push,
+ * deadline inheritance through rt_mutex, parameter checks, and the
+ * cyclicdl measurement core.  Timing bounds are asserted only with
+ * ktest.exact_time=1 (icount); elsewhere orderings and states.
+ */
+#include <linux/ktest.h>
+#include <linux/sched.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/delay.h>
+#include <linux/smp.h>
+#include <linux/rtmutex.h>
+#include <linux/jiffies.h>
+#include <linux/trace_irqsoff.h>
+#include <string.h>
+#include "../kernel/sched/sched.h"
+#include "cyclic.h"
+
+#define MS	NSEC_PER_MSEC
+
+static int set_dl(struct task_struct *p, u64 runtime, u64 deadline, u64 period)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_DEADLINE,
+		.sched_runtime = runtime,
+		.sched_deadline = deadline,
+		.sched_period = period,
+	};
+
+	return sched_setattr_nocheck(p, &attr);
+}
+
+static int set_normal(struct task_struct *p)
+{
+	struct sched_attr attr = { .size = sizeof(attr), .sched_policy = SCHED_NORMAL };
+
+	return sched_setattr_nocheck(p, &attr);
+}
+
+static int other_cpu(void)
+{
+	return num_online_cpus() > 1 ? 1 : 0;
+}
+
+static int nop_fn(void *data)
+{
+	return 0;
+}
+
+/* Wait (up to a second or so) for threads that ran to be gone. */
+static bool wait_gone(struct task_struct *p)
+{
+	for (int ms = 0; ms < 1000; ms++) {
+		if (ktest_thread_gone(p))
+			return true;
+		msleep(1);
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------- EDF order */
+
+static int order_log[4];
+static int order_len;
+
+static int order_fn(void *data)
+{
+	order_log[__atomic_fetch_add(&order_len, 1, __ATOMIC_SEQ_CST)] = (long)data;
+	return 0;
+}
+
+/* Of deadline tasks woken together, the earliest absolute deadline runs first. */
+static void edf_order(struct ktest *t)
+{
+	static const u64 rel[3] = { 30 * MS, 10 * MS, 20 * MS };
+	struct task_struct *p[3];
+
+	order_len = 0;
+	/* ktest runs on CPU 0: local wakeups, all three queued before any runs. */
+	for (int i = 0; i < 3; i++) {
+		p[i] = ktest_kthread(order_fn, (void *)(long)(i + 1), "edf", 0, SCHED_NORMAL, 0);
+		KTEST_ASSERT_TRUE(t, p[i]);
+		KTEST_ASSERT_EQ(t, set_dl(p[i], 1 * MS, rel[i], rel[i]), 0);
+		KTEST_EXPECT_EQ(t, p[i]->prio, -1);
+		KTEST_EXPECT_TRUE(t, p[i]->sched_class == &dl_sched_class);
+	}
+	preempt_disable();
+	for (int i = 0; i < 3; i++)
+		wake_up_process(p[i]);
+	preempt_enable();
+	for (int i = 0; i < 1000 && READ_ONCE(order_len) < 3; i++)
+		msleep(1);
+	KTEST_ASSERT_EQ(t, order_len, 3);
+	KTEST_EXPECT_EQ(t, order_log[0], 2);	/* 10 ms */
+	KTEST_EXPECT_EQ(t, order_log[1], 3);	/* 20 ms */
+	KTEST_EXPECT_EQ(t, order_log[2], 1);	/* 30 ms */
+}
+
+/* ---------------------------------------------------------------- throttling */
+
+struct overrun {
+	u64 until;		/* each stops by itself: a broken class starves the test */
+	volatile bool done;
+	u64 runtime;		/* CPU time used in the window */
+	unsigned int instances;	/* distinct deadlines seen: replenishments */
+	unsigned int jobs, misses;
+};
+
+/* Spins without end: its budget, not its own restraint, limits it. */
+static int hog_dl_fn(void *data)
+{
+	struct overrun *o = data;
+	u64 start = task_sched_runtime(current), last_dl = 0;
+
+	while (ktime_get_ns() < o->until) {
+		u64 dl = READ_ONCE(current->dl.deadline);
+
+		if (dl != last_dl) {
+			last_dl = dl;
+			o->instances++;
+		}
+		cond_resched();
+	}
+	o->runtime = task_sched_runtime(current) - start;
+	smp_store_release(&o->done, true);
+	return 0;
+}
+
+/* A job of 10 ms of CPU per period, ending each with yield(); checks its deadline. */
+static int periodic_dl_fn(void *data)
+{
+	struct overrun *o = data;
+
+	yield();	/* to the start of a period */
+	while (ktime_get_ns() < o->until) {
+		u64 work = task_sched_runtime(current) + 10 * MS;
+
+		while (task_sched_runtime(current) < work)
+			cond_resched();
+		if (ktime_get_ns() > current->dl.deadline)
+			o->misses++;
+		o->jobs++;
+		yield();
+	}
+	smp_store_release(&o->done, true);
+	return 0;
+}
+
+/*
+ * A hog with 5 ms per 50 ms and a 10 ms deadline would, unthrottled,
+ * keep the CPU from its neighbour (15 ms per 50 ms, deadline 40 ms,
+ * using 10 ms a period).  Throttled, it gets its budget per period (plus
+ * at most a tick: overruns are noticed at the tick, as in Linux without
+ * HRTICK) and the neighbour meets every deadline.
+ */
+#define OVR_WINDOW	(300 * MS)
+
+static void overrun_throttled(struct ktest *t)
+{
+	struct overrun hog = { }, nb = { };
+	struct task_struct *h, *n;
+	int cpu = other_cpu();
+	u64 bound;
+
+	h = ktest_kthread(hog_dl_fn, &hog, "dl-hog", cpu, SCHED_NORMAL, 0);
+	n = ktest_kthread(periodic_dl_fn, &nb, "dl-periodic", cpu, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, h && n);
+	KTEST_ASSERT_EQ(t, set_dl(h, 5 * MS, 10 * MS, 50 * MS), 0);
+	KTEST_ASSERT_EQ(t, set_dl(n, 15 * MS, 40 * MS, 50 * MS), 0);
+	hog.until = nb.until = ktime_get_ns() + OVR_WINDOW;
+	wake_up_process(n);
+	wake_up_process(h);
+	ktest_wait_flag(&hog.done);
+	ktest_wait_flag(&nb.done);
+	bound = (OVR_WINDOW / (50 * MS) + 2) * 5 * MS + TICK_NSEC;
+	ktest_info(t, "hog: %llu us of CPU in %u instances (bound %llu us); neighbour: "
+		   "%u jobs, %u missed (%s)", (unsigned long long)(hog.runtime / 1000),
+		   hog.instances, (unsigned long long)(bound / 1000), nb.jobs, nb.misses,
+		   ktest_clock_mode());
+	/* Replenished period after period, never left running. */
+	KTEST_EXPECT_GE(t, hog.instances, 3);
+	KTEST_EXPECT_GE(t, nb.jobs, 3);
+	if (ktest_exact_time) {
+		KTEST_EXPECT_LE(t, hog.runtime, bound);
+		KTEST_EXPECT_GE(t, hog.instances, OVR_WINDOW / (50 * MS));
+		KTEST_EXPECT_GE(t, nb.jobs, OVR_WINDOW / (50 * MS) - 1);
+		KTEST_EXPECT_EQ(t, nb.misses, 0);
+	}
+}
+
+/* ---------------------------------------------------------------- admission */
+
+/*
+ * Tasks of 60% each until the next would exceed 95% of the online CPUs:
+ * that one is refused with -EBUSY, and accepted once another leaves the
+ * class, or exits.
+ */
+static void admission_control(struct ktest *t)
+{
+	u64 share = to_ratio(1000000000ULL, 950000000ULL) * num_online_cpus();
+	u64 each = to_ratio(10 * MS, 6 * MS), base = dl_bw_total();
+	unsigned int fit = (share - base) / each;
+	struct task_struct *p[CONFIG_NR_CPUS * 2 + 2], *extra;
+	u64 mark;
+
+	KTEST_ASSERT_TRUE(t, fit + 1 <= ARRAY_SIZE(p));
+	for (unsigned int i = 0; i <= fit; i++) {
+		p[i] = ktest_kthread(nop_fn, NULL, "dl-bw", -1, SCHED_NORMAL, 0);
+		KTEST_ASSERT_TRUE(t, p[i]);
+	}
+	extra = ktest_kthread(nop_fn, NULL, "dl-bw", -1, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, extra);
+	for (unsigned int i = 0; i < fit; i++)
+		KTEST_EXPECT_EQ(t, set_dl(p[i], 6 * MS, 10 * MS, 10 * MS), 0);
+	KTEST_EXPECT_EQ(t, dl_bw_total(), base + fit * each);
+	mark = ktest_log_mark();
+	KTEST_EXPECT_EQ(t, set_dl(p[fit], 6 * MS, 10 * MS, 10 * MS), -EBUSY);
+	KTEST_EXPECT_LOG(t, mark, "SCHED_DEADLINE bandwidth 60.000% does not fit");
+	KTEST_EXPECT_LOG(t, mark, "(-EBUSY)");
+	KTEST_EXPECT_FALSE(t, task_has_dl_policy(p[fit]));
+	/* One leaves the class: its bandwidth is free again. */
+	KTEST_EXPECT_EQ(t, set_normal(p[0]), 0);
+	KTEST_EXPECT_EQ(t, set_dl(p[fit], 6 * MS, 10 * MS, 10 * MS), 0);
+	/* Full again; one exits: its bandwidth is freed with it. */
+	KTEST_EXPECT_EQ(t, set_dl(extra, 6 * MS, 10 * MS, 10 * MS), -EBUSY);
+	wake_up_process(p[fit]);
+	KTEST_EXPECT_TRUE(t, wait_gone(p[fit]));
+	KTEST_EXPECT_EQ(t, dl_bw_total(), base + (fit - 1) * each);
+	KTEST_EXPECT_EQ(t, set_dl(extra, 6 * MS, 10 * MS, 10 * MS), 0);
+	for (unsigned int i = 0; i < fit; i++)
+		wake_up_process(p[i]);
+	wake_up_process(extra);
+	for (unsigned int i = 0; i < fit; i++)
+		KTEST_EXPECT_TRUE(t, wait_gone(p[i]));
+	KTEST_EXPECT_TRUE(t, wait_gone(extra));
+	KTEST_EXPECT_EQ(t, dl_bw_total(), base);
+}
+
+/* ---------------------------------------------------------------- over RT */
+
+struct over_rt {
+	struct task_struct *dl;
+	volatile bool dl_ran, rt_done;
+	bool rt_saw_dl, dl_saw_rt_running;
+};
+
+static int over_rt_dl_fn(void *data)
+{
+	struct over_rt *o = data;
+
+	o->dl_saw_rt_running = !READ_ONCE(o->rt_done);
+	smp_store_release(&o->dl_ran, true);
+	return 0;
+}
+
+/* FIFO 99 wakes a deadline task on its CPU and spins: the deadline task runs first. */
+static int over_rt_rt_fn(void *data)
+{
+	struct over_rt *o = data;
+	u64 t0 = ktime_get_ns();
+
+	wake_up_process(o->dl);
+	while (!smp_load_acquire(&o->dl_ran) && ktime_get_ns() - t0 < 200 * MS)
+		cond_resched();	/* a preemption point for the non-preemptible models */
+	o->rt_saw_dl = smp_load_acquire(&o->dl_ran);
+	smp_store_release(&o->rt_done, true);
+	return 0;
+}
+
+static void dl_preempts_rt(struct ktest *t)
+{
+	struct over_rt o = { };
+	struct task_struct *rt;
+	int cpu = other_cpu();
+
+	o.dl = ktest_kthread(over_rt_dl_fn, &o, "dl-over-rt", cpu, SCHED_NORMAL, 0);
+	rt = ktest_kthread(over_rt_rt_fn, &o, "fifo99", cpu, SCHED_FIFO, 99);
+	KTEST_ASSERT_TRUE(t, o.dl && rt);
+	KTEST_ASSERT_EQ(t, set_dl(o.dl, 1 * MS, 100 * MS, 100 * MS), 0);
+	wake_up_process(rt);
+	ktest_wait_flag(&o.rt_done);
+	KTEST_EXPECT_TRUE(t, o.rt_saw_dl);
+	KTEST_EXPECT_TRUE(t, o.dl_saw_rt_running);
+}
+
+/* ---------------------------------------------------------------- migrate_disable */
+
+struct pin_dl {
+	struct task_struct *m;
+	bool disable;
+	int cpu;
+	volatile bool started, release, done, e_done;
+	bool e_saw_m_waiting;
+	int m_cpu_at_e_end;
+	bool moved_while_disabled;
+};
+
+static int pin_m_fn(void *data)
+{
+	struct pin_dl *s = data;
+
+	/* Started on CPU 1, away from the test; free to go anywhere from here. */
+	set_cpus_allowed_ptr(current, cpu_online_mask);
+	if (s->disable)
+		migrate_disable();
+	s->cpu = smp_processor_id();
+	smp_store_release(&s->started, true);
+	while (!smp_load_acquire(&s->release)) {
+		if (s->disable && smp_processor_id() != s->cpu)
+			s->moved_while_disabled = true;
+		cond_resched();
+	}
+	if (s->disable)
+		migrate_enable();
+	smp_store_release(&s->done, true);
+	return 0;
+}
+
+/* An earlier deadline on M's CPU: M waits there, free to be pushed unless pinned. */
+static int pin_e_fn(void *data)
+{
+	struct pin_dl *s = data;
+	u64 t0 = ktime_get_ns();
+
+	s->e_saw_m_waiting = task_cpu(s->m) == s->cpu && READ_ONCE(s->m->on_rq) &&
+			     !READ_ONCE(s->m->on_cpu);
+	/* Time for the push (or for nothing to happen). */
+	while (ktime_get_ns() - t0 < 5 * MS)
+		cpu_relax();
+	s->m_cpu_at_e_end = task_cpu(s->m);
+	smp_store_release(&s->e_done, true);
+	return 0;
+}
+
+static void run_pin_dl(struct ktest *t, struct pin_dl *s)
+{
+	struct task_struct *e;
+
+	s->m = ktest_kthread(pin_m_fn, s, "dl-pinned", -1, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, s->m);
+	KTEST_ASSERT_EQ(t, set_cpus_allowed_ptr(s->m, cpumask_of(1)), 0);
+	/* Budget enough to be still running when the earlier task comes. */
+	KTEST_ASSERT_EQ(t, set_dl(s->m, 90 * MS, 100 * MS, 100 * MS), 0);
+	wake_up_process(s->m);
+	ktest_wait_flag(&s->started);
+	e = ktest_kthread(pin_e_fn, s, "dl-early", s->cpu, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, e);
+	KTEST_ASSERT_EQ(t, set_dl(e, 10 * MS, 20 * MS, 100 * MS), 0);
+	wake_up_process(e);
+	ktest_wait_flag(&s->e_done);
+	smp_store_release(&s->release, true);
+	ktest_wait_flag(&s->done);
+}
+
+/*
+ * A deadline task preempted on its CPU by an earlier deadline is pushed
+ * to a CPU without deadline work, unless it is migrate-disabled.
+ */
+static void migrate_disable_pins_dl(struct ktest *t)
+{
+	struct pin_dl pinned = { .disable = true }, free = { .disable = false };
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs 2 CPUs");
+	/* ktest runs on CPU 0 (init is bound there): M starts on CPU 1. */
+	run_pin_dl(t, &pinned);
+	KTEST_EXPECT_TRUE(t, pinned.e_saw_m_waiting);
+	KTEST_EXPECT_EQ(t, pinned.m_cpu_at_e_end, pinned.cpu);
+	KTEST_EXPECT_FALSE(t, pinned.moved_while_disabled);
+	run_pin_dl(t, &free);
+	KTEST_EXPECT_NE(t, free.m_cpu_at_e_end, free.cpu);	/* pushed away */
+	ktest_info(t, "pinned stayed on CPU %d; unpinned went from CPU %d to %d",
+		   pinned.cpu, free.cpu, free.m_cpu_at_e_end);
+}
+
+/* ---------------------------------------------------------------- PI */
+
+struct pi_dl {
+	struct rt_mutex lock;
+	volatile bool locked, release, o_done, w_done[2];
+	int o_prio_after;
+	bool o_fair_after, o_own_pi_se_after;
+	int log[2];
+	int log_len;
+};
+
+static struct pi_dl *pi_state;
+
+static int pi_owner_fn(void *data)
+{
+	struct pi_dl *s = data;
+
+	rt_mutex_lock(&s->lock);
+	smp_store_release(&s->locked, true);
+	ktest_wait_flag(&s->release);
+	rt_mutex_unlock(&s->lock);
+	s->o_prio_after = current->prio;
+	s->o_fair_after = current->sched_class == &fair_sched_class;
+	s->o_own_pi_se_after = current->dl.pi_se == &current->dl;
+	smp_store_release(&s->o_done, true);
+	return 0;
+}
+
+static int pi_waiter_fn(void *data)
+{
+	struct pi_dl *s = pi_state;
+	long id = (long)data;
+
+	rt_mutex_lock(&s->lock);
+	s->log[s->log_len++] = id;
+	rt_mutex_unlock(&s->lock);
+	smp_store_release(&s->w_done[id - 1], true);
+	return 0;
+}
+
+static void wait_blocked(struct task_struct *p)
+{
+	for (int ms = 0; ms < 1000 && !READ_ONCE(p->pi_blocked_on); ms++)
+		msleep(1);
+}
+
+/*
+ * A normal owner blocks deadline waiters: it is boosted into the deadline
+ * class on the parameters of the waiter with the earliest deadline
+ * (dl.pi_se), the waiters take the lock in deadline order, and unlocking
+ * puts the owner back in its class.
+ */
+static void pi_dl_waiters(struct ktest *t)
+{
+	static struct pi_dl s;
+	struct task_struct *o, *w1, *w2;
+	int cpu = other_cpu();
+
+	memset(&s, 0, sizeof(s));
+	rt_mutex_init(&s.lock);
+	pi_state = &s;
+	o = ktest_kthread(pi_owner_fn, &s, "pi-owner", cpu, SCHED_NORMAL, 0);
+	w1 = ktest_kthread(pi_waiter_fn, (void *)1L, "pi-dl-late", cpu, SCHED_NORMAL, 0);
+	w2 = ktest_kthread(pi_waiter_fn, (void *)2L, "pi-dl-early", cpu, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, o && w1 && w2);
+	KTEST_ASSERT_EQ(t, set_dl(w1, 20 * MS, 500 * MS, 500 * MS), 0);
+	KTEST_ASSERT_EQ(t, set_dl(w2, 20 * MS, 200 * MS, 500 * MS), 0);
+	wake_up_process(o);
+	ktest_wait_flag(&s.locked);
+	wake_up_process(w1);
+	wait_blocked(w1);
+	KTEST_EXPECT_EQ(t, o->prio, -1);
+	KTEST_EXPECT_TRUE(t, o->sched_class == &dl_sched_class);
+	KTEST_EXPECT_TRUE(t, o->dl.pi_se == &w1->dl);
+	wake_up_process(w2);
+	wait_blocked(w2);
+	/* w2's deadline, 200 ms from its wakeup, is before w1's 500 ms. */
+	KTEST_EXPECT_TRUE(t, dl_time_before(w2->dl.deadline, w1->dl.deadline));
+	KTEST_EXPECT_TRUE(t, o->dl.pi_se == &w2->dl);
+	smp_store_release(&s.release, true);
+	wake_up_process(o);
+	ktest_wait_flag(&s.o_done);
+	ktest_wait_flag(&s.w_done[0]);
+	ktest_wait_flag(&s.w_done[1]);
+	KTEST_EXPECT_EQ(t, s.log[0], 2);	/* the earlier deadline first */
+	KTEST_EXPECT_EQ(t, s.log[1], 1);
+	KTEST_EXPECT_EQ(t, s.o_prio_after, DEFAULT_PRIO);
+	KTEST_EXPECT_TRUE(t, s.o_fair_after);
+	KTEST_EXPECT_TRUE(t, s.o_own_pi_se_after);
+}
+
+/* ---------------------------------------------------------------- parameters */
+
+static void expect_einval(struct ktest *t, struct task_struct *p, u64 runtime, u64 deadline,
+			  u64 period, const char *rule)
+{
+	u64 mark = ktest_log_mark();
+
+	KTEST_EXPECT_EQ(t, set_dl(p, runtime, deadline, period), -EINVAL);
+	KTEST_EXPECT_LOG(t, mark, rule);
+}
+
+static void bad_params(struct ktest *t)
+{
+	struct task_struct *p = ktest_kthread(nop_fn, NULL, "dl-params", -1, SCHED_NORMAL, 0);
+	struct sched_param sp = { .sched_priority = 0 };
+	struct sched_attr attr;
+
+	KTEST_ASSERT_TRUE(t, p);
+	expect_einval(t, p, 2 * MS, 1 * MS, 10 * MS, "runtime must not exceed deadline");
+	expect_einval(t, p, 1 * MS, 20 * MS, 10 * MS, "deadline must not exceed period");
+	expect_einval(t, p, 1000, 1 * MS, 1 * MS, "runtime must be at least 1024 ns");
+	expect_einval(t, p, 1 * MS, 0, 10 * MS, "deadline must not be 0");
+	expect_einval(t, p, 10000, 50000, 50000, "period must be at least 100 us");
+	expect_einval(t, p, 1 * MS, 1 * MS, 5000000 * 1000ULL, "period must be at most");
+	expect_einval(t, p, 1 * MS, 1ULL << 63, 0, "below 2^63");
+	KTEST_EXPECT_FALSE(t, task_has_dl_policy(p));
+	/* No parameters through sched_setscheduler(). */
+	KTEST_EXPECT_EQ(t, sched_setscheduler_nocheck(p, SCHED_DEADLINE, &sp), -EINVAL);
+	/* The edges are allowed: runtime == deadline == period, period 0 = deadline. */
+	KTEST_EXPECT_EQ(t, set_dl(p, 1024, 100000, 0), 0);
+	sched_getattr(p, &attr);
+	KTEST_EXPECT_EQ(t, attr.sched_policy, SCHED_DEADLINE);
+	KTEST_EXPECT_EQ(t, attr.sched_runtime, 1024);
+	KTEST_EXPECT_EQ(t, attr.sched_period, 100000);
+	KTEST_EXPECT_EQ(t, set_dl(p, MS / 2, 1 * MS, 1 * MS), 0);
+	sched_getattr(p, &attr);
+	KTEST_EXPECT_EQ(t, attr.sched_runtime, MS / 2);
+	KTEST_EXPECT_EQ(t, attr.sched_deadline, 1 * MS);
+	wake_up_process(p);
+	KTEST_EXPECT_TRUE(t, wait_gone(p));
+}
+
+/* ---------------------------------------------------------------- cyclicdl core */
+
+/*
+ * 128 periods of 1 ms: a whole number of the fair load balance's 32 ms
+ * (8 ticks at 250 HZ), so every run holds the same number of periods it
+ * lengthens whatever its phase.
+ */
+#define CDL_LOOPS	128
+
+static struct cyclic_result *run_cyclicdl(struct ktest *t)
+{
+	struct cyclic_params p = {
+		.interval_us = 1000,
+		.loops = CDL_LOOPS,
+		.hist_us = 100,
+		.policy = SCHED_DEADLINE,
+		.runtime_ns = 200000,
+		.deadline_ns = 1000000,
+	};
+	struct cyclic_result *r;
+
+	cpumask_clear(&p.cpus);
+	cpumask_set_cpu(0, &p.cpus);
+	r = cyclic_measure(&p, true);
+	KTEST_ASSERT_TRUE(t, r != NULL);
+	if (r->threads[0].failed) {
+		cyclic_free(r);
+		KTEST_ASSERT_TRUE(t, !"the measuring thread started");
+	}
+	return r;
+}
+
+static void cyclicdl_bookkeeping(struct ktest *t)
+{
+	struct cyclic_result *r = run_cyclicdl(t);
+	const struct cyclic_stats *s = &r->threads[0].thread;
+	u64 sum = 0, hi = 0;
+
+	for (unsigned int b = 0; b < r->params.hist_us; b++)
+		sum += s->hist[b];
+	for (unsigned int i = 0; i < CDL_LOOPS; i++)
+		hi = max(hi, r->threads[0].thread_samples[i]);
+	KTEST_EXPECT_EQ(t, s->count, CDL_LOOPS);
+	KTEST_EXPECT_EQ(t, sum + s->overflows, CDL_LOOPS);
+	KTEST_EXPECT_EQ(t, s->max_ns, hi);
+	KTEST_EXPECT_LE(t, s->min_ns, cyclic_avg_ns(s));
+	KTEST_EXPECT_LE(t, cyclic_avg_ns(s), s->max_ns);
+	ktest_info(t, "period start to running: %llu/%llu/%llu ns (min/avg/max, %s)",
+		   (unsigned long long)s->min_ns, (unsigned long long)cyclic_avg_ns(s),
+		   (unsigned long long)s->max_ns, ktest_clock_mode());
+	cyclic_free(r);
+}
+
+/* Under icount at SMP=1 two runs give the same figures. */
+static void cyclicdl_icount_repeatable(struct ktest *t)
+{
+	struct cyclic_result *a, *b;
+	const struct cyclic_stats *as, *bs;
+	unsigned int same = 0, mask = 0, worst = 0;
+	u64 thr = 0, fine = 0;
+
+	if (strcmp(ktest_clock_mode(), "icount"))
+		ktest_skip(t, "figures repeat only under icount (clock: %s)", ktest_clock_mode());
+	if (num_online_cpus() != 1)
+		ktest_skip(t, "icount is an SMP=1 mode (%u CPUs online)", num_online_cpus());
+	/*
+	 * As in the cyclic suite: a recording latency tracer makes each
+	 * window's cost depend on the windows before it, so it is off here,
+	 * and a first run settles the allocator.
+	 */
+	latency_tracer_get(&mask, &thr, &fine, &worst);
+	latency_tracer_set(0, thr, fine, worst);
+	cyclic_free(run_cyclicdl(t));
+	a = run_cyclicdl(t);
+	b = run_cyclicdl(t);
+	latency_tracer_set(mask, thr, fine, worst);
+	as = &a->threads[0].thread;
+	bs = &b->threads[0].thread;
+	/*
+	 * What the records hold: extremes, sum and histogram.  Not sample by
+	 * sample: the fair load balance runs every 8 ticks from a phase of
+	 * its own, so the period it lengthens can differ between runs.
+	 */
+	KTEST_EXPECT_EQ(t, as->min_ns, bs->min_ns);
+	KTEST_EXPECT_EQ(t, as->max_ns, bs->max_ns);
+	KTEST_EXPECT_EQ(t, as->sum_ns, bs->sum_ns);
+	KTEST_EXPECT_EQ(t, as->overflows, bs->overflows);
+	for (unsigned int i = 0; i < a->params.hist_us; i++)
+		same += as->hist[i] == bs->hist[i];
+	KTEST_EXPECT_EQ(t, same, a->params.hist_us);
+	ktest_info(t, "%llu/%llu/%llu ns (min/avg/max), twice",
+		   (unsigned long long)a->threads[0].thread.min_ns,
+		   (unsigned long long)cyclic_avg_ns(&a->threads[0].thread),
+		   (unsigned long long)a->threads[0].thread.max_ns);
+	cyclic_free(a);
+	cyclic_free(b);
+}
+
+static struct ktest_case deadline_cases[] = {
+	KTEST_CASE(edf_order),
+	KTEST_CASE(overrun_throttled),
+	KTEST_CASE(admission_control),
+	KTEST_CASE(dl_preempts_rt),
+	KTEST_CASE(migrate_disable_pins_dl),
+	KTEST_CASE(pi_dl_waiters),
+	KTEST_CASE(bad_params),
+	KTEST_CASE(cyclicdl_bookkeeping),
+	KTEST_CASE(cyclicdl_icount_repeatable),
+	{}
+};
+
+static struct ktest_suite deadline_suite = {
+	.name = "deadline",
+	.cases = deadline_cases,
+};
+ktest_register_suite(deadline_suite);
