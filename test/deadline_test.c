@@ -77,7 +77,8 @@ static int order_fn(void *data)
 /* Of deadline tasks woken together, the earliest absolute deadline runs first. */
 static void edf_order(struct ktest *t)
 {
-	static const u64 rel[3] = { 30 * MS, 10 * MS, 20 * MS };
+	/* Far apart: a host stall between two wakeups must not reorder them. */
+	static const u64 rel[3] = { 300 * MS, 100 * MS, 200 * MS };
 	struct task_struct *p[3];
 
 	order_len = 0;
@@ -96,9 +97,9 @@ static void edf_order(struct ktest *t)
 	for (int i = 0; i < 1000 && READ_ONCE(order_len) < 3; i++)
 		msleep(1);
 	KTEST_ASSERT_EQ(t, order_len, 3);
-	KTEST_EXPECT_EQ(t, order_log[0], 2);	/* 10 ms */
-	KTEST_EXPECT_EQ(t, order_log[1], 3);	/* 20 ms */
-	KTEST_EXPECT_EQ(t, order_log[2], 1);	/* 30 ms */
+	KTEST_EXPECT_EQ(t, order_log[0], 2);	/* 100 ms */
+	KTEST_EXPECT_EQ(t, order_log[1], 3);	/* 200 ms */
+	KTEST_EXPECT_EQ(t, order_log[2], 1);	/* 300 ms */
 }
 
 /* ---------------------------------------------------------------- throttling */
@@ -191,6 +192,98 @@ static void overrun_throttled(struct ktest *t)
 		KTEST_EXPECT_GE(t, nb.jobs, OVR_WINDOW / (50 * MS) - 1);
 		KTEST_EXPECT_EQ(t, nb.misses, 0);
 	}
+}
+
+/* ---------------------------------------------------------------- wakeup rule */
+
+struct wakeup_rule {
+	u64 d0, d1, d2;		/* absolute deadlines seen after each wakeup */
+	s64 r1, r2;		/* and the runtimes */
+	u64 wake2;		/* when the second wakeup happened */
+	volatile bool done;
+};
+
+static void spin_cpu(u64 ns)
+{
+	u64 until = task_sched_runtime(current) + ns;
+
+	while (task_sched_runtime(current) < until)
+		cond_resched();
+}
+
+/*
+ * 10 ms per 100 ms: runs 3 ms, sleeps a few ms (7 ms of runtime left
+ * still fit before the deadline: it stays), runs 1 ms more, then sleeps
+ * until 30 ms before that deadline (6 ms left in 30 ms is more than the
+ * bandwidth: a fresh deadline, or with a constrained deadline the same
+ * deadline and the runtime cut to the density times the time left).
+ */
+static int wakeup_rule_fn(void *data)
+{
+	struct wakeup_rule *w = data;
+	u64 now;
+
+	w->d0 = current->dl.deadline;
+	spin_cpu(3 * MS);
+	msleep(4);
+	w->d1 = current->dl.deadline;
+	w->r1 = current->dl.runtime;
+	spin_cpu(1 * MS);
+	now = ktime_get_ns();
+	if (w->d1 > now + 30 * MS)
+		msleep((w->d1 - now - 30 * MS) / MS);
+	w->wake2 = ktime_get_ns();
+	w->d2 = current->dl.deadline;
+	w->r2 = current->dl.runtime;
+	smp_store_release(&w->done, true);
+	return 0;
+}
+
+static void run_wakeup_rule(struct ktest *t, struct wakeup_rule *w, u64 deadline)
+{
+	struct task_struct *p = ktest_kthread(wakeup_rule_fn, w, "dl-wakeup", other_cpu(),
+					      SCHED_NORMAL, 0);
+
+	KTEST_ASSERT_TRUE(t, p);
+	KTEST_ASSERT_EQ(t, set_dl(p, 10 * MS, deadline, 100 * MS), 0);
+	wake_up_process(p);
+	ktest_wait_flag(&w->done);
+}
+
+/*
+ * The CBS wakeup rule (update_dl_entity) and, constrained, the revised
+ * one.  Which one applies depends on how long the sleeps took, so the
+ * outcomes are checked under icount; elsewhere (a host stall can stretch
+ * a sleep) only that deadlines never move back and budgets stay within
+ * the parameters.
+ */
+static void cbs_wakeup_rule(struct ktest *t)
+{
+	struct wakeup_rule imp = { }, con = { };
+
+	run_wakeup_rule(t, &imp, 100 * MS);
+	run_wakeup_rule(t, &con, 60 * MS);
+	ktest_info(t, "implicit: deadline kept %s, then %+lld ms at %lld ms before it",
+		   imp.d1 == imp.d0 ? "yes" : "no", (long long)(imp.d2 - imp.d1) / MS,
+		   (long long)(imp.d1 - imp.wake2) / MS);
+	ktest_info(t, "constrained: runtime %lld us left, %lld us after the revised rule",
+		   (long long)con.r1 / 1000, (long long)con.r2 / 1000);
+	KTEST_EXPECT_GE(t, imp.d1, imp.d0);
+	KTEST_EXPECT_GE(t, imp.d2, imp.d1);
+	KTEST_EXPECT_GE(t, con.d2, con.d1);
+	KTEST_EXPECT_LE(t, imp.r2, 10 * MS);
+	KTEST_EXPECT_LE(t, con.r2, 10 * MS);
+	if (!ktest_exact_time)
+		return;
+	KTEST_EXPECT_EQ(t, imp.d1, imp.d0);		/* fits: kept */
+	KTEST_EXPECT_GT(t, imp.d2, imp.d1);		/* overflow: renewed */
+	KTEST_EXPECT_GE(t, imp.d2, imp.wake2 + 100 * MS - 5 * MS);
+	KTEST_EXPECT_GE(t, imp.r2, 9 * MS);		/* a full budget, barely used */
+	KTEST_EXPECT_EQ(t, con.d1, con.d0);
+	/* Revised rule: same deadline, runtime = density (1/6) x time left. */
+	KTEST_EXPECT_EQ(t, con.d2, con.d1);
+	KTEST_EXPECT_LT(t, con.r2, con.r1 - 1 * MS);
+	KTEST_EXPECT_LE(t, con.r2, (s64)(con.d2 - con.wake2) / 6 + 100000);
 }
 
 /* ---------------------------------------------------------------- admission */
@@ -418,10 +511,17 @@ static int pi_waiter_fn(void *data)
 	return 0;
 }
 
-static void wait_blocked(struct task_struct *p)
+/*
+ * Until @p blocks on the lock and the boost it causes has reached @owner
+ * (on SMP the chain walk runs on @p's CPU while we look).
+ */
+static void wait_boosted(struct task_struct *p, struct task_struct *owner)
 {
-	for (int ms = 0; ms < 1000 && !READ_ONCE(p->pi_blocked_on); ms++)
+	for (int ms = 0; ms < 1000; ms++) {
+		if (READ_ONCE(p->pi_blocked_on) && READ_ONCE(owner->dl.pi_se) == &p->dl)
+			return;
 		msleep(1);
+	}
 }
 
 /*
@@ -448,12 +548,12 @@ static void pi_dl_waiters(struct ktest *t)
 	wake_up_process(o);
 	ktest_wait_flag(&s.locked);
 	wake_up_process(w1);
-	wait_blocked(w1);
+	wait_boosted(w1, o);
 	KTEST_EXPECT_EQ(t, o->prio, -1);
 	KTEST_EXPECT_TRUE(t, o->sched_class == &dl_sched_class);
 	KTEST_EXPECT_TRUE(t, o->dl.pi_se == &w1->dl);
 	wake_up_process(w2);
-	wait_blocked(w2);
+	wait_boosted(w2, o);
 	/* w2's deadline, 200 ms from its wakeup, is before w1's 500 ms. */
 	KTEST_EXPECT_TRUE(t, dl_time_before(w2->dl.deadline, w1->dl.deadline));
 	KTEST_EXPECT_TRUE(t, o->dl.pi_se == &w2->dl);
@@ -612,6 +712,7 @@ static void cyclicdl_icount_repeatable(struct ktest *t)
 static struct ktest_case deadline_cases[] = {
 	KTEST_CASE(edf_order),
 	KTEST_CASE(overrun_throttled),
+	KTEST_CASE(cbs_wakeup_rule),
 	KTEST_CASE(admission_control),
 	KTEST_CASE(dl_preempts_rt),
 	KTEST_CASE(migrate_disable_pins_dl),
