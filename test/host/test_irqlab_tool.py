@@ -163,6 +163,28 @@ class ToolTest(unittest.TestCase):
         self.assertEqual(m["rt_migrate violations"], 2)
         self.assertEqual(m["rt_migrate worst wait us"], 12.5)
 
+    def test_cyclicdl_records(self):
+        def cdl(cpu, ns):
+            return {"type": "cyclicdl", "cpu": cpu, "runtime_us": 200, "deadline_us": 1000,
+                    "period_us": 1000, "count": 300, "thread_ns": ns, "overflows": [0],
+                    "clock": "icount"}
+        hist = {"type": "cyclicdl_hist", "cpu": 1, "level": "thread", "part": 0,
+                "bins": [[3, 250], [4, 50]]}
+        path = self.log(["irqlab: start 0.1.0 deadbeef", rec(0, cdl(1, [3000, 3500, 4100])),
+                         rec(1, cdl(0, [1000, 1200, 2000])), rec(2, hist),
+                         "irqlab: end status=ok"])
+        res = tool.parse_log(path)
+        m = tool.metrics(res)
+        # cyclicdeadline's rows, threads numbered by CPU; not mixed into cyclic's
+        self.assertEqual((m["cyclicdl t0 avg us"], m["cyclicdl t1 max us"]), (1.2, 4.1))
+        self.assertEqual(m["cyclicdl max us"], 4.1)
+        self.assertEqual(m["cyclicdl avg us"], 2.35)
+        self.assertNotIn("cyclic max us", m)
+        self.assertRegex("\n".join(tool.report_log(res)), r"cyclicdl \(us\)\n.*\n0\s+200\s+1000\s+1000\s+300"
+                                               r"\s+1\.0\s+1\.2\s+2\.0\s+0\s+icount")
+        self.assertEqual(tool.histograms(res),
+                         [("cyclicdl CPU1, thread level", "latency (us)", [(3, 250), (4, 50)])])
+
     def test_compare_cli(self):
         def hb(ns, name):
             return self.log(["irqlab: start 0.1.0 deadbeef",
