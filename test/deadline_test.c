@@ -18,6 +18,7 @@
 #include <linux/trace_irqsoff.h>
 #include <string.h>
 #include "../kernel/sched/sched.h"
+#include "../kernel/sched/cpudeadline.h"
 #include "cyclic.h"
 
 #define MS	NSEC_PER_MSEC
@@ -476,6 +477,237 @@ static void migrate_disable_pins_dl(struct ktest *t)
 		   pinned.cpu, free.cpu, free.m_cpu_at_e_end);
 }
 
+/* ---------------------------------------------------------------- cpudl */
+
+static struct cpudl test_cpudl;
+
+/* The heap against a plain array: same maximum, consistent back-indices. */
+static bool cpudl_matches(struct ktest *t, const u64 *model, int step)
+{
+	int size = 0, want = -1;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		int idx = test_cpudl.elements[cpu].idx;
+
+		if (!model[cpu]) {
+			if (idx != IDX_INVALID || !cpumask_test_cpu(cpu, &test_cpudl.free_cpus))
+				goto bad;
+			continue;
+		}
+		size++;
+		if (idx < 0 || idx >= test_cpudl.size || test_cpudl.elements[idx].cpu != cpu ||
+		    test_cpudl.elements[idx].dl != model[cpu] ||
+		    cpumask_test_cpu(cpu, &test_cpudl.free_cpus))
+			goto bad;
+		if (want < 0 || dl_time_before(model[want], model[cpu]))
+			want = cpu;
+	}
+	/* Every parent's deadline is at least as late as its children's. */
+	for (int i = 1; i < test_cpudl.size; i++)
+		if (dl_time_before(test_cpudl.elements[(i - 1) / 2].dl, test_cpudl.elements[i].dl))
+			goto bad;
+	if (size == test_cpudl.size && cpudl_maximum(&test_cpudl) == want)
+		return true;
+bad:
+	ktest_info(t, "cpudl differs from the model after step %d", step);
+	return false;
+}
+
+static void cpudl_heap(struct ktest *t)
+{
+	u64 model[NR_CPUS] = { 0 };
+	u32 seed = 12345;
+	static struct task_struct me;
+
+	cpudl_init(&test_cpudl);
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		cpudl_set_freecpu(&test_cpudl, cpu);
+	KTEST_EXPECT_EQ(t, cpudl_maximum(&test_cpudl), -1);
+	/* Random sets (new and moved) and clears against the model. */
+	for (int step = 0; step < 2000; step++) {
+		int cpu;
+
+		seed = seed * 1103515245 + 12345;
+		cpu = (seed >> 16) % NR_CPUS;
+		if ((seed >> 8) % 4 == 0) {
+			cpudl_clear(&test_cpudl, cpu);
+			model[cpu] = 0;
+		} else {
+			model[cpu] = 1 + (seed >> 4) % 1000;
+			cpudl_set(&test_cpudl, cpu, model[cpu]);
+		}
+		if (!cpudl_matches(t, model, step)) {
+			KTEST_EXPECT_TRUE(t, false);
+			return;
+		}
+	}
+	/* cpudl_find(): a free CPU first, else the latest one if we preempt it. */
+	cpudl_init(&test_cpudl);
+	me.dl.deadline = 500;
+	cpumask_clear(&me.cpus_mask);
+	cpumask_set_cpu(0, &me.cpus_mask);
+	cpumask_set_cpu(1, &me.cpus_mask);
+	cpudl_set(&test_cpudl, 0, 300);
+	cpudl_set(&test_cpudl, 1, 900);
+	cpudl_set(&test_cpudl, 2, 2000);	/* latest, but not allowed */
+	KTEST_EXPECT_EQ(t, cpudl_maximum(&test_cpudl), 2);
+	KTEST_EXPECT_EQ(t, cpudl_find(&test_cpudl, &me, NULL), 0);
+	cpudl_clear(&test_cpudl, 2);
+	{
+		struct cpumask later;
+
+		cpumask_clear(&later);
+		KTEST_EXPECT_EQ(t, cpudl_find(&test_cpudl, &me, &later), 1);
+		KTEST_EXPECT_TRUE(t, cpumask_test_cpu(1, &later) && !cpumask_test_cpu(0, &later));
+		me.dl.deadline = 950;			/* preempts neither */
+		KTEST_EXPECT_EQ(t, cpudl_find(&test_cpudl, &me, NULL), 0);
+		cpudl_clear(&test_cpudl, 0);		/* CPU 0 has no deadline work */
+		KTEST_EXPECT_EQ(t, cpudl_find(&test_cpudl, &me, &later), 1);
+		KTEST_EXPECT_TRUE(t, cpumask_test_cpu(0, &later) && !cpumask_test_cpu(1, &later));
+	}
+}
+
+/* ----------------------------------------------------------------- pull */
+
+struct pull_dl {
+	u64 z_until;
+	volatile bool y_ran, x_done;
+	int y_cpu;
+	bool x_running_at_y;
+};
+
+/* Z: CPU 0's deadline work, which ends and leaves CPU 0 to pull. */
+static int pull_z_fn(void *data)
+{
+	struct pull_dl *s = data;
+
+	while (ktime_get_ns() < s->z_until)
+		cpu_relax();
+	return 0;
+}
+
+/* X: runs on CPU 1, Y queued behind it, until Y has run somewhere. */
+static int pull_x_fn(void *data)
+{
+	struct pull_dl *s = data;
+	u64 guard = ktime_get_ns() + 2 * NSEC_PER_SEC;
+
+	while (!READ_ONCE(s->y_ran) && ktime_get_ns() < guard)
+		cpu_relax();
+	WRITE_ONCE(s->x_done, true);
+	return 0;
+}
+
+static int pull_y_fn(void *data)
+{
+	struct pull_dl *s = data;
+
+	s->y_cpu = raw_smp_processor_id();
+	s->x_running_at_y = !READ_ONCE(s->x_done);
+	smp_store_release(&s->y_ran, true);
+	return 0;
+}
+
+/*
+ * Y waits on CPU 1 behind X, more urgent, pinned there; CPU 0 runs Z,
+ * also more urgent than Y, so nothing can be pushed.  When Z ends, CPU 0
+ * must pull Y from overloaded CPU 1 (pull_dl_task()) instead of idling
+ * while X runs.
+ */
+static void pull_to_freed_cpu(struct ktest *t)
+{
+	static struct pull_dl s;
+	struct task_struct *x, *y, *z;
+	struct cpumask two;
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs 2 CPUs");
+	memset(&s, 0, sizeof(s));
+	z = ktest_kthread(pull_z_fn, &s, "pull-z", 0, SCHED_NORMAL, 0);
+	x = ktest_kthread(pull_x_fn, &s, "pull-x", 1, SCHED_NORMAL, 0);
+	y = ktest_kthread(pull_y_fn, &s, "pull-y", -1, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, x && y && z);
+	/* Generous budgets: a host stall must not throttle X or Z. */
+	KTEST_ASSERT_EQ(t, set_dl(z, 200 * MS, 450 * MS, 450 * MS), 0);
+	KTEST_ASSERT_EQ(t, set_dl(x, 400 * MS, 500 * MS, 500 * MS), 0);
+	KTEST_ASSERT_EQ(t, set_dl(y, 10 * MS, 1000 * MS, 1000 * MS), 0);
+	/* Y sleeps "on" CPU 1 and may run on CPUs 0 and 1 only. */
+	cpumask_clear(&two);
+	cpumask_set_cpu(1, &two);
+	KTEST_ASSERT_EQ(t, set_cpus_allowed_ptr(y, &two), 0);
+	cpumask_set_cpu(0, &two);
+	KTEST_ASSERT_EQ(t, set_cpus_allowed_ptr(y, &two), 0);
+	KTEST_EXPECT_EQ(t, task_cpu(y), 1);
+	s.z_until = ktime_get_ns() + 20 * MS;
+	preempt_disable();
+	wake_up_process(x);
+	wake_up_process(z);
+	wake_up_process(y);
+	preempt_enable();
+	KTEST_ASSERT_TRUE(t, wait_gone(z) && wait_gone(x) && wait_gone(y));
+	KTEST_EXPECT_TRUE(t, s.y_ran);
+	KTEST_EXPECT_EQ(t, s.y_cpu, 0);
+	KTEST_EXPECT_TRUE(t, s.x_running_at_y);
+}
+
+/* ------------------------------------------------- movable-task counts */
+
+/*
+ * Sleep migrate-disabled: the switch pins the task (nr_cpus_allowed 1,
+ * requeued) and migrate_enable() unpins it.  Both must requeue, or the
+ * count of movable tasks, taken at enqueue and dequeue, drifts.
+ */
+static int md_sleeper_fn(void *data)
+{
+	migrate_disable();
+	msleep(2);
+	migrate_enable();
+	msleep(1);		/* dequeued again with the count restored */
+	return 0;
+}
+
+/* Invariants of the per-rq counts: a stray decrement shows as a wrap. */
+static void check_migratory_counts(struct ktest *t, const char *when)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+		unsigned long flags;
+		unsigned int rt_m, rt_n, dl_m, dl_n;
+
+		raw_spin_lock_irqsave(&rq->__lock, flags);
+		rt_m = rq->rt.rt_nr_migratory;
+		rt_n = rq->rt.rt_nr_running;
+		dl_m = rq->dl.dl_nr_migratory;
+		dl_n = rq->dl.dl_nr_running;
+		raw_spin_unlock_irqrestore(&rq->__lock, flags);
+		if (rt_m > rt_n || dl_m > dl_n)
+			ktest_info(t, "%s: CPU %d: rt %u movable of %u, dl %u of %u",
+				   when, cpu, rt_m, rt_n, dl_m, dl_n);
+		KTEST_EXPECT_LE(t, rt_m, rt_n);
+		KTEST_EXPECT_LE(t, dl_m, dl_n);
+	}
+}
+
+static void migratory_counts_settle(struct ktest *t)
+{
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs 2 CPUs (a task that may move)");
+	for (int round = 0; round < 2; round++) {
+		struct task_struct *p = ktest_kthread(md_sleeper_fn, NULL, "md-sleep", -1,
+						      round ? SCHED_FIFO : SCHED_NORMAL, round ? 50 : 0);
+
+		KTEST_ASSERT_TRUE(t, p);
+		if (!round)
+			KTEST_ASSERT_EQ(t, set_dl(p, 5 * MS, 20 * MS, 20 * MS), 0);
+		KTEST_EXPECT_GT(t, p->nr_cpus_allowed, 1);
+		wake_up_process(p);
+		KTEST_ASSERT_TRUE(t, wait_gone(p));
+		check_migratory_counts(t, round ? "after FIFO" : "after deadline");
+	}
+}
+
 /* ---------------------------------------------------------------- PI */
 
 struct pi_dl {
@@ -721,6 +953,9 @@ static struct ktest_case deadline_cases[] = {
 	KTEST_CASE(admission_control),
 	KTEST_CASE(dl_preempts_rt),
 	KTEST_CASE(migrate_disable_pins_dl),
+	KTEST_CASE(pull_to_freed_cpu),
+	KTEST_CASE(migratory_counts_settle),
+	KTEST_CASE(cpudl_heap),
 	KTEST_CASE(pi_dl_waiters),
 	KTEST_CASE(bad_params),
 	KTEST_CASE(cyclicdl_bookkeeping),

@@ -45,6 +45,19 @@ static inline void cpumask_copy(struct cpumask *dst, const struct cpumask *src)
 	*dst = *src;
 }
 
+/* *dst = *a & *b; true if the result is not empty. */
+static inline bool cpumask_and(struct cpumask *dst, const struct cpumask *a,
+			       const struct cpumask *b)
+{
+	unsigned long any = 0;
+
+	for (unsigned int i = 0; i < BITS_TO_LONGS(NR_CPUS); i++) {
+		dst->bits[i] = READ_ONCE(a->bits[i]) & READ_ONCE(b->bits[i]);
+		any |= dst->bits[i];
+	}
+	return any != 0;
+}
+
 static inline unsigned int cpumask_weight(const struct cpumask *m)
 {
 	return bitmap_weight(m->bits, NR_CPUS);

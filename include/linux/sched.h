@@ -131,6 +131,7 @@ struct task_struct {
 	struct sched_entity se;
 	struct sched_rt_entity rt;
 	struct sched_dl_entity dl;
+	struct rb_node pushable_dl_tasks;	/* in rq->dl.pushable_dl_tasks_root */
 
 	int nr_cpus_allowed;
 	const cpumask_t *cpus_ptr;

@@ -38,12 +38,14 @@ void init_cpumask_of(void)
 }
 
 /*
- * Change cpus_ptr (pin = true: to @mask, for migrate_disable) or
- * cpus_mask, dequeuing and requeuing the task around it as Linux does.
+ * Change cpus_ptr (SCA_MIGRATE_DISABLE: to @mask; SCA_MIGRATE_ENABLE: back
+ * to cpus_mask) or else cpus_mask, dequeuing and requeuing the task around
+ * it as Linux does: the classes count movable tasks by nr_cpus_allowed at
+ * enqueue and dequeue, so it must not change while the task is queued.
  * For the idle task the dequeue is exactly what reports "bad: scheduling
  * from the idle thread!".
  */
-void __do_set_cpus_allowed(struct task_struct *task, const struct cpumask *mask, bool pin)
+void __do_set_cpus_allowed(struct task_struct *task, const struct cpumask *mask, u32 flags)
 {
 	struct rq *rq = task_rq(task);
 	bool queued = task_on_rq_queued(task);
@@ -53,8 +55,10 @@ void __do_set_cpus_allowed(struct task_struct *task, const struct cpumask *mask,
 		dequeue_task(rq, task, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
 	if (running)
 		task->sched_class->put_prev_task(rq, task);
-	if (pin) {
+	if (flags & SCA_MIGRATE_DISABLE) {
 		task->cpus_ptr = mask;
+	} else if (flags & SCA_MIGRATE_ENABLE) {
+		task->cpus_ptr = &task->cpus_mask;
 	} else {
 		cpumask_copy(&task->cpus_mask, mask);
 		if (!task->migration_disabled)
@@ -107,8 +111,14 @@ void migrate_enable(void)
 		struct rq *rq = this_rq();
 
 		raw_spin_rq_lock(rq);
-		p->cpus_ptr = &p->cpus_mask;
-		p->nr_cpus_allowed = cpumask_weight(&p->cpus_mask);
+		if (is_idle_task(p)) {
+			/* Never queued: nothing counts it (and it was reported). */
+			p->cpus_ptr = &p->cpus_mask;
+			p->nr_cpus_allowed = cpumask_weight(&p->cpus_mask);
+		} else {
+			update_rq_clock(rq);
+			__do_set_cpus_allowed(p, &p->cpus_mask, SCA_MIGRATE_ENABLE);
+		}
 		raw_spin_rq_unlock(rq);
 	}
 	arg.pending = p->migration_pending;
@@ -190,7 +200,7 @@ int set_cpus_allowed_ptr(struct task_struct *task, const struct cpumask *new_mas
 	rq = task_rq(task);
 	raw_spin_rq_lock(rq);
 	update_rq_clock(rq);
-	__do_set_cpus_allowed(task, new_mask, false);
+	__do_set_cpus_allowed(task, new_mask, 0);
 	if (cpumask_test_cpu(task_cpu(task), new_mask)) {
 		raw_spin_rq_unlock(rq);
 		raw_spin_unlock_irqrestore(&task->pi_lock, irq_flags);

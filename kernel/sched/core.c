@@ -428,15 +428,13 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
  * by narrowing cpus_ptr, so nothing (load balancing, affinity changes)
  * moves it while it is off the CPU.
  */
-void __do_set_cpus_allowed(struct task_struct *p, const struct cpumask *mask, bool pin);
-
 static void migrate_disable_switch(struct rq *rq, struct task_struct *task)
 {
 	if (likely(!task->migration_disabled))
 		return;
 	if (task->cpus_ptr != &task->cpus_mask)
 		return;
-	__do_set_cpus_allowed(task, cpumask_of(rq->cpu), true);
+	__do_set_cpus_allowed(task, cpumask_of(rq->cpu), SCA_MIGRATE_DISABLE);
 }
 
 static void finish_task_switch(struct task_struct *prev)
@@ -751,7 +749,13 @@ struct task_struct *cpu_rq_idle(int cpu)
 
 void cpu_rq_set_online(int cpu)
 {
-	cpu_rq(cpu)->online = 1;
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&rq->__lock, flags);
+	rq->online = 1;
+	rq_online_dl(rq);
+	raw_spin_unlock_irqrestore(&rq->__lock, flags);
 }
 
 void init_cpumask_of(void);
@@ -780,9 +784,11 @@ void sched_init(void)
 		init_rt_rq(&rq->rt);
 		init_dl_rq(&rq->dl);
 	}
+	init_sched_dl_class();
 	init_dl_task(&init_task);
 	init_idle(&init_task, 0);
 	cpu_rq(0)->online = 1;
+	rq_online_dl(cpu_rq(0));
 }
 
 /*

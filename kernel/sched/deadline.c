@@ -12,23 +12,35 @@
  * constrained deadline (deadline < period), a runtime scaled down to the
  * time left (the revised wakeup rule).
  *
- * Across CPUs (global EDF, like Linux's push/pull): a waking task goes to
- * a CPU with no deadline work, or to the one whose earliest deadline is
- * latest, if it would preempt there; a CPU with waiting deadline tasks
- * pushes them to such CPUs after its rq lock is dropped, and a CPU whose
- * deadline task stops running pulls waiting ones with earlier deadlines.
- * Where a CPU stands is found by scanning at most CONFIG_NR_CPUS (8) run
- * queues instead of Linux's cpudl max-heap: at this size the scan costs
- * less than keeping a heap up to date on every enqueue and dequeue.
+ * Across CPUs (global EDF, Linux's push/pull): every CPU's earliest
+ * deadline is kept in the cpudl max-heap (cpudeadline.c), and every
+ * queued deadline task that may run elsewhere and is not running in a
+ * second rbtree, pushable_dl_tasks.  A waking task that would not preempt
+ * here goes to a CPU with no deadline work, or to the one whose earliest
+ * deadline is latest if it preempts there (find_later_rq()); a CPU with
+ * more than one deadline task, one of them movable, is overloaded
+ * (dlo_mask) and pushes its pushable tasks to such CPUs after its rq lock
+ * is dropped; a CPU whose deadline task stops running pulls the earliest
+ * pushable task of an overloaded CPU that would run here at once.
  *
  * Parameters and admission control are in deadline_param.c.
  */
 #include "sched.h"
+#include "cpudeadline.h"
 #include <linux/smp.h>
+#include <linux/percpu.h>
 #include <linux/sched/task.h>
+#include <limits.h>
 
-/* CPUs with more than one queued deadline task. */
-static struct cpumask dlo_mask;
+/*
+ * irqlab has one root domain, every online CPU, so the root domain's
+ * deadline state (Linux's rd->dlo_mask, rd->dlo_count, rd->cpudl) is
+ * global here.
+ */
+static struct cpumask dlo_mask;		/* CPUs overloaded with deadline tasks */
+static atomic_t dlo_count;
+static struct cpudl def_cpudl;
+static DEFINE_PER_CPU(struct cpumask, local_cpu_mask_dl);
 
 static inline struct task_struct *dl_task_of(struct sched_dl_entity *dl_se)
 {
@@ -81,14 +93,18 @@ static inline bool dl_entity_preempt(struct sched_dl_entity *a, struct sched_dl_
 	return dl_time_before(a->deadline, b->deadline);
 }
 
-static bool dl_migratory(struct task_struct *p)
-{
-	return p->nr_cpus_allowed > 1 && !is_migration_disabled(p);
-}
-
 void init_dl_rq(struct dl_rq *dl_rq)
 {
 	dl_rq->root = RB_ROOT_CACHED;
+	dl_rq->pushable_dl_tasks_root = RB_ROOT_CACHED;
+	dl_rq->earliest_dl.curr = dl_rq->earliest_dl.next = 0;	/* 0: none */
+	dl_rq->dl_nr_migratory = 0;
+	dl_rq->overloaded = 0;
+}
+
+void init_sched_dl_class(void)
+{
+	cpudl_init(&def_cpudl);
 }
 
 static struct sched_dl_entity *dl_first(struct dl_rq *dl_rq)
@@ -103,25 +119,128 @@ static inline bool is_leftmost(struct task_struct *p, struct dl_rq *dl_rq)
 	return rb_first_cached(&dl_rq->root) == &p->dl.rb_node;
 }
 
-static void update_dl_overload(struct rq *rq)
+/* --- overload, migratory count, pushable tree, earliest deadlines --- */
+
+static inline int dl_overloaded(struct rq *rq)
+{
+	return atomic_read(&dlo_count);
+}
+
+static void dl_set_overload(struct rq *rq)
+{
+	if (!rq->online)
+		return;
+	cpumask_set_cpu(rq->cpu, &dlo_mask);
+	/* A puller that sees the count must see the mask bit (pull_dl_task()). */
+	smp_wmb();
+	atomic_inc(&dlo_count);
+}
+
+static void dl_clear_overload(struct rq *rq)
+{
+	if (!rq->online)
+		return;
+	atomic_dec(&dlo_count);
+	cpumask_clear_cpu(rq->cpu, &dlo_mask);
+}
+
+/* Overloaded: more than one deadline task queued, at least one may move. */
+static void update_dl_migration(struct rq *rq)
+{
+	struct dl_rq *dl_rq = &rq->dl;
+
+	if (dl_rq->dl_nr_migratory && dl_rq->dl_nr_running > 1) {
+		if (!dl_rq->overloaded) {
+			dl_set_overload(rq);
+			dl_rq->overloaded = 1;
+		}
+	} else if (dl_rq->overloaded) {
+		dl_clear_overload(rq);
+		dl_rq->overloaded = 0;
+	}
+}
+
+/*
+ * Counted by nr_cpus_allowed alone, as Linux does: it changes only while
+ * the task is dequeued (__do_set_cpus_allowed()), so the count cannot
+ * drift; migrate_disable() is checked where tasks are picked to move.
+ */
+static void inc_dl_migration(struct task_struct *p, struct rq *rq)
+{
+	if (p->nr_cpus_allowed > 1)
+		rq->dl.dl_nr_migratory++;
+	update_dl_migration(rq);
+}
+
+static void dec_dl_migration(struct task_struct *p, struct rq *rq)
+{
+	if (p->nr_cpus_allowed > 1)
+		rq->dl.dl_nr_migratory--;
+	update_dl_migration(rq);
+}
+
+#define __node_2_pdl(node) rb_entry((node), struct task_struct, pushable_dl_tasks)
+
+static bool __pushable_less(struct rb_node *a, const struct rb_node *b)
+{
+	return dl_entity_preempt(&__node_2_pdl(a)->dl, &__node_2_pdl(b)->dl);
+}
+
+/* Queued, not running, may move: a candidate for push and pull. */
+static void enqueue_pushable_dl_task(struct rq *rq, struct task_struct *p)
+{
+	WARN_ON_ONCE(!RB_EMPTY_NODE(&p->pushable_dl_tasks));
+	rb_add_cached(&p->pushable_dl_tasks, &rq->dl.pushable_dl_tasks_root, __pushable_less);
+	if (rb_first_cached(&rq->dl.pushable_dl_tasks_root) == &p->pushable_dl_tasks)
+		rq->dl.earliest_dl.next = p->dl.deadline;
+}
+
+static void dequeue_pushable_dl_task(struct rq *rq, struct task_struct *p)
+{
+	struct rb_root_cached *root = &rq->dl.pushable_dl_tasks_root;
+
+	if (RB_EMPTY_NODE(&p->pushable_dl_tasks))
+		return;
+	if (rb_first_cached(root) == &p->pushable_dl_tasks) {
+		struct rb_node *next = rb_next(&p->pushable_dl_tasks);
+
+		/* Linux keeps the old value when the tree empties; so do we. */
+		if (next)
+			rq->dl.earliest_dl.next = __node_2_pdl(next)->dl.deadline;
+	}
+	rb_erase_cached(&p->pushable_dl_tasks, root);
+	RB_CLEAR_NODE(&p->pushable_dl_tasks);
+}
+
+static inline bool has_pushable_dl_tasks(struct rq *rq)
+{
+	return !RB_EMPTY_ROOT(&rq->dl.pushable_dl_tasks_root.rb_root);
+}
+
+/* The earliest deadline queued here, as the rest of the system sees it. */
+static void inc_dl_deadline(struct rq *rq, u64 deadline)
+{
+	struct dl_rq *dl_rq = &rq->dl;
+
+	if (dl_rq->earliest_dl.curr == 0 || dl_time_before(deadline, dl_rq->earliest_dl.curr)) {
+		WRITE_ONCE(dl_rq->earliest_dl.curr, deadline);
+		cpudl_set(&def_cpudl, rq->cpu, deadline);
+	}
+}
+
+static void dec_dl_deadline(struct rq *rq)
 {
 	struct dl_rq *dl_rq = &rq->dl;
 	struct sched_dl_entity *first = dl_first(dl_rq);
-	/*
-	 * Linux also asks for one that may move; migrate_disable() changes
-	 * that while the task stays queued, so a count of them would drift.
-	 * The pushable search checks each task instead.
-	 */
-	bool over = dl_rq->dl_nr_running > 1;
 
-	if (over != dl_rq->overloaded) {
-		dl_rq->overloaded = over;
-		if (over)
-			cpumask_set_cpu(rq->cpu, &dlo_mask);
-		else
-			cpumask_clear_cpu(rq->cpu, &dlo_mask);
+	if (!dl_rq->dl_nr_running) {
+		WRITE_ONCE(dl_rq->earliest_dl.curr, 0);
+		dl_rq->earliest_dl.next = 0;
+		cpudl_clear(&def_cpudl, rq->cpu);
+	} else {
+		WRITE_ONCE(dl_rq->earliest_dl.curr, first->deadline);
+		cpudl_set(&def_cpudl, rq->cpu, first->deadline);
 	}
-	WRITE_ONCE(dl_rq->earliest_dl.curr, first ? first->deadline : 0);
 }
 
 static bool __dl_less(struct rb_node *a, const struct rb_node *b)
@@ -139,7 +258,8 @@ static void __enqueue_dl_entity(struct sched_dl_entity *dl_se)
 	rb_add_cached(&dl_se->rb_node, &rq->dl.root, __dl_less);
 	rq->dl.dl_nr_running++;
 	rq->nr_running++;
-	update_dl_overload(rq);
+	inc_dl_deadline(rq, dl_se->deadline);
+	inc_dl_migration(p, rq);
 }
 
 static void __dequeue_dl_entity(struct sched_dl_entity *dl_se)
@@ -153,7 +273,8 @@ static void __dequeue_dl_entity(struct sched_dl_entity *dl_se)
 	RB_CLEAR_NODE(&dl_se->rb_node);
 	rq->dl.dl_nr_running--;
 	rq->nr_running--;
-	update_dl_overload(rq);
+	dec_dl_deadline(rq);
+	dec_dl_migration(p, rq);
 }
 
 /* A new instance: the first budget, due one relative deadline from now. */
@@ -281,6 +402,7 @@ void init_dl_task(struct task_struct *p)
 	struct sched_dl_entity *dl_se = &p->dl;
 
 	RB_CLEAR_NODE(&dl_se->rb_node);
+	RB_CLEAR_NODE(&p->pushable_dl_tasks);
 	dl_se->dl_runtime = dl_se->dl_deadline = dl_se->dl_period = 0;
 	dl_se->dl_bw = dl_se->dl_density = 0;
 	dl_se->runtime = 0;
@@ -344,14 +466,22 @@ static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 	if (p->dl.dl_throttled && !(flags & ENQUEUE_REPLENISH))
 		return;
 	enqueue_dl_entity(&p->dl, flags);
+	if (!task_current(rq, p) && p->nr_cpus_allowed > 1)
+		enqueue_pushable_dl_task(rq, p);
 }
 
 static void update_curr_dl(struct rq *rq);
 
+static void __dequeue_task_dl(struct rq *rq, struct task_struct *p)
+{
+	__dequeue_dl_entity(&p->dl);
+	dequeue_pushable_dl_task(rq, p);
+}
+
 static void dequeue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 {
 	update_curr_dl(rq);
-	__dequeue_dl_entity(&p->dl);
+	__dequeue_task_dl(rq, p);
 }
 
 /*
@@ -378,7 +508,7 @@ static void update_curr_dl(struct rq *rq)
 throttle:
 	if (dl_se->runtime <= 0 || dl_se->dl_yielded) {
 		dl_se->dl_throttled = 1;
-		__dequeue_dl_entity(dl_se);
+		__dequeue_task_dl(rq, curr);
 		if (unlikely(is_dl_boosted(dl_se) || !start_dl_timer(curr)))
 			enqueue_task_dl(rq, curr, ENQUEUE_REPLENISH);
 		if (!is_leftmost(curr, &rq->dl))
@@ -412,7 +542,8 @@ static enum hrtimer_restart dl_task_timer(struct hrtimer *timer)
 	} else {
 		resched_curr(rq);
 	}
-	if (rq->dl.overloaded)
+	/* Queued again behind an earlier one: another CPU may run it now. */
+	if (has_pushable_dl_tasks(rq))
 		rq->dl_push_pending = true;
 unlock:
 	raw_spin_rq_unlock(rq);
@@ -434,18 +565,40 @@ static void yield_task_dl(struct rq *rq)
 	update_curr_dl(rq);
 }
 
+static void check_preempt_equal_dl(struct rq *rq, struct task_struct *p);
+
 static void check_preempt_curr_dl(struct rq *rq, struct task_struct *p, int flags)
 {
-	if (dl_entity_preempt(&p->dl, &rq->curr->dl))
+	if (dl_entity_preempt(&p->dl, &rq->curr->dl)) {
 		resched_curr(rq);
+		return;
+	}
+	/* A tie: prefer the outcome where one of the two can run elsewhere. */
+	if (p->dl.deadline == rq->curr->dl.deadline && !test_tsk_need_resched(rq->curr))
+		check_preempt_equal_dl(rq, p);
+}
+
+/* The balance callbacks of Linux's deadline_queue_push/pull_task(). */
+static inline void deadline_queue_push_tasks(struct rq *rq)
+{
+	if (has_pushable_dl_tasks(rq))
+		rq->dl_push_pending = true;
+}
+
+static inline void deadline_queue_pull_task(struct rq *rq)
+{
+	rq->dl_pull_pending = true;
 }
 
 static void set_next_task_dl(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq_clock_task(rq);
+	/* The running task is never pushed away. */
+	dequeue_pushable_dl_task(rq, p);
+	if (!first)
+		return;
 	/* Others wait here behind @p: offer them to other CPUs. */
-	if (first && rq->dl.overloaded)
-		rq->dl_push_pending = true;
+	deadline_queue_push_tasks(rq);
 }
 
 static struct task_struct *pick_next_task_dl(struct rq *rq)
@@ -463,8 +616,9 @@ static struct task_struct *pick_next_task_dl(struct rq *rq)
 static void put_prev_task_dl(struct rq *rq, struct task_struct *p)
 {
 	update_curr_dl(rq);
-	if (on_dl_rq(&p->dl) && dl_migratory(p))
-		rq->dl_push_pending = true;
+	/* Preempted, still queued: it may be pushed or pulled from now on. */
+	if (on_dl_rq(&p->dl) && p->nr_cpus_allowed > 1)
+		enqueue_pushable_dl_task(rq, p);
 }
 
 static void task_tick_dl(struct rq *rq, struct task_struct *p, int queued)
@@ -474,156 +628,295 @@ static void task_tick_dl(struct rq *rq, struct task_struct *p, int queued)
 
 /* --- SMP: placement, push and pull ---------------------------------- */
 
+/* Only try to find a later rq this many times (Linux's DL_MAX_TRIES). */
+#define DL_MAX_TRIES 3
+
 /*
- * The CPU @p should go to: one with no deadline work (its own first),
- * else the one whose earliest deadline is latest, if later than @p's.
- * -1: every allowed CPU runs something more urgent.
+ * Some CPU of @mask, spread over calls from this CPU (Linux's
+ * cpumask_any_distribute()), so that several pushes at once do not all
+ * pick the lowest-numbered CPU.
  */
-static int find_later_rq(struct task_struct *p)
+static DEFINE_PER_CPU(int, dl_distribute_prev);
+
+static int dl_any_distribute(const struct cpumask *mask)
 {
-	int best = -1, cpu;
-	u64 latest = p->dl.deadline;
+	int prev = this_cpu_read(dl_distribute_prev);
+	int next = cpumask_next(prev, mask);
 
-	if (cpumask_test_cpu(task_cpu(p), p->cpus_ptr) && cpu_online(task_cpu(p)) &&
-	    !READ_ONCE(cpu_rq(task_cpu(p))->dl.dl_nr_running))
-		return task_cpu(p);
-	for_each_cpu(cpu, p->cpus_ptr) {
-		struct dl_rq *dl_rq = &cpu_rq(cpu)->dl;
-		u64 earliest;
+	if (next >= NR_CPUS)
+		next = cpumask_first(mask);
+	if (next < NR_CPUS)
+		this_cpu_write(dl_distribute_prev, next);
+	return next;
+}
 
-		if (!cpu_online(cpu))
-			continue;
-		if (!READ_ONCE(dl_rq->dl_nr_running))
-			return cpu;
-		earliest = READ_ONCE(dl_rq->earliest_dl.curr);
-		if (dl_time_before(latest, earliest)) {
-			latest = earliest;
-			best = cpu;
-		}
-	}
-	return best;
+/*
+ * Where @task should run now: a CPU with no deadline work, else the CPU
+ * whose earliest deadline is latest, if @task preempts it; -1 if none.
+ * Of several free CPUs, the one it last ran on (cache hot), else this
+ * CPU (no IPI; irqlab has one flat scheduling domain, so Linux's walk up
+ * the wake-affine domains ends here), else any.
+ */
+static int find_later_rq(struct task_struct *task)
+{
+	struct cpumask *later_mask = this_cpu_ptr(&local_cpu_mask_dl);
+	int this_cpu = smp_processor_id();
+	int cpu = task_cpu(task);
+
+	if (task->nr_cpus_allowed == 1)
+		return -1;
+	if (!cpudl_find(&def_cpudl, task, later_mask))
+		return -1;
+	if (cpumask_test_cpu(cpu, later_mask))
+		return cpu;
+	if (cpumask_test_cpu(this_cpu, later_mask))
+		return this_cpu;
+	cpu = dl_any_distribute(later_mask);
+	return cpu < NR_CPUS ? cpu : -1;
 }
 
 static int select_task_rq_dl(struct task_struct *p, int cpu, int flags)
 {
 	struct task_struct *curr = READ_ONCE(cpu_rq(cpu)->curr);
-	int target;
+	bool select_rq;
 
 	/*
-	 * Stay unless a deadline task runs there that @p would not preempt
-	 * (or that cannot move away itself).
+	 * A deadline task runs there that @p would not preempt, or that
+	 * cannot move away itself: look elsewhere, if @p may move.  A task
+	 * with the earlier deadline stays; it may matter here.
 	 */
-	if (!curr || !dl_task(curr) ||
-	    (curr->nr_cpus_allowed > 1 && dl_entity_preempt(&p->dl, &curr->dl)))
-		return cpu;
-	target = find_later_rq(p);
-	if (target >= 0 && (dl_time_before(p->dl.deadline,
-					   READ_ONCE(cpu_rq(target)->dl.earliest_dl.curr)) ||
-			    !READ_ONCE(cpu_rq(target)->dl.dl_nr_running)))
-		return target;
+	select_rq = curr && dl_task(curr) &&
+		    (curr->nr_cpus_allowed < 2 || !dl_entity_preempt(&p->dl, &curr->dl)) &&
+		    p->nr_cpus_allowed > 1;
+	if (select_rq) {
+		int target = find_later_rq(p);
+
+		if (target != -1 &&
+		    (dl_time_before(p->dl.deadline, READ_ONCE(cpu_rq(target)->dl.earliest_dl.curr)) ||
+		     !READ_ONCE(cpu_rq(target)->dl.dl_nr_running)))
+			cpu = target;
+	}
 	return cpu;
 }
 
-/* The earliest queued deadline task on @rq that is not running and may move. */
-static struct task_struct *pick_pushable_dl_task(struct rq *rq, int to_cpu)
+/*
+ * @p and the running task have the same deadline: preempt only if the
+ * running task could go elsewhere and @p could not.
+ */
+static void check_preempt_equal_dl(struct rq *rq, struct task_struct *p)
 {
-	for (struct rb_node *n = rb_first_cached(&rq->dl.root); n; n = rb_next(n)) {
-		struct task_struct *p = dl_task_of(rb_entry(n, struct sched_dl_entity, rb_node));
+	if (rq->curr->nr_cpus_allowed == 1 || !cpudl_find(&def_cpudl, rq->curr, NULL))
+		return;
+	if (p->nr_cpus_allowed != 1 && cpudl_find(&def_cpudl, p, NULL))
+		return;
+	resched_curr(rq);
+}
 
-		if (!task_running(rq, p) && dl_migratory(p) &&
-		    (to_cpu < 0 || cpumask_test_cpu(to_cpu, p->cpus_ptr)))
+/* Find a CPU for @task and lock its rq with @rq; NULL if none will do. */
+static struct rq *find_lock_later_rq(struct task_struct *task, struct rq *rq)
+{
+	struct rq *later_rq = NULL;
+
+	for (int tries = 0; tries < DL_MAX_TRIES; tries++) {
+		int cpu = find_later_rq(task);
+
+		if (cpu == -1 || cpu == rq->cpu)
+			break;
+		later_rq = cpu_rq(cpu);
+		/* Already something as urgent there: trying again will not help. */
+		if (later_rq->dl.dl_nr_running &&
+		    !dl_time_before(task->dl.deadline, later_rq->dl.earliest_dl.curr)) {
+			later_rq = NULL;
+			break;
+		}
+		/* Our lock was dropped on the way: has @task moved or started? */
+		if (double_lock_balance(rq, later_rq)) {
+			if (unlikely(task_rq(task) != rq ||
+				     !cpumask_test_cpu(later_rq->cpu, &task->cpus_mask) ||
+				     task_running(rq, task) || !dl_task(task) ||
+				     !task_on_rq_queued(task))) {
+				double_unlock_balance(rq, later_rq);
+				later_rq = NULL;
+				break;
+			}
+		}
+		if (!later_rq->dl.dl_nr_running ||
+		    dl_time_before(task->dl.deadline, later_rq->dl.earliest_dl.curr))
+			break;
+		double_unlock_balance(rq, later_rq);
+		later_rq = NULL;
+	}
+	return later_rq;
+}
+
+static struct task_struct *pick_next_pushable_dl_task(struct rq *rq)
+{
+	struct rb_node *left = rb_first_cached(&rq->dl.pushable_dl_tasks_root);
+	struct task_struct *p;
+
+	if (!left)
+		return NULL;
+	p = __node_2_pdl(left);
+	WARN_ON_ONCE(task_cpu(p) != rq->cpu || task_current(rq, p) ||
+		     p->nr_cpus_allowed <= 1 || !task_on_rq_queued(p) || !dl_task(p));
+	return p;
+}
+
+/*
+ * Send the earliest waiting pushable task of @rq to a CPU where it runs
+ * at once.  Called with @rq locked; may drop and retake the lock.
+ * Returns 1 if a task moved.
+ */
+static int push_dl_task(struct rq *rq)
+{
+	struct task_struct *next_task;
+	struct rq *later_rq;
+	int ret = 0;
+
+	if (!rq->dl.overloaded)
+		return 0;
+	next_task = pick_next_pushable_dl_task(rq);
+	if (!next_task)
+		return 0;
+retry:
+	if (is_migration_disabled(next_task))
+		return 0;
+	if (WARN_ON(next_task == rq->curr))
+		return 0;
+	/* It preempts the running task, which can move: just reschedule here. */
+	if (dl_task(rq->curr) && dl_time_before(next_task->dl.deadline, rq->curr->dl.deadline) &&
+	    rq->curr->nr_cpus_allowed > 1) {
+		resched_curr(rq);
+		return 0;
+	}
+	get_task_struct(next_task);
+	later_rq = find_lock_later_rq(next_task, rq);
+	if (!later_rq) {
+		struct task_struct *task = pick_next_pushable_dl_task(rq);
+
+		/* Still the first: some CPU will pull it when it can. */
+		if (task == next_task || !task)
+			goto out;
+		put_task_struct(next_task);
+		next_task = task;
+		goto retry;
+	}
+	update_rq_clock(later_rq);
+	move_queued_task_locked(rq, later_rq, next_task);
+	resched_curr(later_rq);
+	ret = 1;
+	double_unlock_balance(rq, later_rq);
+out:
+	put_task_struct(next_task);
+	return ret;
+}
+
+static void push_dl_tasks(struct rq *rq)
+{
+	while (push_dl_task(rq))
+		;
+}
+
+static int pick_dl_task(struct rq *rq, struct task_struct *p, int cpu)
+{
+	return !task_running(rq, p) && cpumask_test_cpu(cpu, &p->cpus_mask);
+}
+
+/* The earliest pushable task of @rq that may run on @cpu. */
+static struct task_struct *pick_earliest_pushable_dl_task(struct rq *rq, int cpu)
+{
+	struct rb_node *n = rb_first_cached(&rq->dl.pushable_dl_tasks_root);
+
+	for (; n; n = rb_next(n)) {
+		struct task_struct *p = __node_2_pdl(n);
+
+		if (pick_dl_task(rq, p, cpu))
 			return p;
 	}
 	return NULL;
 }
 
-/* May @p run on @later now, ahead of what is queued there? */
-static bool dl_later_rq_ok(struct rq *later, struct task_struct *p)
-{
-	return !later->dl.dl_nr_running ||
-	       dl_time_before(p->dl.deadline, later->dl.earliest_dl.curr);
-}
-
-/* Called with rq locked; may drop and retake it. */
-static bool push_dl_task(struct rq *rq)
-{
-	struct task_struct *p = pick_pushable_dl_task(rq, -1);
-	struct rq *later;
-	bool moved = false;
-	int cpu;
-
-	if (!p)
-		return false;
-	/* It preempts curr here, and curr can go elsewhere: just reschedule. */
-	if (dl_task(rq->curr) && dl_entity_preempt(&p->dl, &rq->curr->dl) &&
-	    dl_migratory(rq->curr)) {
-		resched_curr(rq);
-		return false;
-	}
-	cpu = find_later_rq(p);
-	if (cpu < 0 || cpu == rq->cpu)
-		return false;
-	later = cpu_rq(cpu);
-	double_lock_balance(rq, later);
-	/* Recheck everything after the locks were juggled. */
-	if (task_rq(p) == rq && task_on_rq_queued(p) && on_dl_rq(&p->dl) &&
-	    !task_running(rq, p) && dl_migratory(p) &&
-	    cpumask_test_cpu(cpu, p->cpus_ptr) && dl_later_rq_ok(later, p)) {
-		update_rq_clock(later);
-		move_queued_task_locked(rq, later, p);
-		moved = true;
-	}
-	double_unlock_balance(rq, later);
-	return moved;
-}
-
-/* Pull waiting deadline tasks that are more urgent than anything here. */
+/*
+ * Pull, from the overloaded CPUs, waiting deadline tasks that would run
+ * here at once: earlier than anything queued here and than what we
+ * pulled already, and not earlier than what runs where they wait (that
+ * CPU will run them itself).
+ */
 static void pull_dl_task(struct rq *this_rq)
 {
-	int cpu, this_cpu = this_rq->cpu;
+	int this_cpu = this_rq->cpu, cpu;
+	bool resched = false;
+	u64 dmin = LONG_MAX;
 
-	if (!cpumask_weight(&dlo_mask))
+	if (likely(!dl_overloaded(this_rq)))
 		return;
+	/* Pairs with dl_set_overload(): the count implies the mask bit. */
+	smp_rmb();
 	for_each_cpu(cpu, &dlo_mask) {
-		struct rq *src = cpu_rq(cpu);
+		struct rq *src_rq = cpu_rq(cpu);
 		struct task_struct *p;
 
 		if (cpu == this_cpu)
 			continue;
-		double_lock_balance(this_rq, src);
-		p = pick_pushable_dl_task(src, this_cpu);
-		/*
-		 * Only one more urgent than our own earliest, and not one
-		 * about to preempt its CPU's current task: moving that one
-		 * gains nothing.
-		 */
-		if (p && dl_later_rq_ok(this_rq, p) && dl_task(src->curr) &&
-		    !dl_entity_preempt(&p->dl, &src->curr->dl)) {
-			update_rq_clock(src);
+		/* Unlocked, racy peek, as in Linux: a stale answer costs a pull. */
+		if (this_rq->dl.dl_nr_running &&
+		    dl_time_before(this_rq->dl.earliest_dl.curr, src_rq->dl.earliest_dl.next))
+			continue;
+		double_lock_balance(this_rq, src_rq);
+		if (src_rq->dl.dl_nr_running <= 1)
+			goto skip;
+		p = pick_earliest_pushable_dl_task(src_rq, this_cpu);
+		if (p && dl_time_before(p->dl.deadline, dmin) &&
+		    (!this_rq->dl.dl_nr_running ||
+		     dl_time_before(p->dl.deadline, this_rq->dl.earliest_dl.curr))) {
+			WARN_ON(p == src_rq->curr);
+			WARN_ON(!task_on_rq_queued(p));
+			if (dl_time_before(p->dl.deadline, src_rq->curr->dl.deadline))
+				goto skip;
+			/*
+			 * Linux asks the stopper of src_rq to push its
+			 * running task away so that @p can run there;
+			 * irqlab has no push_cpu_stop: it leaves @p.
+			 */
+			if (is_migration_disabled(p))
+				goto skip;
+			update_rq_clock(src_rq);
 			update_rq_clock(this_rq);
-			move_queued_task_locked(src, this_rq, p);
+			move_queued_task_locked(src_rq, this_rq, p);
+			dmin = p->dl.deadline;
+			resched = true;
 		}
-		double_unlock_balance(this_rq, src);
+skip:
+		double_unlock_balance(this_rq, src_rq);
 	}
+	if (resched)
+		resched_curr(this_rq);
 }
 
 static int balance_dl(struct rq *rq, struct task_struct *prev)
 {
 	/* A deadline task stops running here: maybe another CPU has waiting ones. */
-	if (dl_task(prev) && !on_dl_rq(&prev->dl) && rq->online)
+	if (!on_dl_rq(&prev->dl) && rq->online && dl_task(prev))
 		pull_dl_task(rq);
 	return rq->dl.dl_nr_running > 0;
 }
 
+/*
+ * Woken behind a running deadline task it does not preempt (or that
+ * cannot move): no reschedule is coming here, push it now.
+ */
 static void task_woken_dl(struct rq *rq, struct task_struct *p)
 {
 	if (!task_running(rq, p) && !test_tsk_need_resched(rq->curr) &&
-	    dl_migratory(p) && dl_task(rq->curr) &&
+	    p->nr_cpus_allowed > 1 && dl_task(rq->curr) &&
 	    (rq->curr->nr_cpus_allowed < 2 || !dl_entity_preempt(&p->dl, &rq->curr->dl)))
 		rq->dl_push_pending = true;
 }
 
-/* The balance callback: push after the caller dropped the rq lock. */
+/*
+ * The balance callbacks (Linux's queue_balance_callback()): run after
+ * the caller dropped the rq lock, since they take other rq locks.
+ */
 void dl_balance_after_unlock(struct rq *rq)
 {
 	unsigned long flags;
@@ -636,10 +929,21 @@ void dl_balance_after_unlock(struct rq *rq)
 		if (rq->online)
 			pull_dl_task(rq);
 	}
-	rq->dl_push_pending = false;
-	for (int i = 0; i < 4 && rq->dl.overloaded && push_dl_task(rq); i++)
-		;
+	if (rq->dl_push_pending) {
+		rq->dl_push_pending = false;
+		push_dl_tasks(rq);
+	}
 	raw_spin_unlock_irqrestore(&rq->__lock, flags);
+}
+
+/* @rq's CPU came online: it may take deadline work from now on. */
+void rq_online_dl(struct rq *rq)
+{
+	if (rq->dl.overloaded)
+		dl_set_overload(rq);
+	cpudl_set_freecpu(&def_cpudl, rq->cpu);
+	if (rq->dl.dl_nr_running > 0)
+		cpudl_set(&def_cpudl, rq->cpu, rq->dl.earliest_dl.curr);
 }
 
 /* --- class changes ---------------------------------------------------- */
@@ -659,21 +963,35 @@ static void switched_to_dl(struct rq *rq, struct task_struct *p)
 {
 	if (!task_on_rq_queued(p) || task_current(rq, p))
 		return;
-	if (rq->dl.overloaded && dl_migratory(p))
-		rq->dl_push_pending = true;
-	if (!dl_task(rq->curr) || dl_entity_preempt(&p->dl, &rq->curr->dl))
+	/* It may overload this CPU: push someone off once the lock is dropped. */
+	if (p->nr_cpus_allowed > 1 && rq->dl.overloaded)
+		deadline_queue_push_tasks(rq);
+	if (dl_task(rq->curr))
+		check_preempt_curr_dl(rq, p, 0);
+	else
 		resched_curr(rq);
 }
 
 static void prio_changed_dl(struct rq *rq, struct task_struct *p, int oldprio)
 {
-	if (!task_on_rq_queued(p))
+	if (!task_on_rq_queued(p) && !task_current(rq, p))
 		return;
+	/*
+	 * The old deadline is gone, so whether @p got more or less urgent
+	 * is unknown: pull if nothing waits here, as Linux does.
+	 */
+	if (!rq->dl.overloaded)
+		deadline_queue_pull_task(rq);
 	if (task_current(rq, p)) {
-		/* Its deadline moved (PI): someone queued may now be earlier. */
-		if (rq->dl.dl_nr_running && !is_leftmost(p, &rq->dl))
+		/* Its deadline moved later (PI): a queued one may now come first. */
+		if (dl_time_before(rq->dl.earliest_dl.curr, p->dl.deadline))
 			resched_curr(rq);
 	} else if (!dl_task(rq->curr) || dl_entity_preempt(&p->dl, &rq->curr->dl)) {
+		/*
+		 * Linux tests earliest_dl.curr against @p here too, which
+		 * misses @p becoming the earliest; the blocked waiter that
+		 * boosted it usually reschedules anyway.  Preempt directly.
+		 */
 		resched_curr(rq);
 	}
 }

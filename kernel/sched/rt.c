@@ -83,7 +83,8 @@ static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 	__set_bit(p->prio, array->bitmap);
 	p->rt.on_rq = 1;
 	rq->rt.rt_nr_running++;
-	if (rt_migratory(p))
+	/* By nr_cpus_allowed alone (see __do_set_cpus_allowed()), as Linux. */
+	if (p->nr_cpus_allowed > 1)
 		rq->rt.rt_nr_migratory++;
 	rq->nr_running++;
 	update_rt_overload(rq);
@@ -99,7 +100,7 @@ static void dequeue_task_rt(struct rq *rq, struct task_struct *task, int deq_fla
 		__clear_bit(task->prio, array->bitmap);
 	task->rt.on_rq = 0;
 	rq->rt.rt_nr_running--;
-	if (rt_migratory(task))
+	if (task->nr_cpus_allowed > 1)
 		rq->rt.rt_nr_migratory--;
 	rq->nr_running--;
 	update_rt_overload(rq);

@@ -31,6 +31,11 @@
 #define ENQUEUE_REPLENISH	0x20	/* deadline: a fresh budget and deadline */
 #define ENQUEUE_MIGRATED	0x40
 
+/* __do_set_cpus_allowed(): what changes */
+#define SCA_MIGRATE_DISABLE	0x02
+#define SCA_MIGRATE_ENABLE	0x04
+void __do_set_cpus_allowed(struct task_struct *p, const struct cpumask *mask, u32 flags);
+
 #define WF_FORK			0x02
 #define WF_MIGRATED		0x04
 
@@ -66,11 +71,18 @@ struct rt_rq {
 struct dl_rq {
 	struct rb_root_cached root;
 	unsigned int dl_nr_running;
+	/*
+	 * curr: the earliest queued deadline; next: the earliest pushable
+	 * one, what pullers peek at.  0 when there is none.
+	 */
 	struct {
 		u64 curr;
 		u64 next;
 	} earliest_dl;
+	unsigned int dl_nr_migratory;	/* queued with nr_cpus_allowed > 1 */
 	bool overloaded;
+	/* queued, not running, may run elsewhere: by deadline */
+	struct rb_root_cached pushable_dl_tasks_root;
 };
 
 /*
@@ -259,6 +271,8 @@ void rt_balance_after_unlock(struct rq *rq);
 void init_dl_rq(struct dl_rq *dl_rq);
 void dl_balance_after_unlock(struct rq *rq);
 void init_dl_task(struct task_struct *p);
+void init_sched_dl_class(void);
+void rq_online_dl(struct rq *rq);
 
 /* The deferred push/pull work of the classes, run with no rq lock held. */
 static inline void balance_after_unlock(struct rq *rq)
