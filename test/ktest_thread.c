@@ -11,6 +11,7 @@
 #include <linux/printk.h>
 #include <linux/delay.h>
 #include <linux/sched/task.h>
+#include <linux/slab.h>
 
 /*
  * Threads a case created, each with a reference of ours: at the end of the
@@ -88,6 +89,51 @@ void ktest_reap_case_threads(void)
 		put_task_struct(p);
 	}
 	nr_case_threads = 0;
+}
+
+struct ktest_releaser {
+	struct task_struct *sleeper;
+	volatile bool *hold;
+};
+
+static int ktest_releaser_fn(void *data)
+{
+	struct ktest_releaser r = *(struct ktest_releaser *)data;
+
+	kfree(data);
+	for (int ms = 0; ms < 5000; ms++) {
+		if (READ_ONCE(r.sleeper->__state) == TASK_UNINTERRUPTIBLE)
+			break;
+		msleep(1);
+	}
+	WRITE_ONCE(*r.hold, false);
+	return 0;
+}
+
+/*
+ * Clear *@hold once @sleeper sleeps uninterruptibly (in the flush or
+ * cancel a case checks), or after 5 s, from a thread of its own.  A case
+ * keeps a work item running until then, so the wait under test surely
+ * finds it running, whatever a host stall does to the case's timing.
+ * *@hold must outlive the case (static) should that wait not wait.
+ * Without memory for the thread *@hold is cleared at once.
+ */
+void ktest_release_when_asleep(struct task_struct *sleeper, volatile bool *hold)
+{
+	struct ktest_releaser *r = kmalloc(sizeof(*r), GFP_KERNEL);
+	struct task_struct *p = NULL;
+
+	if (r) {
+		r->sleeper = sleeper;
+		r->hold = hold;
+		p = ktest_kthread(ktest_releaser_fn, r, "releaser", -1, SCHED_NORMAL, 0);
+	}
+	if (!p) {
+		kfree(r);
+		WRITE_ONCE(*hold, false);
+		return;
+	}
+	wake_up_process(p);
 }
 
 /* Sleep until *flag is set; whoever sets it wakes us (or we poll per ms). */

@@ -27,7 +27,6 @@ struct dprobe {
 	volatile bool hold;		/* then spin until cleared (5 s at most) */
 	u64 ran_ns;
 	volatile bool finished;
-	struct task_struct *waiter;	/* for release_when_waiting() */
 };
 
 static void dprobe_fn(struct work_struct *work)
@@ -84,20 +83,6 @@ static void runs_after_delay_on_cpu(struct ktest *t)
 	}
 }
 
-/* Let the held item finish once p->waiter sleeps (flushing or cancelling). */
-static int release_when_waiting(void *data)
-{
-	struct dprobe *p = data;
-
-	for (int i = 0; i < 5000; i++) {
-		if (READ_ONCE(p->waiter->__state) == TASK_UNINTERRUPTIBLE)
-			break;
-		msleep(1);
-	}
-	WRITE_ONCE(p->hold, false);
-	return 0;
-}
-
 /*
  * Held until we sleep in flush_work(): with a fixed 20 ms run a host
  * stall of the test thread under TCG could let it finish first, and the
@@ -106,17 +91,11 @@ static int release_when_waiting(void *data)
 static void zero_delay_queues_at_once(struct ktest *t)
 {
 	static struct dprobe p;	/* the releaser's, should the flush not wait */
-	struct task_struct *releaser;
 
 	dprobe_init(&p, 0);
 	p.hold = true;
-	p.waiter = current;
-	releaser = ktest_kthread(release_when_waiting, &p, "releaser", -1, SCHED_NORMAL, 0);
-	if (!releaser)
-		WRITE_ONCE(p.hold, false);
 	KTEST_EXPECT_TRUE(t, schedule_delayed_work_on(cpumask_last(cpu_online_mask), &p.dwork, 0));
-	if (releaser)
-		wake_up_process(releaser);
+	ktest_release_when_asleep(current, &p.hold);
 	KTEST_EXPECT_TRUE(t, flush_work(&p.dwork.work));
 	KTEST_EXPECT_EQ(t, p.runs, 1);
 }
@@ -165,19 +144,13 @@ static void cancel_armed(struct ktest *t)
 static void cancel_running(struct ktest *t)
 {
 	static struct dprobe p;	/* the releaser's, should the cancel not wait */
-	struct task_struct *releaser;
 
 	dprobe_init(&p, 0);
 	p.hold = true;
-	p.waiter = current;
 	schedule_delayed_work_on(cpumask_last(cpu_online_mask), &p.dwork, 1);
 	wait_for_completion(&p.begun);
 	KTEST_EXPECT_FALSE(t, p.finished);
-	releaser = ktest_kthread(release_when_waiting, &p, "releaser", -1, SCHED_NORMAL, 0);
-	if (!releaser)
-		WRITE_ONCE(p.hold, false);
-	else
-		wake_up_process(releaser);
+	ktest_release_when_asleep(current, &p.hold);
 	KTEST_EXPECT_FALSE(t, cancel_delayed_work_sync(&p.dwork));
 	KTEST_EXPECT_TRUE(t, p.finished);
 	KTEST_EXPECT_EQ(t, p.runs, 1);

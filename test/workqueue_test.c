@@ -27,7 +27,6 @@ struct probe {
 	unsigned int delay_ms;		/* spin this long before finishing */
 	volatile bool hold;		/* then spin until cleared (5 s at most) */
 	volatile bool started, finished;
-	struct task_struct *flusher;	/* for release_when_flushing() */
 };
 
 static void probe_fn(struct work_struct *work)
@@ -178,20 +177,6 @@ static void pending_item_not_requeued(struct ktest *t)
 	KTEST_EXPECT_EQ(t, p.runs, 2);
 }
 
-/* Let the held item finish once its flusher sleeps in flush_work(). */
-static int release_when_flushing(void *data)
-{
-	struct probe *p = data;
-
-	for (int i = 0; i < 5000; i++) {
-		if (READ_ONCE(p->flusher->__state) == TASK_UNINTERRUPTIBLE)
-			break;
-		msleep(1);
-	}
-	WRITE_ONCE(p->hold, false);
-	return 0;
-}
-
 /*
  * On every CPU the item is held until we sleep in flush_work(): with a
  * fixed 20 ms run a host stall of the test thread under TCG (or a
@@ -204,19 +189,11 @@ static void flush_work_waits(struct ktest *t)
 	int cpu;
 
 	for_each_online_cpu(cpu) {
-		struct task_struct *releaser;
-
 		probe_init(&p, 0);
 		KTEST_EXPECT_FALSE(t, flush_work(&p.work));	/* never queued */
 		p.hold = true;
-		p.flusher = current;
-		releaser = ktest_kthread(release_when_flushing, &p, "releaser", -1,
-					 SCHED_NORMAL, 0);
-		if (!releaser)
-			WRITE_ONCE(p.hold, false);
 		schedule_work_on(cpu, &p.work);
-		if (releaser)
-			wake_up_process(releaser);
+		ktest_release_when_asleep(current, &p.hold);
 		KTEST_EXPECT_TRUE(t, flush_work(&p.work));
 		KTEST_EXPECT_TRUE(t, p.finished);
 		KTEST_EXPECT_EQ(t, p.runs, 1);
@@ -231,22 +208,16 @@ static void flush_work_waits(struct ktest *t)
  */
 static void flush_work_waits_for_running(struct ktest *t)
 {
-	struct task_struct *releaser;
-	struct probe p;
+	static struct probe p;	/* the releaser's, should the flush not wait */
 	int cpu = cpumask_last(cpu_online_mask);
 
 	probe_init(&p, 0);
 	p.hold = true;
-	p.flusher = current;
 	schedule_work_on(cpu, &p.work);
 	wait_for_completion(&p.begun);
 	KTEST_EXPECT_FALSE(t, work_pending(&p.work));
 	KTEST_EXPECT_FALSE(t, p.finished);
-	releaser = ktest_kthread(release_when_flushing, &p, "releaser", -1, SCHED_NORMAL, 0);
-	if (!releaser)
-		WRITE_ONCE(p.hold, false);
-	else
-		wake_up_process(releaser);
+	ktest_release_when_asleep(current, &p.hold);
 	KTEST_EXPECT_TRUE(t, flush_work(&p.work));
 	KTEST_EXPECT_TRUE(t, p.finished);
 }
@@ -280,20 +251,14 @@ static void cancel_pending(struct ktest *t)
 static void cancel_running(struct ktest *t)
 {
 	static struct probe p;	/* the releaser's, should the cancel not wait */
-	struct task_struct *releaser;
 	int cpu = cpumask_last(cpu_online_mask);
 
 	probe_init(&p, 0);
 	p.hold = true;
-	p.flusher = current;
 	schedule_work_on(cpu, &p.work);
 	wait_for_completion(&p.begun);
 	KTEST_EXPECT_FALSE(t, p.finished);
-	releaser = ktest_kthread(release_when_flushing, &p, "releaser", -1, SCHED_NORMAL, 0);
-	if (!releaser)
-		WRITE_ONCE(p.hold, false);
-	else
-		wake_up_process(releaser);
+	ktest_release_when_asleep(current, &p.hold);
 	KTEST_EXPECT_FALSE(t, cancel_work_sync(&p.work));
 	KTEST_EXPECT_TRUE(t, p.finished);
 	KTEST_EXPECT_EQ(t, p.runs, 1);
