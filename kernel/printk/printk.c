@@ -16,7 +16,7 @@
 #include <linux/kernel.h>
 #include <linux/printk.h>
 #include <linux/moduleparam.h>
-#include <linux/serial_8250.h>
+#include <linux/console.h>
 #include <linux/sched/clock.h>
 #include <linux/percpu.h>
 #include <asm/processor.h>
@@ -41,7 +41,8 @@ static u64 log_next_seq;	/* next sequence number to reserve */
 static u64 console_seq;		/* next record the console prints */
 static u64 console_lost;
 static int console_lock_word;
-static bool console_at_line_start = true;
+/* The serial console is there from the first printk(); others register. */
+static struct console *console_drivers = &serial8250_console;
 static bool log_buf_ready;
 static DEFINE_PER_CPU(int, printk_defer_depth);
 /* console_hold(): every CPU only stores, while workloads measure. */
@@ -164,22 +165,36 @@ void console_unhold(void)
 		console_flush();
 }
 
-static void console_emit(struct printk_record *r)
+static void console_emit_one(struct console *con, const struct printk_record *r)
 {
 	char prefix[32];
 
-	if (r->level >= console_loglevel)
-		return;
-	if (console_at_line_start && printk_time && !r->cont) {
+	if (con->at_line_start && printk_time && !r->cont) {
 		u64 us = r->ts_ns / 1000;
 		int n = sniprintf(prefix, sizeof(prefix), "[%5lu.%06lu] ",
 				  (unsigned long)(us / 1000000),
 				  (unsigned long)(us % 1000000));
-		serial8250_write(&console_port, prefix, n);
+		con->write(con, prefix, n);
 	}
-	serial8250_write(&console_port, r->text, r->len);
+	con->write(con, r->text, r->len);
 	if (r->len)
-		console_at_line_start = r->text[r->len - 1] == '\n';
+		con->at_line_start = r->text[r->len - 1] == '\n';
+}
+
+static void console_emit(struct printk_record *r)
+{
+	if (r->level >= console_loglevel)
+		return;
+	for (struct console *con = console_drivers; con; con = con->next)
+		if (con->flags & CON_ENABLED)
+			console_emit_one(con, r);
+}
+
+static void console_write_all(const char *s, unsigned int n)
+{
+	for (struct console *con = console_drivers; con; con = con->next)
+		if (con->flags & CON_ENABLED)
+			con->write(con, s, n);
 }
 
 /* Print every published record; return false if one was not yet published. */
@@ -215,7 +230,7 @@ static void console_say_lost(void)
 		return;
 	n = sniprintf(msg, sizeof(msg), "** %lu printk messages dropped **\n",
 		      (unsigned long)console_lost);
-	serial8250_write(&console_port, msg, n);
+	console_write_all(msg, n);
 	console_lost = 0;
 }
 
@@ -251,7 +266,86 @@ void console_flush_panic(void)
 
 void early_puts(const char *s)
 {
-	serial8250_write(&console_port, s, strlen(s));
+	console_write_all(s, strlen(s));
+}
+
+/* Boot only (one CPU, no console thread yet): wait for the console. */
+static void console_lock_spin(void)
+{
+	while (__atomic_exchange_n(&console_lock_word, 1, __ATOMIC_ACQUIRE))
+		cpu_relax();
+}
+
+static void console_unlock_spin(void)
+{
+	__atomic_store_n(&console_lock_word, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * Print to @con alone every record the other consoles already printed, so
+ * a console that starts late (the one console= or SPCR chose, the
+ * framebuffer) shows the whole boot, as Linux's CON_PRINTBUFFER does.
+ * Records the ring already overwrote are counted, not invented.
+ */
+void console_replay(struct console *con)
+{
+	u64 seq = log_next_seq > LOG_RECORDS ? log_next_seq - LOG_RECORDS : 0;
+
+	console_lock_spin();
+	if (seq > 0) {
+		char msg[64];
+		int n = sniprintf(msg, sizeof(msg), "** %lu early printk messages lost **\n",
+				  (unsigned long)seq);
+
+		con->write(con, msg, n);
+	}
+	con->at_line_start = true;
+	for (; seq < console_seq; seq++) {
+		struct printk_record *r = &log_buf[seq % LOG_RECORDS];
+
+		if (__atomic_load_n(&r->seq, __ATOMIC_ACQUIRE) != seq)
+			continue;
+		if (r->level < console_loglevel)
+			console_emit_one(con, r);
+	}
+	console_unlock_spin();
+}
+
+/* Print what is pending, then add @con to the consoles printk() writes. */
+void register_console(struct console *con)
+{
+	struct console **pp;
+
+	console_flush();
+	for (pp = &console_drivers; *pp; pp = &(*pp)->next)
+		if (*pp == con)
+			return;
+	con->flags |= CON_ENABLED;
+	con->at_line_start = true;
+	if (con->flags & CON_PRINTBUFFER)
+		console_replay(con);
+	console_lock_spin();
+	con->next = NULL;
+	*pp = con;
+	console_unlock_spin();
+}
+
+int unregister_console(struct console *con)
+{
+	int ret = -1;
+
+	console_flush();
+	console_lock_spin();
+	for (struct console **pp = &console_drivers; *pp; pp = &(*pp)->next) {
+		if (*pp == con) {
+			*pp = con->next;
+			con->next = NULL;
+			ret = 0;
+			break;
+		}
+	}
+	console_unlock_spin();
+	return ret;
 }
 
 u64 printk_next_seq(void)
