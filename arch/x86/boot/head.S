@@ -41,6 +41,15 @@ mb2_header:
 	.short	3, 0
 	.long	12
 	.long	pa(mb2_start)
+	/*
+	 * framebuffer tag, optional (flag 1): a linear framebuffer for the
+	 * text console on machines without a serial port; 1024x768 keeps
+	 * the console's full-screen redraws cheap.
+	 */
+	.balign 8
+	.short	5, 1
+	.long	20
+	.long	1024, 768, 32
 	.balign 8
 	.short	0, 0				/* end tag */
 	.long	8

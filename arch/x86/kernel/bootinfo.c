@@ -111,6 +111,9 @@ struct mb2_tag_framebuffer {
 	u64 addr;
 	u32 pitch, width, height;
 	u8 bpp, type;
+	u16 reserved;
+	/* type 1 (RGB) only: position and size of each channel */
+	u8 red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
 };
 
 void parse_multiboot2_info(struct boot_info *bi, unsigned long pa)
@@ -151,6 +154,15 @@ void parse_multiboot2_info(struct boot_info *bi, unsigned long pa)
 			bi->fb = (struct boot_framebuffer){
 				fb->addr, fb->pitch, fb->width, fb->height,
 				fb->bpp, fb->type };
+			if (fb->type == BOOT_FB_TYPE_RGB &&
+			    t->size > offsetof(struct mb2_tag_framebuffer, blue_size)) {
+				bi->fb.red_pos = fb->red_pos;
+				bi->fb.red_size = fb->red_size;
+				bi->fb.green_pos = fb->green_pos;
+				bi->fb.green_size = fb->green_size;
+				bi->fb.blue_pos = fb->blue_pos;
+				bi->fb.blue_size = fb->blue_size;
+			}
 			break;
 		}
 		case MB2_TAG_ACPI_OLD:

@@ -29,10 +29,21 @@ struct boot_mmap_entry {
 	u32 type;
 };
 
+#define BOOT_FB_TYPE_INDEXED	0	/* palette: not used by the fb console */
+#define BOOT_FB_TYPE_RGB	1
+#define BOOT_FB_TYPE_EGA_TEXT	2	/* VGA text mode: no pixels to draw */
+
+/*
+ * A linear framebuffer as GOP or multiboot2 describe it.  The colour
+ * fields give each channel's bit position and width in a pixel; all zero
+ * means the loader did not say, and the usual layout for @bpp is assumed
+ * (x8r8g8b8 at 32, r8g8b8 at 24, r5g6b5 at 16).
+ */
 struct boot_framebuffer {
 	u64 addr;
 	u32 pitch, width, height;
 	u8 bpp, type;
+	u8 red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
 };
 
 /*
