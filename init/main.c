@@ -12,6 +12,7 @@
 #include <linux/reboot.h>
 #include <linux/start_kernel.h>
 #include <linux/ktest.h>
+#include <linux/console.h>
 #include <asm/bootparam.h>
 #include <asm/pgtable.h>
 #include <asm/processor.h>
@@ -343,6 +344,8 @@ __noreturn void start_kernel(void)
 
 	apic_bsp_setup();
 	acpi_boot_init();
+	/* console= and SPCR are both known now: the consoles can be chosen. */
+	cmdline_errors += console_init();
 	smp_prepare_cpus();
 	setup_per_cpu_areas();
 	sched_init();
