@@ -22,12 +22,36 @@ static void x2apic_decision(struct ktest *t)
 	ktest_info(t, "running in %s mode", x2apic_mode ? "x2APIC" : "xAPIC");
 }
 
+static void x2apic_ids_above_255(struct ktest *t)
+{
+	/* xAPIC: 8-bit destinations, 0xff is the broadcast. */
+	KTEST_EXPECT_TRUE(t, apic_id_valid(0, false));
+	KTEST_EXPECT_TRUE(t, apic_id_valid(254, false));
+	KTEST_EXPECT_FALSE(t, apic_id_valid(255, false));
+	KTEST_EXPECT_FALSE(t, apic_id_valid(256, false));
+	/* x2APIC: 32-bit destinations, 0xffffffff is the broadcast. */
+	KTEST_EXPECT_TRUE(t, apic_id_valid(255, true));
+	KTEST_EXPECT_TRUE(t, apic_id_valid(0x1234, true));
+	KTEST_EXPECT_TRUE(t, apic_id_valid(0xfffffffe, true));
+	KTEST_EXPECT_FALSE(t, apic_id_valid(0xffffffff, true));
+	/* The whole destination reaches ICR bits 63:32, the command stays low. */
+	KTEST_EXPECT_EQ(t, x2apic_icr(APIC_DM_FIXED | 0xf2, 0x12345),
+			0x0001234500000000ULL | APIC_DM_FIXED | 0xf2);
+	KTEST_EXPECT_EQ(t, x2apic_icr(APIC_DM_NMI, 0xfffffffe) >> 32, 0xfffffffe);
+	/* Every CPU the kernel knows is reachable in the mode it runs in. */
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		KTEST_EXPECT_TRUE(t, apic_id_valid(cpu_to_apicid[cpu], x2apic_mode));
+}
+
 static void tsc_deadline_decision(struct ktest *t)
 {
-	KTEST_EXPECT_FALSE(t, lapic_want_tsc_deadline(false, true));
-	KTEST_EXPECT_FALSE(t, lapic_want_tsc_deadline(true, false));
-	KTEST_EXPECT_TRUE(t, lapic_want_tsc_deadline(true, true));
-	KTEST_EXPECT_EQ(t, lapic_use_tsc_deadline, boot_cpu_data.has_tsc_deadline);
+	KTEST_EXPECT_FALSE(t, lapic_want_tsc_deadline(false, true, true));
+	KTEST_EXPECT_FALSE(t, lapic_want_tsc_deadline(true, false, true));
+	KTEST_EXPECT_TRUE(t, lapic_want_tsc_deadline(true, true, true));
+	/* No TSC frequency: deadlines cannot be computed, one-shot it is. */
+	KTEST_EXPECT_FALSE(t, lapic_want_tsc_deadline(true, true, false));
+	KTEST_EXPECT_EQ(t, lapic_use_tsc_deadline, boot_cpu_data.has_tsc_deadline &&
+			tsc_khz != 0);
 }
 
 static void cpuid15_frequency(struct ktest *t)
@@ -54,6 +78,7 @@ static void apic_id_matches_cpuid(struct ktest *t)
 
 static struct ktest_case apic_cases[] = {
 	KTEST_CASE(x2apic_decision),
+	KTEST_CASE(x2apic_ids_above_255),
 	KTEST_CASE(tsc_deadline_decision),
 	KTEST_CASE(cpuid15_frequency),
 	KTEST_CASE(apic_id_matches_cpuid),

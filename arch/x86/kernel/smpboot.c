@@ -60,6 +60,11 @@ int generic_processor_info(u32 apicid)
 
 	if (!nr_registered++)
 		boot_cpu_apicid = read_apic_id();
+	if (!apic_id_valid(apicid, x2apic_mode)) {
+		pr_warn("smpboot: CPU with APIC ID %u ignored: it needs x2APIC, which this CPU lacks\n",
+			apicid);
+		return -1;
+	}
 	if (apicid == boot_cpu_apicid) {
 		cpu = 0;
 	} else if (next_cpu >= NR_CPUS) {

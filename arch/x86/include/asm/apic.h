@@ -65,7 +65,9 @@ static inline void ack_APIC_irq(void)
 void apic_bsp_setup(void);
 /* Decisions, separate so they can be tested where the hardware lacks them. */
 bool apic_want_x2apic(bool cpuid_x2apic, bool firmware_enabled);
-bool lapic_want_tsc_deadline(bool cpuid_tsc_deadline, bool allowed);
+bool apic_id_valid(u32 apicid, bool x2apic);
+u64 x2apic_icr(u32 low, u32 apicid);
+bool lapic_want_tsc_deadline(bool cpuid_tsc_deadline, bool allowed, bool tsc_known);
 extern u64 lapic_phys_base;
 void setup_local_APIC(void);
 void apic_icr_write(u32 low, u32 apicid);

@@ -65,6 +65,23 @@ bool apic_want_x2apic(bool cpuid_x2apic, bool firmware_enabled)
 	return firmware_enabled || cpuid_x2apic;
 }
 
+/*
+ * Can an IPI reach @apicid?  xAPIC destinations are 8 bits and 0xff is the
+ * broadcast; x2APIC ones are 32 bits with 0xffffffff the broadcast.  A
+ * firmware that lists CPUs above 254 expects x2APIC (the kernel keeps it
+ * when firmware enabled it); without it those CPUs cannot be started.
+ */
+bool apic_id_valid(u32 apicid, bool x2apic)
+{
+	return x2apic ? apicid != 0xffffffff : apicid < 0xff;
+}
+
+/* x2APIC: one 64-bit ICR write, the 32-bit destination in the high half. */
+u64 x2apic_icr(u32 low, u32 apicid)
+{
+	return ((u64)apicid << 32) | low;
+}
+
 void apic_bsp_setup(void)
 {
 	u64 base = rdmsr(MSR_IA32_APICBASE);
@@ -126,7 +143,7 @@ bool apic_wait_icr_idle(void)
 void apic_icr_write(u32 low, u32 apicid)
 {
 	if (x2apic_mode) {
-		wrmsr(0x830, ((u64)apicid << 32) | low);
+		wrmsr(0x830, x2apic_icr(low, apicid));
 		return;
 	}
 	apic_wait_icr_idle();

@@ -52,9 +52,14 @@ static void lapic_timer_shutdown(struct clock_event_device *evt)
 		apic_write(APIC_TMICT, 0);
 }
 
-bool lapic_want_tsc_deadline(bool cpuid_tsc_deadline, bool allowed)
+/*
+ * TSC-deadline counts in TSC cycles: without a TSC frequency (no CPUID
+ * 15h, HPET or PIT to calibrate against) ns cannot be turned into
+ * deadlines, and the one-shot timer, which calibrates itself, is used.
+ */
+bool lapic_want_tsc_deadline(bool cpuid_tsc_deadline, bool allowed, bool tsc_known)
 {
-	return cpuid_tsc_deadline && allowed;
+	return cpuid_tsc_deadline && allowed && tsc_known;
 }
 
 /* Count the timer down for 10 ms of TSC time, interrupts masked. */
@@ -64,7 +69,8 @@ void lapic_timer_calibrate(void)
 	u32 left;
 
 	lapic_use_tsc_deadline = lapic_want_tsc_deadline(boot_cpu_data.has_tsc_deadline,
-							 lapic_tsc_deadline_allowed);
+							 lapic_tsc_deadline_allowed,
+							 tsc_khz != 0);
 	if (lapic_use_tsc_deadline) {
 		pr_info("APIC timer: TSC-deadline mode\n");
 		return;
