@@ -16,6 +16,8 @@ MACHINE	?=
 CPU	?=
 CMDLINE	?=
 TIMEOUT	?= 0
+SERIAL	?=
+HPET	?=
 J	?= 2
 
 srctree	:= $(CURDIR)
@@ -202,6 +204,7 @@ RUN_CMDLINE = $(if $(strip $(CMDLINE)),$(CMDLINE),$(DEFAULT_RUN))
 
 QEMU_ARGS = --smp $(SMP) --mem $(MEM) --accel $(ACCEL) --icount $(ICOUNT) \
 	--boot $(BOOT) $(if $(MACHINE),--machine $(MACHINE)) $(if $(CPU),--cpu $(CPU)) \
+	$(if $(SERIAL),--serial-port $(SERIAL)) $(if $(HPET),--hpet $(HPET)) \
 	--cmdline "$(RUN_CMDLINE)"
 RUN_IMAGE = $(if $(filter pvh,$(BOOT)),--kernel $(O)/kernel.elf,--iso $(O)/irqlab.iso)
 

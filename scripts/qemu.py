@@ -23,6 +23,10 @@ Parameters (DESIGN.md section 9; the same names as the Makefile variables):
            split evenly, node i gets the i-th slice of RAM (a memory-backend-ram
            object each) and the i-th group of vCPUs; SMP and MEM must divide evenly,
            into node sizes that are multiples of 8M
+  SERIAL   ttyS0..ttyS3: the COM port the serial log is attached to (0x3f8, 0x2f8,
+           0x3e8, 0x2e8); the ports below it are left out (-serial none), so with
+           ttyS1 there is no COM1 at all                            default ttyS0
+  HPET     0 | 1; 0 boots without an HPET (-machine ...,hpet=off)  default 1
 Always: -no-reboot -display none -monitor none -device isa-debug-exit,iobase=0xf4,iosize=4.
 Empty strings mean "default" (so the Makefile can pass `--cpu "$(CPU)"` unconditionally).
 
@@ -61,6 +65,7 @@ MACHINES = ("pc", "q35")
 ACCELS = ("auto", "tcg", "kvm")
 MAX_SMP = 255
 MAX_NUMA = 16            # the kernel's MAX_NUMNODES
+SERIAL_PORTS = ("ttyS0", "ttyS1", "ttyS2", "ttyS3")
 NUMA_NODE_ALIGN_MB = 8
 DEFAULT_MEM = "256M"
 
@@ -99,6 +104,8 @@ class Params:
     cmdline: str = ""
     debug: bool = False
     numa: object = 0
+    serial: str = None
+    hpet: object = 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -116,6 +123,8 @@ class Resolved:
     cmdline: str
     debug: bool
     numa: int = 0
+    serial: int = 0          # index of the COM port carrying the log
+    hpet: bool = True
 
 
 @dataclasses.dataclass(frozen=True)
@@ -263,6 +272,8 @@ def resolve(params, kvm_available=None, check_files=True):
     mem = parse_mem(p.mem)
     icount = parse_flag("ICOUNT", p.icount)
     numa = parse_numa(p.numa, smp, mem)
+    serial = SERIAL_PORTS.index(_choice("SERIAL", p.serial, SERIAL_PORTS, "ttyS0"))
+    hpet = True if _blank(p.hpet) else parse_flag("HPET", p.hpet)
     accel = _choice("ACCEL", p.accel, ACCELS, "auto")
     machine = _choice("MACHINE", p.machine, MACHINES, "q35" if boot == "uefi" else "pc")
 
@@ -315,7 +326,7 @@ def resolve(params, kvm_available=None, check_files=True):
         raise ParamError(f"{image}: no such file (build it first: make build / make iso)")
     return Resolved(kernel=kernel, iso=iso, smp=smp, mem=mem, accel=accel, icount=icount,
                     boot=boot, machine=machine, cpu=cpu, cmdline=cmdline,
-                    debug=bool(p.debug), numa=numa)
+                    debug=bool(p.debug), numa=numa, serial=serial, hpet=hpet)
 
 
 def find_ovmf(environ=None):
@@ -350,7 +361,7 @@ def build_argv(r, serial="stdio", ovmf=None, qemu=None):
     serial: "stdio" or ("file", path).  ovmf: (code, writable_vars_copy) for BOOT=uefi.
     qemu: the binary (default: $IRQLAB_QEMU or qemu-system-x86_64)."""
     argv = [qemu or qemu_binary(),
-            "-machine", r.machine,
+            "-machine", r.machine + ("" if r.hpet else ",hpet=off"),
             "-accel", r.accel,
             "-cpu", r.cpu,
             "-smp", str(r.smp),
@@ -362,6 +373,8 @@ def build_argv(r, serial="stdio", ovmf=None, qemu=None):
     argv += numa_argv(r.numa, r.smp, r.mem)
     if r.icount:
         argv += ["-icount", "shift=0,sleep=off", "-rtc", "clock=vm"]
+    # The ports below the log's are absent, not just silent.
+    argv += ["-serial", "none"] * r.serial
     if serial == "stdio":
         argv += ["-serial", "stdio"]
     elif isinstance(serial, tuple) and serial[0] == "file":
@@ -606,7 +619,8 @@ class _Parser(argparse.ArgumentParser):
 def _params_from_args(a):
     return Params(kernel=a.kernel, iso=a.iso, smp=a.smp, mem=a.mem, accel=a.accel,
                   icount=a.icount, boot=a.boot, machine=a.machine, cpu=a.cpu,
-                  cmdline=a.cmdline, debug=a.debug, numa=a.numa)
+                  cmdline=a.cmdline, debug=a.debug, numa=a.numa,
+                  serial=a.serial_port, hpet=a.hpet)
 
 
 def main(argv=None):
@@ -628,6 +642,9 @@ def main(argv=None):
     rp.add_argument("--cmdline", default="", help="kernel command line (BOOT=pvh)")
     rp.add_argument("--numa", default="0", help="NUMA nodes, 0 (default: none) or 1..%d; "
                     "memory and vCPUs split evenly" % MAX_NUMA)
+    rp.add_argument("--serial-port", default="", help="COM port for the log: ttyS0 "
+                    "(default) to ttyS3; lower ports are left out")
+    rp.add_argument("--hpet", default="1", help="0: no HPET (default 1)")
     rp.add_argument("--serial-file", help="write the serial console to this file "
                     "instead of stdout")
     rp.add_argument("--tee", help="when streaming, also copy the serial console to this file")

@@ -153,6 +153,25 @@ class ArgvTest(unittest.TestCase):
         a = argv_for(serial=("file", "build/logs/x.log"))
         self.assertIn(("-serial", "file:build/logs/x.log"), pairs(a))
 
+    def test_serial_port_leaves_lower_ports_out(self):
+        r = qemu.resolve(P(kernel="k.elf", serial="ttyS2"), kvm_available=False,
+                         check_files=False)
+        a = qemu.build_argv(r, ("file", "x.log"), None, qemu="qemu-system-x86_64")
+        serials = [v for k, v in pairs(a) if k == "-serial"]
+        self.assertEqual(serials, ["none", "none", "file:x.log"])
+        self.assertEqual(argv_for(serial=("file", "x.log")).count("-serial"), 1)
+        with self.assertRaises(qemu.ParamError) as cm:
+            qemu.resolve(P(kernel="k.elf", serial="ttyS4"), kvm_available=False,
+                         check_files=False)
+        self.assertIn("ttyS0", str(cm.exception))
+
+    def test_hpet_off(self):
+        self.assertIn(("-machine", "pc,hpet=off"), pairs(argv_for(hpet="0")))
+        self.assertIn(("-machine", "q35,hpet=off"), pairs(argv_for(hpet="0", machine="q35")))
+        self.assertIn(("-machine", "pc"), pairs(argv_for()))
+        with self.assertRaises(qemu.ParamError):
+            argv_for(hpet="off")
+
     def test_bios(self):
         a = argv_for(boot="bios", iso="x.iso", cmdline="ignored")
         self.assertIn(("-cdrom", "x.iso"), pairs(a))
