@@ -23,6 +23,9 @@ cat > "$root/boot/grub/grub.cfg" <<CFG
 serial --unit=0 --speed=115200 --word=8 --parity=no --stop=1
 terminal_input serial
 terminal_output serial
+# A video driver for the framebuffer the multiboot2 header asks for (GRUB-EFI
+# loads none by itself: "no suitable video mode found").
+insmod all_video
 set timeout=0
 set default=0
 menuentry "irqlab" {
