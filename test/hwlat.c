@@ -84,12 +84,14 @@ static void hwlat_sample_window(const struct hwlat_params *p, struct hwlat_sampl
 	unsigned long nmi0 = this_cpu_read(irq_stat.__nmi_count);
 	unsigned int count = 0;
 
+	s->injected = false;
 	start = rdtsc_ordered();
 	do {
 		t1 = rdtsc_ordered();
 		if (unlikely(t1 - start >= inject_at) && !p->inject_outer) {
 			ndelay(p->inject_ns);
 			inject_at = ~0ULL;
+			s->injected = true;
 		}
 		t2 = rdtsc_ordered();
 		n++;
@@ -100,10 +102,15 @@ static void hwlat_sample_window(const struct hwlat_params *p, struct hwlat_sampl
 			inner = t2 - t1;
 		if (t2 - t1 > thresh || o > thresh)
 			count++;
-		if (unlikely(t2 - start >= inject_at) && p->inject_outer) {
-			/* between this iteration and the next */
+		/*
+		 * Between this iteration and the next, so only while there is
+		 * a next one: a host stall can carry a window past its end
+		 * before it got here, and then nothing is injected.
+		 */
+		if (unlikely(t2 - start >= inject_at) && p->inject_outer && t2 - start < width) {
 			ndelay(p->inject_ns);
 			inject_at = ~0ULL;
+			s->injected = true;
 		}
 		last_t2 = t2;
 	} while (t2 - start < width);

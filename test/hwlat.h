@@ -32,6 +32,7 @@ struct hwlat_sample {
 	u64 iterations;
 	unsigned int count;	/* gaps above the threshold */
 	unsigned long nmi_count;	/* NMIs taken during the window */
+	bool injected;		/* the test hook's stretch ran and was measured */
 };
 
 struct hwlat_result {
