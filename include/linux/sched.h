@@ -120,6 +120,8 @@ struct task_struct {
 	int cpu;
 	int wake_cpu;
 	int on_rq;
+	/* woken onto another CPU through its wake_list (ENQUEUE_MIGRATED there) */
+	unsigned int sched_remote_wakeup:1;
 	struct llist_node wake_entry;	/* remote wakeup queue */
 
 	int prio;

@@ -159,10 +159,14 @@ static int migration_cpu_stop(void *data)
 		double_rq_lock(src, dst);
 		update_rq_clock(src);
 		update_rq_clock(dst);
+		/*
+		 * Asleep (or being woken): as Linux, the wakeup moves it, so
+		 * the class sees a wakeup's migration (set_task_cpu()).
+		 */
 		if (task_on_rq_queued(p))
 			move_queued_task_locked(src, dst, p);
 		else
-			set_task_cpu(p, dest);
+			p->wake_cpu = dest;
 		double_rq_unlock(src, dst);
 	}
 	if (pending) {
@@ -237,7 +241,7 @@ int set_cpus_allowed_ptr(struct task_struct *task, const struct cpumask *new_mas
 		}
 		double_rq_unlock(rq, dst);
 	} else {
-		set_task_cpu(task, dest);	/* asleep: the wakeup lands there */
+		task->wake_cpu = dest;	/* asleep: the wakeup moves it there, as in Linux */
 		raw_spin_rq_unlock(rq);
 	}
 	raw_spin_unlock_irqrestore(&task->pi_lock, irq_flags);

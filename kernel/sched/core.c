@@ -176,13 +176,12 @@ void check_preempt_curr(struct rq *rq, struct task_struct *task, int wf)
 		resched_curr(rq);
 }
 
-void migrate_task_rq_fair(struct task_struct *p, int new_cpu);
-
 void set_task_cpu(struct task_struct *task, unsigned int new_cpu)
 {
 	if (task_cpu(task) != new_cpu) {
-		if (task->sched_class == &fair_sched_class)
-			migrate_task_rq_fair(task, new_cpu);
+		/* The class moves what it keeps per CPU (fair vruntime, dl bandwidth). */
+		if (task->sched_class->migrate_task_rq)
+			task->sched_class->migrate_task_rq(task, new_cpu);
 		task->se.nr_migrations++;
 		WARN_ON_ONCE(is_migration_disabled(task) && task->__state != TASK_NEW);
 	}
@@ -243,7 +242,7 @@ static void sched_ttwu_pending(void)
 		struct task_struct *p = llist_entry(list, struct task_struct, wake_entry);
 
 		list = list->next;
-		ttwu_do_activate(rq, p, 0);
+		ttwu_do_activate(rq, p, p->sched_remote_wakeup ? WF_MIGRATED : 0);
 	}
 	raw_spin_unlock_irqrestore(&rq->__lock, flags);
 	balance_after_unlock(rq);
@@ -261,6 +260,7 @@ static void ttwu_queue(struct task_struct *task, int cpu, int wake_flags)
 
 	if (cpu != smp_processor_id() && cpu_online(cpu)) {
 		/* The target activates it: fewer cross-CPU rq lock bounces. */
+		task->sched_remote_wakeup = !!(wake_flags & WF_MIGRATED);
 		WRITE_ONCE(task->__state, TASK_WAKING);
 		if (llist_add(&task->wake_entry, &rq->wake_list))
 			smp_send_reschedule(cpu);
@@ -328,6 +328,12 @@ int try_to_wake_up(struct task_struct *task, unsigned int state, int wake_flags)
 	/* Wait for a CPU still switching away from @task to finish doing so. */
 	while (smp_load_acquire(&task->on_cpu))
 		cpu_relax();
+	/*
+	 * As Linux: from here the task is being woken, which tells the
+	 * class's migrate_task_rq() hook a move is a wakeup's (the deadline
+	 * class moves its bandwidth then).  pi_lock keeps other wakeups out.
+	 */
+	WRITE_ONCE(task->__state, TASK_WAKING);
 	cpu = select_task_rq(task, task->wake_cpu, wake_flags);
 	if (task_cpu(task) != cpu) {
 		wake_flags |= WF_MIGRATED;

@@ -201,7 +201,7 @@ static void dequeue_task_fair(struct rq *rq, struct task_struct *task, int deq_f
 }
 
 /* The vruntime reference differs per CPU: carry the offset, not the value. */
-void migrate_task_rq_fair(struct task_struct *p, int new_cpu)
+static void migrate_task_rq_fair(struct task_struct *p, int new_cpu)
 {
 	p->se.vruntime += cpu_rq(new_cpu)->cfs.min_vruntime -
 			  task_rq(p)->cfs.min_vruntime;
@@ -418,6 +418,7 @@ const struct sched_class fair_sched_class = {
 	.set_next_task = set_next_task_fair,
 	.balance = balance_fair,
 	.select_task_rq = select_task_rq_fair,
+	.migrate_task_rq = migrate_task_rq_fair,
 	.task_tick = task_tick_fair,
 	.task_fork = task_fork_fair,
 	.switched_to = switched_to_fair,

@@ -159,6 +159,8 @@ struct sched_class {
 	void (*prio_changed)(struct rq *rq, struct task_struct *p, int oldprio);
 	void (*update_curr)(struct rq *rq);
 	void (*task_dead)(struct task_struct *p);	/* after its last switch */
+	/* set_task_cpu() is about to move @p (a wakeup or a queued move) */
+	void (*migrate_task_rq)(struct task_struct *p, int new_cpu);
 	void (*switched_from)(struct rq *rq, struct task_struct *p);
 	const struct sched_class *next;	/* the next lower class */
 };
