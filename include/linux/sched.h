@@ -96,10 +96,26 @@ struct sched_dl_entity {
 
 	unsigned int dl_throttled:1;
 	unsigned int dl_yielded:1;
+	/* blocked before its 0-lag time: still counted in running_bw */
 	unsigned int dl_non_contending:1;
+	/* overran its runtime with SCHED_FLAG_DL_OVERRUN set */
+	unsigned int dl_overrun:1;
+
+	/*
+	 * Runtime overruns reported under SCHED_FLAG_DL_OVERRUN.  Linux sends
+	 * SIGXCPU for each; irqlab has no signals and counts them here, for
+	 * tests and workloads to read.
+	 */
+	unsigned int dl_overrun_count;
 
 	/* replenishment at the next period (hard-IRQ expiry, also on RT) */
 	struct hrtimer dl_timer;
+
+	/*
+	 * Fires at the 0-lag time of a task that blocked (or left the class,
+	 * or died) while active: its bandwidth stops counting then.
+	 */
+	struct hrtimer inactive_timer;
 
 	struct sched_dl_entity *pi_se;
 };
@@ -328,6 +344,27 @@ struct sched_attr {
 	u64 sched_deadline;
 	u64 sched_period;
 };
+
+/*
+ * sched_attr.sched_flags, Linux's values.  irqlab acts on RECLAIM and
+ * DL_OVERRUN; RESET_ON_FORK is accepted and has nothing to do (threads
+ * start as SCHED_NORMAL whatever their creator runs as); KEEP_* and
+ * UTIL_CLAMP_* are refused (-EINVAL), anything else too, as Linux does.
+ */
+#define SCHED_FLAG_RESET_ON_FORK	0x01
+#define SCHED_FLAG_RECLAIM		0x02
+#define SCHED_FLAG_DL_OVERRUN		0x04
+#define SCHED_FLAG_KEEP_POLICY		0x08
+#define SCHED_FLAG_KEEP_PARAMS		0x10
+#define SCHED_FLAG_UTIL_CLAMP_MIN	0x20
+#define SCHED_FLAG_UTIL_CLAMP_MAX	0x40
+#define SCHED_FLAG_KEEP_ALL		(SCHED_FLAG_KEEP_POLICY | SCHED_FLAG_KEEP_PARAMS)
+#define SCHED_FLAG_UTIL_CLAMP		(SCHED_FLAG_UTIL_CLAMP_MIN | SCHED_FLAG_UTIL_CLAMP_MAX)
+#define SCHED_FLAG_ALL			(SCHED_FLAG_RESET_ON_FORK | SCHED_FLAG_RECLAIM | \
+					 SCHED_FLAG_DL_OVERRUN | SCHED_FLAG_KEEP_ALL | \
+					 SCHED_FLAG_UTIL_CLAMP)
+/* The ones a deadline entity keeps in dl_se->flags. */
+#define SCHED_DL_FLAGS			(SCHED_FLAG_RECLAIM | SCHED_FLAG_DL_OVERRUN)
 
 int sched_setattr(struct task_struct *p, const struct sched_attr *attr);
 int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *attr);

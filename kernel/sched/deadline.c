@@ -23,6 +23,13 @@
  * is dropped; a CPU whose deadline task stops running pulls the earliest
  * pushable task of an overloaded CPU that would run here at once.
  *
+ * Bandwidth tracking (GRUB, as Linux 5.15): besides the admission total,
+ * each CPU keeps this_bw, the bandwidth of the deadline tasks assigned to
+ * it, and running_bw, the part of it that is active: runnable tasks and
+ * blocked ones whose 0-lag time has not come yet (see task_non_contending()).
+ * Tasks with SCHED_FLAG_RECLAIM have their runtime charged at a rate that
+ * lets them use bandwidth nobody else reserved or is using (grub_reclaim()).
+ *
  * Parameters and admission control are in deadline_param.c.
  */
 #include "sched.h"
@@ -50,6 +57,16 @@ static inline struct task_struct *dl_task_of(struct sched_dl_entity *dl_se)
 static inline struct rq *rq_of_dl_se(struct sched_dl_entity *dl_se)
 {
 	return task_rq(dl_task_of(dl_se));
+}
+
+static inline struct rq *rq_of_dl_rq(struct dl_rq *dl_rq)
+{
+	return container_of(dl_rq, struct rq, dl);
+}
+
+static inline struct dl_rq *dl_rq_of_se(struct sched_dl_entity *dl_se)
+{
+	return &rq_of_dl_se(dl_se)->dl;
 }
 
 static inline u64 rq_clock(struct rq *rq)
@@ -93,6 +110,189 @@ static inline bool dl_entity_preempt(struct sched_dl_entity *a, struct sched_dl_
 	return dl_time_before(a->deadline, b->deadline);
 }
 
+/* --- active utilisation (GRUB) ----------------------------------------- */
+
+static inline void __add_running_bw(u64 dl_bw, struct dl_rq *dl_rq)
+{
+	u64 old = dl_rq->running_bw;
+
+	lockdep_assert_rq_held(rq_of_dl_rq(dl_rq));
+	dl_rq->running_bw += dl_bw;
+	WARN_ON_ONCE(dl_rq->running_bw < old);		/* wrapped */
+	WARN_ON_ONCE(dl_rq->running_bw > dl_rq->this_bw);
+}
+
+static inline void __sub_running_bw(u64 dl_bw, struct dl_rq *dl_rq)
+{
+	u64 old = dl_rq->running_bw;
+
+	lockdep_assert_rq_held(rq_of_dl_rq(dl_rq));
+	dl_rq->running_bw -= dl_bw;
+	/* Below zero means a bug in the state machine; do not let it wrap. */
+	if (WARN_ON_ONCE(dl_rq->running_bw > old))
+		dl_rq->running_bw = 0;
+}
+
+static inline void __add_rq_bw(u64 dl_bw, struct dl_rq *dl_rq)
+{
+	u64 old = dl_rq->this_bw;
+
+	lockdep_assert_rq_held(rq_of_dl_rq(dl_rq));
+	dl_rq->this_bw += dl_bw;
+	WARN_ON_ONCE(dl_rq->this_bw < old);
+}
+
+static inline void __sub_rq_bw(u64 dl_bw, struct dl_rq *dl_rq)
+{
+	u64 old = dl_rq->this_bw;
+
+	lockdep_assert_rq_held(rq_of_dl_rq(dl_rq));
+	dl_rq->this_bw -= dl_bw;
+	if (WARN_ON_ONCE(dl_rq->this_bw > old))
+		dl_rq->this_bw = 0;
+	WARN_ON_ONCE(dl_rq->running_bw > dl_rq->this_bw);
+}
+
+/*
+ * Linux skips the schedutil worker's special entity here; irqlab has
+ * none, so these only name what moves.
+ */
+static inline void add_rq_bw(struct sched_dl_entity *dl_se, struct dl_rq *dl_rq)
+{
+	__add_rq_bw(dl_se->dl_bw, dl_rq);
+}
+
+static inline void sub_rq_bw(struct sched_dl_entity *dl_se, struct dl_rq *dl_rq)
+{
+	__sub_rq_bw(dl_se->dl_bw, dl_rq);
+}
+
+static inline void add_running_bw(struct sched_dl_entity *dl_se, struct dl_rq *dl_rq)
+{
+	__add_running_bw(dl_se->dl_bw, dl_rq);
+}
+
+static inline void sub_running_bw(struct sched_dl_entity *dl_se, struct dl_rq *dl_rq)
+{
+	__sub_running_bw(dl_se->dl_bw, dl_rq);
+}
+
+/*
+ * sched_dl_overflow() accepted new parameters for a deadline task that
+ * is not queued (a queued one is dequeued with DEQUEUE_SAVE and requeued
+ * with ENQUEUE_RESTORE around the change, which moves its bandwidth).
+ * A blocked task still counted as active stops being so: its 0-lag time
+ * was computed from the old parameters.  Both locks of @p held.
+ */
+void dl_change_utilization(struct task_struct *p, u64 new_bw)
+{
+	struct rq *rq;
+
+	if (task_on_rq_queued(p))
+		return;
+	rq = task_rq(p);
+	if (p->dl.dl_non_contending) {
+		sub_running_bw(&p->dl, &rq->dl);
+		p->dl.dl_non_contending = 0;
+		/*
+		 * A handler already running (waiting for our rq lock) finds
+		 * dl_non_contending clear and leaves running_bw alone.
+		 */
+		if (hrtimer_try_to_cancel(&p->dl.inactive_timer) == 1)
+			put_task_struct(p);
+	}
+	__sub_rq_bw(p->dl.dl_bw, &rq->dl);
+	__add_rq_bw(new_bw, &rq->dl);
+}
+
+/*
+ * Active, non contending and inactive (GRUB's task states, Linux's state
+ * machine):
+ *
+ *   ACTIVE contending      runnable; its dl_bw is in running_bw
+ *   ACTIVE non contending  blocked before its 0-lag time: still in
+ *                          running_bw, dl_non_contending set, the
+ *                          inactive timer armed for the 0-lag time
+ *   INACTIVE               blocked past its 0-lag time: not in running_bw
+ *
+ *   contending --block, t < 0-lag--> non contending --timer--> INACTIVE
+ *   contending --block, t >= 0-lag--------------------------> INACTIVE
+ *   non contending --wakeup (timer cancelled)--> contending
+ *   INACTIVE --wakeup (add_running_bw)--> contending
+ *
+ * The 0-lag time is when a task that ran at exactly its reserved rate
+ * would have used up what it has left: deadline - runtime * period /
+ * dl_runtime.  Blocking earlier and coming back before then may not let
+ * its bandwidth be given away meanwhile, or the CBS guarantee that its
+ * remaining runtime fits by its deadline would no longer hold.
+ *
+ * task_non_contending() is called when @p blocks (and when it dies, or
+ * leaves the class while queued: the same transition as far as GRUB
+ * cares); a task that is no longer a deadline task, or is dead, also
+ * gives its bandwidth back to admission control at the 0-lag time.
+ */
+static void task_non_contending(struct task_struct *p)
+{
+	struct sched_dl_entity *dl_se = &p->dl;
+	struct hrtimer *timer = &dl_se->inactive_timer;
+	struct dl_rq *dl_rq = dl_rq_of_se(dl_se);
+	struct rq *rq = rq_of_dl_rq(dl_rq);
+	s64 zerolag_time;
+
+	/* A boosted task of another class: it has no bandwidth of its own. */
+	if (dl_se->dl_runtime == 0)
+		return;
+	WARN_ON(dl_se->dl_non_contending);
+	zerolag_time = dl_se->deadline -
+		       (dl_se->runtime * (s64)dl_se->dl_period) / (s64)dl_se->dl_runtime;
+	/* Relative to now: the timer is relative, and the test below simpler. */
+	zerolag_time -= rq_clock(rq);
+
+	/*
+	 * Already past it (or the timer is still running, about to find
+	 * dl_non_contending clear): inactive now.
+	 */
+	if (zerolag_time < 0 || hrtimer_active(timer)) {
+		if (dl_task(p))
+			sub_running_bw(dl_se, dl_rq);
+		if (!dl_task(p) || READ_ONCE(p->__state) == TASK_DEAD) {
+			struct dl_bw *dl_b = dl_bw_of(task_cpu(p));
+
+			if (READ_ONCE(p->__state) == TASK_DEAD)
+				sub_rq_bw(dl_se, dl_rq);
+			raw_spin_lock(&dl_b->lock);
+			__dl_sub(dl_b, dl_se->dl_bw, dl_bw_cpus(task_cpu(p)));
+			__dl_clear_params(p);
+			raw_spin_unlock(&dl_b->lock);
+		}
+		return;
+	}
+	dl_se->dl_non_contending = 1;
+	get_task_struct(p);		/* the timer's; it may outlive the task's exit */
+	hrtimer_start(timer, ns_to_ktime(zerolag_time), HRTIMER_MODE_REL_HARD);
+}
+
+/* @dl_se wakes up (or arrives on a new CPU while waking). */
+static void task_contending(struct sched_dl_entity *dl_se, int flags)
+{
+	struct dl_rq *dl_rq = dl_rq_of_se(dl_se);
+
+	if (dl_se->dl_runtime == 0)
+		return;
+	/* migrate_task_rq_dl() took it off the CPU it left. */
+	if (flags & ENQUEUE_MIGRATED)
+		add_rq_bw(dl_se, dl_rq);
+	if (dl_se->dl_non_contending) {
+		/* Back before its 0-lag time: it never stopped counting. */
+		dl_se->dl_non_contending = 0;
+		if (hrtimer_try_to_cancel(&dl_se->inactive_timer) == 1)
+			put_task_struct(dl_task_of(dl_se));
+	} else {
+		/* Inactive (or new): count it again. */
+		add_running_bw(dl_se, dl_rq);
+	}
+}
+
 void init_dl_rq(struct dl_rq *dl_rq)
 {
 	dl_rq->root = RB_ROOT_CACHED;
@@ -100,6 +300,9 @@ void init_dl_rq(struct dl_rq *dl_rq)
 	dl_rq->earliest_dl.curr = dl_rq->earliest_dl.next = 0;	/* 0: none */
 	dl_rq->dl_nr_migratory = 0;
 	dl_rq->overloaded = 0;
+	dl_rq->running_bw = 0;
+	dl_rq->this_bw = 0;
+	init_dl_rq_bw_ratio(dl_rq);
 }
 
 void init_sched_dl_class(void)
@@ -368,6 +571,7 @@ static void update_dl_entity(struct sched_dl_entity *dl_se)
 }
 
 static enum hrtimer_restart dl_task_timer(struct hrtimer *timer);
+static enum hrtimer_restart inactive_task_timer(struct hrtimer *timer);
 
 /*
  * Arm the replenishment for the start of the next period.  The deadline
@@ -409,9 +613,13 @@ void init_dl_task(struct task_struct *p)
 	dl_se->deadline = 0;
 	dl_se->flags = 0;
 	dl_se->dl_throttled = dl_se->dl_yielded = dl_se->dl_non_contending = 0;
+	dl_se->dl_overrun = 0;
+	dl_se->dl_overrun_count = 0;
 	dl_se->pi_se = dl_se;
 	hrtimer_init(&dl_se->dl_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	dl_se->dl_timer.function = dl_task_timer;
+	hrtimer_init(&dl_se->inactive_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	dl_se->inactive_timer.function = inactive_task_timer;
 }
 
 static void cancel_dl_timer(struct task_struct *p)
@@ -423,9 +631,10 @@ static void cancel_dl_timer(struct task_struct *p)
 
 static void enqueue_dl_entity(struct sched_dl_entity *dl_se, int flags)
 {
-	if (flags & ENQUEUE_WAKEUP)
+	if (flags & ENQUEUE_WAKEUP) {
+		task_contending(dl_se, flags);
 		update_dl_entity(dl_se);
-	else if (flags & ENQUEUE_REPLENISH)
+	} else if (flags & ENQUEUE_REPLENISH)
 		replenish_dl_entity(dl_se);
 	else if ((flags & ENQUEUE_RESTORE) &&
 		 dl_time_before(dl_se->deadline, rq_clock(rq_of_dl_se(dl_se))))
@@ -462,9 +671,21 @@ static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 	}
 	if (!p->dl.dl_throttled && !dl_is_implicit(&p->dl))
 		dl_check_constrained_dl(&p->dl);
-	/* Throttled: the dl_timer enqueues it when the period starts. */
-	if (p->dl.dl_throttled && !(flags & ENQUEUE_REPLENISH))
+	/* Arriving from another CPU, or back after a parameter change. */
+	if (p->on_rq == TASK_ON_RQ_MIGRATING || flags & ENQUEUE_RESTORE) {
+		add_rq_bw(&p->dl, &rq->dl);
+		add_running_bw(&p->dl, &rq->dl);
+	}
+	/*
+	 * Throttled: the dl_timer enqueues it when the period starts.  Its
+	 * bandwidth is active all the same (GRUB's states follow the task,
+	 * not the tree), so a wakeup counts it now.
+	 */
+	if (p->dl.dl_throttled && !(flags & ENQUEUE_REPLENISH)) {
+		if (flags & ENQUEUE_WAKEUP)
+			task_contending(&p->dl, flags);
 		return;
+	}
 	enqueue_dl_entity(&p->dl, flags);
 	if (!task_current(rq, p) && p->nr_cpus_allowed > 1)
 		enqueue_pushable_dl_task(rq, p);
@@ -482,6 +703,59 @@ static void dequeue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 {
 	update_curr_dl(rq);
 	__dequeue_task_dl(rq, p);
+	/* Leaving for another CPU, or for a parameter change (ENQUEUE_RESTORE adds it back). */
+	if (p->on_rq == TASK_ON_RQ_MIGRATING || flags & DEQUEUE_SAVE) {
+		sub_running_bw(&p->dl, &rq->dl);
+		sub_rq_bw(&p->dl, &rq->dl);
+	}
+	/*
+	 * Blocking, or dying (TASK_DEAD): either way, from GRUB's point of
+	 * view, it stops contending now and is inactive from its 0-lag time.
+	 */
+	if (flags & DEQUEUE_SLEEP)
+		task_non_contending(p);
+}
+
+/*
+ * GRUB's accounting rule: a SCHED_FLAG_RECLAIM task's runtime does not go
+ * down by the time it ran, dt, but by
+ *
+ *	max(u / Umax, 1 - Uinact - Uextra) * dt
+ *
+ * with u its own bandwidth, Umax the share deadline tasks may reserve,
+ * Uinact = this_bw - running_bw the bandwidth of tasks here that are
+ * inactive, and Uextra the share of the CPU nobody reserved (extra_bw).
+ * So it may run on what others reserved and do not use, and on what was
+ * never reserved, but never gets less than its own bandwidth scaled to
+ * Umax.  Everything is BW_SHIFT fixed point, bw_ratio (1 / Umax)
+ * RATIO_SHIFT.  The comparison is made as
+ * Uinact + Uextra > 1 - u / Umax because the left side may exceed 1.
+ */
+static u64 grub_reclaim(u64 delta, struct rq *rq, struct sched_dl_entity *dl_se)
+{
+	u64 u_inact = rq->dl.this_bw - rq->dl.running_bw;
+	u64 u_act_min = (dl_se->dl_bw * rq->dl.bw_ratio) >> RATIO_SHIFT;
+	u64 u_act;
+
+	if (u_inact + rq->dl.extra_bw > BW_UNIT - u_act_min)
+		u_act = u_act_min;
+	else
+		u_act = BW_UNIT - u_inact - rq->dl.extra_bw;
+	/* delta would need more than 2^36 ns (over a minute) to overflow */
+	return (delta * u_act) >> BW_SHIFT;
+}
+
+/*
+ * The overrun Linux turns into SIGXCPU at the tick (check_dl_overrun()
+ * in its posix-cpu-timers): irqlab has no signals, so it is counted in
+ * dl_overrun_count at once.
+ */
+static void check_dl_overrun(struct task_struct *p)
+{
+	if (p->dl.dl_overrun) {
+		p->dl.dl_overrun = 0;
+		p->dl.dl_overrun_count++;
+	}
 }
 
 /*
@@ -493,6 +767,7 @@ static void update_curr_dl(struct rq *rq)
 	struct task_struct *curr = rq->curr;
 	struct sched_dl_entity *dl_se = &curr->dl;
 	s64 delta_exec;
+	u64 scaled_delta_exec;
 
 	if (!dl_task(curr) || !on_dl_rq(dl_se))
 		return;
@@ -504,10 +779,23 @@ static void update_curr_dl(struct rq *rq)
 	}
 	curr->se.sum_exec_runtime += delta_exec;
 	curr->se.exec_start = rq_clock_task(rq);
-	dl_se->runtime -= delta_exec;
+	/*
+	 * Linux also scales by CPU frequency and capacity; irqlab's CPUs all
+	 * run at full capacity, so only GRUB scales the charge.
+	 */
+	if (unlikely(dl_se->flags & SCHED_FLAG_RECLAIM))
+		scaled_delta_exec = grub_reclaim(delta_exec, rq, dl_se);
+	else
+		scaled_delta_exec = delta_exec;
+	dl_se->runtime -= scaled_delta_exec;
 throttle:
 	if (dl_se->runtime <= 0 || dl_se->dl_yielded) {
 		dl_se->dl_throttled = 1;
+		/* Asked to hear of overruns (a yield is not one). */
+		if (dl_se->runtime <= 0 && (dl_se->flags & SCHED_FLAG_DL_OVERRUN)) {
+			dl_se->dl_overrun = 1;
+			check_dl_overrun(curr);
+		}
 		__dequeue_task_dl(rq, curr);
 		if (unlikely(is_dl_boosted(dl_se) || !start_dl_timer(curr)))
 			enqueue_task_dl(rq, curr, ENQUEUE_REPLENISH);
@@ -549,6 +837,49 @@ unlock:
 	raw_spin_rq_unlock(rq);
 	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
 	balance_after_unlock(rq);
+	put_task_struct(p);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * The 0-lag time of a task that blocked while active: its bandwidth stops
+ * counting in running_bw.  If it has left the class meanwhile, or died,
+ * its reservation goes back to admission control now too.
+ */
+static enum hrtimer_restart inactive_task_timer(struct hrtimer *timer)
+{
+	struct sched_dl_entity *dl_se = container_of(timer, struct sched_dl_entity,
+						     inactive_timer);
+	struct task_struct *p = dl_task_of(dl_se);
+	unsigned long flags;
+	struct rq *rq;
+
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	rq = __task_rq_lock(p);
+	update_rq_clock(rq);
+	if (!dl_task(p) || READ_ONCE(p->__state) == TASK_DEAD) {
+		struct dl_bw *dl_b = dl_bw_of(task_cpu(p));
+
+		if (READ_ONCE(p->__state) == TASK_DEAD && dl_se->dl_non_contending) {
+			sub_running_bw(dl_se, dl_rq_of_se(dl_se));
+			sub_rq_bw(dl_se, dl_rq_of_se(dl_se));
+			dl_se->dl_non_contending = 0;
+		}
+		raw_spin_lock(&dl_b->lock);
+		__dl_sub(dl_b, dl_se->dl_bw, dl_bw_cpus(task_cpu(p)));
+		raw_spin_unlock(&dl_b->lock);
+		__dl_clear_params(p);
+		goto unlock;
+	}
+	/* Woke up (or changed parameters) while this handler waited for the lock. */
+	if (dl_se->dl_non_contending == 0)
+		goto unlock;
+	sub_running_bw(dl_se, &rq->dl);
+	dl_se->dl_non_contending = 0;
+unlock:
+	raw_spin_rq_unlock(rq);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	/* The reference taken when the timer was armed; may free @p. */
 	put_task_struct(p);
 	return HRTIMER_NORESTART;
 }
@@ -697,6 +1028,35 @@ static int select_task_rq_dl(struct task_struct *p, int cpu, int flags)
 			cpu = target;
 	}
 	return cpu;
+}
+
+/*
+ * A waking task is moving to @new_cpu (set_task_cpu() from
+ * try_to_wake_up(), p->pi_lock held, no rq lock): its bandwidth leaves
+ * the CPU it slept on, and enqueue_task_dl() adds it to the new one
+ * (task_contending() with ENQUEUE_MIGRATED).  Still active non
+ * contending, it stops counting in the old running_bw now: the wakeup
+ * makes it contending on the new CPU.  Queued tasks move through
+ * dequeue_task_dl()/enqueue_task_dl() with TASK_ON_RQ_MIGRATING instead.
+ */
+static void migrate_task_rq_dl(struct task_struct *p, int new_cpu)
+{
+	struct rq *rq;
+
+	if (READ_ONCE(p->__state) != TASK_WAKING)
+		return;
+	rq = task_rq(p);
+	raw_spin_rq_lock(rq);
+	if (p->dl.dl_non_contending) {
+		update_rq_clock(rq);
+		sub_running_bw(&p->dl, &rq->dl);
+		p->dl.dl_non_contending = 0;
+		/* A handler waiting for the rq lock sees the flag clear and does nothing. */
+		if (hrtimer_try_to_cancel(&p->dl.inactive_timer) == 1)
+			put_task_struct(p);
+	}
+	sub_rq_bw(&p->dl, &rq->dl);
+	raw_spin_rq_unlock(rq);
 }
 
 /*
@@ -950,6 +1310,49 @@ void rq_online_dl(struct rq *rq)
 
 static void switched_from_dl(struct rq *rq, struct task_struct *p)
 {
+	/*
+	 * Its bandwidth stays reserved until its 0-lag time: queued, it was
+	 * contending and now stops (the inactive timer releases it at the
+	 * 0-lag time, or it is released here if that has passed); coming
+	 * back to the class before then picks up the same reservation
+	 * (sched_dl_overflow(), switched_to_dl()).
+	 */
+	if (task_on_rq_queued(p) && p->dl.dl_runtime)
+		task_non_contending(p);
+	if (!task_on_rq_queued(p)) {
+		/*
+		 * Asleep.  As a task of another class it may run anywhere
+		 * before the timer fires, so its part in this CPU's sums goes
+		 * now; the timer, if armed, only releases the reservation.
+		 */
+		if (p->dl.dl_non_contending) {
+			sub_running_bw(&p->dl, &rq->dl);
+		} else if (p->dl.dl_runtime) {
+			/*
+			 * Inactive: its 0-lag time has passed, so its
+			 * reservation is free now.  Linux 5.15 releases it
+			 * nowhere in this case (only the two paths above do),
+			 * which would keep a task that left the class asleep
+			 * counted in total_bw for good; irqlab releases it
+			 * here, at what is its 0-lag time.
+			 */
+			struct dl_bw *dl_b = dl_bw_of(task_cpu(p));
+
+			sub_rq_bw(&p->dl, &rq->dl);
+			raw_spin_lock(&dl_b->lock);
+			__dl_sub(dl_b, p->dl.dl_bw, dl_bw_cpus(task_cpu(p)));
+			__dl_clear_params(p);
+			raw_spin_unlock(&dl_b->lock);
+			goto cleared;
+		}
+		sub_rq_bw(&p->dl, &rq->dl);
+	}
+	/*
+	 * The timer cannot take it out of running_bw at the 0-lag time: by
+	 * then the task may run on another CPU in another class.
+	 */
+	p->dl.dl_non_contending = 0;
+cleared:
 	/* A pending replenishment is for a class it no longer is in. */
 	cancel_dl_timer(p);
 	p->dl.dl_throttled = 0;
@@ -961,7 +1364,15 @@ static void switched_from_dl(struct rq *rq, struct task_struct *p)
 
 static void switched_to_dl(struct rq *rq, struct task_struct *p)
 {
-	if (!task_on_rq_queued(p) || task_current(rq, p))
+	/* Back before the 0-lag time of its last stint: sched_dl_overflow() took that over. */
+	if (hrtimer_try_to_cancel(&p->dl.inactive_timer) == 1)
+		put_task_struct(p);
+	/* Asleep: it becomes active when it wakes (task_contending()). */
+	if (!task_on_rq_queued(p)) {
+		add_rq_bw(&p->dl, &rq->dl);
+		return;
+	}
+	if (task_current(rq, p))
 		return;
 	/* It may overload this CPU: push someone off once the lock is dropped. */
 	if (p->nr_cpus_allowed > 1 && rq->dl.overloaded)
@@ -996,12 +1407,16 @@ static void prio_changed_dl(struct rq *rq, struct task_struct *p, int oldprio)
 	}
 }
 
-/* After the last switch away from a dead task: its bandwidth is free. */
+/*
+ * After the last switch away from a dead task.  Its bandwidth is not free
+ * yet: the dequeue at its death (task_non_contending() with TASK_DEAD)
+ * released it if its 0-lag time had passed, or armed the inactive timer,
+ * which holds a reference and releases it then.
+ */
 static void task_dead_dl(struct task_struct *p)
 {
 	if (hrtimer_cancel(&p->dl.dl_timer))
 		put_task_struct(p);
-	dl_bw_release(p);
 }
 
 const struct sched_class dl_sched_class = {
@@ -1014,6 +1429,7 @@ const struct sched_class dl_sched_class = {
 	.set_next_task = set_next_task_dl,
 	.balance = balance_dl,
 	.select_task_rq = select_task_rq_dl,
+	.migrate_task_rq = migrate_task_rq_dl,
 	.task_woken = task_woken_dl,
 	.task_tick = task_tick_dl,
 	.switched_from = switched_from_dl,

@@ -13,7 +13,11 @@
  * root domain.  irqlab has one root domain, all online CPUs, so the limit
  * is that share times num_online_cpus(); sched.rt_runtime_us=-1 lifts it.
  * (irqlab has no RT throttling: the two parameters only set this limit.)
- * A task's bandwidth is released when it leaves the class or exits.
+ * A task's bandwidth stays reserved until its 0-lag time after it leaves
+ * the class or exits (deadline.c: task_non_contending(),
+ * inactive_task_timer(), switched_from_dl()), as in Linux: leaving
+ * earlier would let a new task be admitted while the old one may still
+ * be owed the rest of its current reservation.
  */
 #include "sched.h"
 #include <linux/moduleparam.h>
@@ -40,14 +44,12 @@ u64 to_ratio(u64 period, u64 runtime)
 	return (runtime << BW_SHIFT) / period;
 }
 
-/* The per-CPU share deadline tasks may hold; -1 for no limit. */
-static u64 global_dl_share(void)
+/* sched.rt_runtime_us, capped at the period (see global_dl_share()). */
+static long long global_rt_runtime_us(void)
 {
 	static bool warned;
 	long long runtime = sysctl_sched_rt_runtime, period = sysctl_sched_rt_period;
 
-	if (runtime < 0)
-		return (u64)-1;
 	if (runtime > period) {
 		if (!warned) {
 			warned = true;
@@ -57,7 +59,49 @@ static u64 global_dl_share(void)
 		}
 		runtime = period;
 	}
-	return to_ratio(period * NSEC_PER_USEC, runtime * NSEC_PER_USEC);
+	return runtime;
+}
+
+/* The per-CPU share deadline tasks may hold; -1 for no limit. */
+static u64 global_dl_share(void)
+{
+	long long runtime = global_rt_runtime_us();
+
+	if (runtime < 0)
+		return (u64)-1;
+	return to_ratio((u64)sysctl_sched_rt_period * NSEC_PER_USEC, runtime * NSEC_PER_USEC);
+}
+
+/*
+ * GRUB's constants for @dl_rq: bw_ratio = 1 / Umax (RATIO_SHIFT) and the
+ * starting extra_bw = Umax, where Umax is the share deadline tasks may
+ * reserve (all of the CPU without a limit).  Admissions then take their
+ * part out of extra_bw (__dl_add()).  Called at boot, after the command
+ * line set the two parameters (irqlab cannot change them later).
+ */
+void init_dl_rq_bw_ratio(struct dl_rq *dl_rq)
+{
+	long long runtime = global_rt_runtime_us();
+	u64 period = (u64)sysctl_sched_rt_period * NSEC_PER_USEC;
+
+	if (runtime < 0) {
+		dl_rq->bw_ratio = 1 << RATIO_SHIFT;
+		dl_rq->extra_bw = 1 << BW_SHIFT;
+	} else {
+		dl_rq->bw_ratio = to_ratio(runtime * NSEC_PER_USEC, period) >>
+				  (BW_SHIFT - RATIO_SHIFT);
+		dl_rq->extra_bw = to_ratio(period, runtime * NSEC_PER_USEC);
+	}
+}
+
+struct dl_bw *dl_bw_of(int cpu)
+{
+	return &def_dl_bw;
+}
+
+int dl_bw_cpus(int cpu)
+{
+	return num_online_cpus();
 }
 
 /* The rule @attr breaks, or NULL: what __checkparam_dl() says, in words. */
@@ -105,7 +149,7 @@ void __setparam_dl(struct task_struct *p, const struct sched_attr *attr)
 	dl_se->dl_runtime = attr->sched_runtime;
 	dl_se->dl_deadline = attr->sched_deadline;
 	dl_se->dl_period = attr->sched_period ?: dl_se->dl_deadline;
-	dl_se->flags = attr->sched_flags;
+	dl_se->flags = attr->sched_flags & SCHED_DL_FLAGS;
 	dl_se->dl_bw = to_ratio(dl_se->dl_period, dl_se->dl_runtime);
 	dl_se->dl_density = to_ratio(dl_se->dl_deadline, dl_se->dl_runtime);
 }
@@ -118,7 +162,29 @@ void __getparam_dl(struct task_struct *p, struct sched_attr *attr)
 	attr->sched_runtime = dl_se->dl_runtime;
 	attr->sched_deadline = dl_se->dl_deadline;
 	attr->sched_period = dl_se->dl_period;
-	attr->sched_flags = dl_se->flags;
+	attr->sched_flags &= ~SCHED_DL_FLAGS;
+	attr->sched_flags |= dl_se->flags;
+}
+
+/*
+ * Forget the parameters: done once a task that left the class (or died)
+ * reached its 0-lag time and gave its bandwidth back.
+ */
+void __dl_clear_params(struct task_struct *p)
+{
+	struct sched_dl_entity *dl_se = &p->dl;
+
+	dl_se->dl_runtime = 0;
+	dl_se->dl_deadline = 0;
+	dl_se->dl_period = 0;
+	dl_se->flags = 0;
+	dl_se->dl_bw = 0;
+	dl_se->dl_density = 0;
+	dl_se->dl_throttled = 0;
+	dl_se->dl_yielded = 0;
+	dl_se->dl_non_contending = 0;
+	dl_se->dl_overrun = 0;
+	dl_se->pi_se = dl_se;
 }
 
 /* Would replacing @old_bw with @new_bw exceed @cpus CPUs' share? */
@@ -138,27 +204,48 @@ static void bw_pct(u64 bw, unsigned long long *whole, unsigned int *frac)
 }
 
 /*
- * Admission control for @p moving to @policy with @attr: reserve, change
- * or release its bandwidth.  0, or -EBUSY (with a message) if the new
- * reservation does not fit.  Called with p->pi_lock and its rq lock held.
+ * Admission control for @p moving to @policy with @attr: reserve or change
+ * its bandwidth.  0, or -EBUSY (with a message) if the new reservation
+ * does not fit.  Called with p->pi_lock and its rq lock held.
  */
 int sched_dl_overflow(struct task_struct *p, int policy, const struct sched_attr *attr)
 {
 	u64 period = attr->sched_period ?: attr->sched_deadline;
 	u64 new_bw = dl_policy(policy) ? to_ratio(period, attr->sched_runtime) : 0;
-	struct dl_bw *dl_b = &def_dl_bw;
-	int cpus = num_online_cpus(), err = -EBUSY;
+	int cpu = task_cpu(p), cpus, err = -EBUSY;
+	struct dl_bw *dl_b = dl_bw_of(cpu);
 	u64 old_bw = task_has_dl_policy(p) ? p->dl.dl_bw : 0;
 
+	/* A task out of the class may still carry its old bandwidth: compare the policy too. */
 	if (new_bw == p->dl.dl_bw && task_has_dl_policy(p))
 		return 0;
 	raw_spin_lock(&dl_b->lock);
 	dl_b->bw = global_dl_share();
-	if (dl_policy(policy) && !__dl_overflow(dl_b, cpus, old_bw, new_bw)) {
-		dl_b->total_bw = dl_b->total_bw - old_bw + new_bw;
+	cpus = dl_bw_cpus(cpu);
+	if (dl_policy(policy) && !task_has_dl_policy(p) &&
+	    !__dl_overflow(dl_b, cpus, 0, new_bw)) {
+		/*
+		 * Back before the 0-lag time of its last stint: that stint's
+		 * bandwidth is still held and is replaced, not added to
+		 * (switched_to_dl() stops the inactive timer).
+		 */
+		if (hrtimer_active(&p->dl.inactive_timer))
+			__dl_sub(dl_b, p->dl.dl_bw, cpus);
+		__dl_add(dl_b, new_bw, cpus);
+		err = 0;
+	} else if (dl_policy(policy) && task_has_dl_policy(p) &&
+		   !__dl_overflow(dl_b, cpus, old_bw, new_bw)) {
+		/*
+		 * As Linux, a smaller bandwidth takes effect at once rather
+		 * than at the 0-lag time of the current instance, which would
+		 * need the inactive timer on a task that is not inactive.
+		 */
+		__dl_sub(dl_b, old_bw, cpus);
+		__dl_add(dl_b, new_bw, cpus);
+		dl_change_utilization(p, new_bw);
 		err = 0;
 	} else if (!dl_policy(policy) && task_has_dl_policy(p)) {
-		dl_b->total_bw -= old_bw;
+		/* Leaving: switched_from_dl() releases it at the 0-lag time. */
 		err = 0;
 	}
 	if (err) {
@@ -175,18 +262,6 @@ int sched_dl_overflow(struct task_struct *p, int policy, const struct sched_attr
 	}
 	raw_spin_unlock(&dl_b->lock);
 	return err;
-}
-
-/* A dead deadline task's reservation goes back to the pool. */
-void dl_bw_release(struct task_struct *p)
-{
-	unsigned long flags;
-
-	if (!task_has_dl_policy(p))
-		return;
-	raw_spin_lock_irqsave(&def_dl_bw.lock, flags);
-	def_dl_bw.total_bw -= p->dl.dl_bw;
-	raw_spin_unlock_irqrestore(&def_dl_bw.lock, flags);
 }
 
 /* What deadline tasks hold now (BW_SHIFT fixed point), for tests. */

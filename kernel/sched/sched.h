@@ -83,6 +83,21 @@ struct dl_rq {
 	bool overloaded;
 	/* queued, not running, may run elsewhere: by deadline */
 	struct rb_root_cached pushable_dl_tasks_root;
+
+	/*
+	 * Bandwidth tracking for GRUB (BW_SHIFT fixed point, Linux's fields).
+	 * running_bw: the active utilisation, of the tasks here that are
+	 * runnable or blocked before their 0-lag time.  this_bw: of every
+	 * deadline task assigned to this CPU, running or not, until it
+	 * migrates, leaves the class or dies; this_bw - running_bw is the
+	 * inactive utilisation.  extra_bw: the share of the CPU no admitted
+	 * task reserved (the limit minus total_bw / CPUs).  bw_ratio: 1 /
+	 * the limit, RATIO_SHIFT fixed point.
+	 */
+	u64 running_bw;
+	u64 this_bw;
+	u64 extra_bw;
+	u64 bw_ratio;
 };
 
 /*
@@ -100,6 +115,7 @@ struct dl_bw {
 #define BW_SHIFT		20
 #define BW_UNIT			(1 << BW_SHIFT)
 #define DL_SCALE		10
+#define RATIO_SHIFT		8
 
 static inline bool dl_time_before(u64 a, u64 b)
 {
@@ -289,9 +305,40 @@ bool __checkparam_dl(const struct sched_attr *attr);
 int sched_dl_overflow(struct task_struct *p, int policy, const struct sched_attr *attr);
 void __setparam_dl(struct task_struct *p, const struct sched_attr *attr);
 void __getparam_dl(struct task_struct *p, struct sched_attr *attr);
-void dl_bw_release(struct task_struct *p);
+void __dl_clear_params(struct task_struct *p);
+struct dl_bw *dl_bw_of(int cpu);
+int dl_bw_cpus(int cpu);
+void init_dl_rq_bw_ratio(struct dl_rq *dl_rq);
 u64 to_ratio(u64 period, u64 runtime);
 u64 dl_bw_total(void);
+/* kernel/sched/deadline.c, for sched_dl_overflow() */
+void dl_change_utilization(struct task_struct *p, u64 new_bw);
+
+/*
+ * Admitted bandwidth in and out of the root domain (irqlab's one: every
+ * online CPU).  What is not reserved is each CPU's extra_bw, what GRUB
+ * lets SCHED_FLAG_RECLAIM tasks use: a task's share leaves (or returns
+ * to) every CPU's extra_bw in equal parts.  Called with dl_b->lock held.
+ */
+static inline void __dl_update(struct dl_bw *dl_b, s64 bw)
+{
+	int i;
+
+	for_each_online_cpu(i)
+		cpu_rq(i)->dl.extra_bw += bw;
+}
+
+static inline void __dl_sub(struct dl_bw *dl_b, u64 tsk_bw, int cpus)
+{
+	dl_b->total_bw -= tsk_bw;
+	__dl_update(dl_b, (s32)tsk_bw / cpus);
+}
+
+static inline void __dl_add(struct dl_bw *dl_b, u64 tsk_bw, int cpus)
+{
+	dl_b->total_bw += tsk_bw;
+	__dl_update(dl_b, -((s32)tsk_bw / cpus));
+}
 int fair_load_balance(struct rq *this_rq, bool newidle);
 void update_curr_fair(struct rq *rq);
 
