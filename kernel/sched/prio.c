@@ -76,6 +76,28 @@ static bool valid_policy(int policy)
 	       policy == SCHED_FIFO || policy == SCHED_RR || policy == SCHED_DEADLINE;
 }
 
+/*
+ * Linux refuses flags it does not know; irqlab also refuses the ones it
+ * knows but does not implement, rather than ignore what they ask for.
+ */
+static bool sched_flags_valid(const struct sched_attr *attr)
+{
+	u64 flags = attr->sched_flags;
+
+	if (flags & ~(u64)SCHED_FLAG_ALL) {
+		pr_warn("sched_setattr: unknown sched_flags 0x%llx (-EINVAL)\n",
+			(unsigned long long)(flags & ~(u64)SCHED_FLAG_ALL));
+		return false;
+	}
+	if (flags & (SCHED_FLAG_KEEP_ALL | SCHED_FLAG_UTIL_CLAMP)) {
+		pr_warn("sched_setattr: sched_flags 0x%llx (SCHED_FLAG_KEEP_*, "
+			"SCHED_FLAG_UTIL_CLAMP_*) not supported by irqlab (-EINVAL)\n",
+			(unsigned long long)(flags & (SCHED_FLAG_KEEP_ALL | SCHED_FLAG_UTIL_CLAMP)));
+		return false;
+	}
+	return true;
+}
+
 static int __sched_setscheduler(struct task_struct *p, const struct sched_attr *attr)
 {
 	int policy = attr->sched_policy;
@@ -83,6 +105,8 @@ static int __sched_setscheduler(struct task_struct *p, const struct sched_attr *
 	struct rq *rq;
 
 	if (!valid_policy(policy))
+		return -EINVAL;
+	if (!sched_flags_valid(attr))
 		return -EINVAL;
 	if (attr->sched_priority > MAX_RT_PRIO - 1)
 		return -EINVAL;
