@@ -870,6 +870,485 @@ static void bad_params(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, wait_gone(p));
 }
 
+/* ---------------------------------------------------------------- GRUB bandwidth */
+
+/*
+ * Until no deadline bandwidth is held anywhere: the tasks of earlier
+ * cases keep theirs until their 0-lag time, which the cases below must
+ * not see (their checks are exact sums).
+ */
+static bool wait_dl_idle(void)
+{
+	for (int ms = 0; ms < 2000; ms++) {
+		bool idle = dl_bw_total() == 0;
+		int cpu;
+
+		for_each_online_cpu(cpu)
+			idle &= !READ_ONCE(cpu_rq(cpu)->dl.this_bw) &&
+				!READ_ONCE(cpu_rq(cpu)->dl.running_bw);
+		if (idle)
+			return true;
+		msleep(1);
+	}
+	return false;
+}
+
+/*
+ * The 0-lag time of @p now: when, at its reserved rate, its runtime left
+ * runs out.  0 if its parameters are gone: that time has passed already.
+ */
+static u64 zerolag_of(struct task_struct *p)
+{
+	s64 dl_runtime = READ_ONCE(p->dl.dl_runtime), dl_period = READ_ONCE(p->dl.dl_period);
+
+	if (!dl_runtime || !dl_period)
+		return 0;
+	return p->dl.deadline - (p->dl.runtime * dl_period) / dl_runtime;
+}
+
+/* A bit-field: no READ_ONCE(); the barrier makes each call read it afresh. */
+static bool non_contending(struct task_struct *p)
+{
+	barrier();
+	return p->dl.dl_non_contending;
+}
+
+struct sleeper {
+	u64 spin;		/* CPU time to use before each sleep */
+	volatile bool asleep, release, done;
+	unsigned int round;	/* sleeps so far */
+};
+
+/* Runs @spin, sleeps until released, twice; then exits. */
+static int sleeper_fn(void *data)
+{
+	struct sleeper *s = data;
+
+	for (int i = 0; i < 2; i++) {
+		spin_cpu(s->spin);
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		s->round = i + 1;
+		smp_store_release(&s->asleep, true);
+		while (!smp_load_acquire(&s->release)) {
+			schedule();
+			set_current_state(TASK_UNINTERRUPTIBLE);
+		}
+		__set_current_state(TASK_RUNNING);
+		WRITE_ONCE(s->release, false);
+	}
+	smp_store_release(&s->done, true);
+	return 0;
+}
+
+/* Until @p is off its run queue (asleep): the flag is set just before it sleeps. */
+static void wait_dequeued(struct task_struct *p)
+{
+	for (int i = 0; i < 100000 && (READ_ONCE(p->on_rq) || READ_ONCE(p->on_cpu)); i++)
+		cpu_relax();
+}
+
+/*
+ * running_bw, the active utilisation, counts a deadline task from its
+ * wakeup to its 0-lag time after it blocks, not to the block: 10 ms per
+ * 100 ms, it runs 2 ms and sleeps, and stays counted (non contending)
+ * until deadline - runtime left x period / runtime = 20 ms after its
+ * wakeup.  this_bw counts it from sched_setattr() to its death's 0-lag.
+ */
+static void running_bw_zero_lag(struct ktest *t)
+{
+	struct sleeper s = { .spin = 2 * MS };
+	int cpu = other_cpu();
+	struct dl_rq *dl_rq = &cpu_rq(cpu)->dl;
+	u64 bw = to_ratio(100 * MS, 10 * MS), zl, now, seen = 0;
+	struct task_struct *p;
+	bool early;
+
+	KTEST_ASSERT_TRUE(t, wait_dl_idle());
+	p = ktest_kthread(sleeper_fn, &s, "dl-grub", cpu, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, p);
+	KTEST_ASSERT_EQ(t, set_dl(p, 10 * MS, 100 * MS, 100 * MS), 0);
+	/* Assigned to its CPU, not active: it has not woken yet. */
+	KTEST_EXPECT_EQ(t, READ_ONCE(dl_rq->this_bw), bw);
+	KTEST_EXPECT_EQ(t, READ_ONCE(dl_rq->running_bw), 0);
+	wake_up_process(p);
+	ktest_wait_flag(&s.asleep);
+	wait_dequeued(p);
+	now = ktime_get_ns();
+	zl = zerolag_of(p);
+	early = dl_time_before(now + MS, zl);
+	ktest_info(t, "asleep %lld us before its 0-lag time (%s)",
+		   (long long)(zl - now) / 1000, ktest_clock_mode());
+	if (ktest_exact_time)
+		KTEST_EXPECT_TRUE(t, early);
+	if (early) {
+		/* Blocked before its 0-lag time: still active. */
+		KTEST_EXPECT_EQ(t, READ_ONCE(dl_rq->running_bw), bw);
+		KTEST_EXPECT_TRUE(t, non_contending(p));
+	}
+	/* Watch for the drop; under icount it comes at the 0-lag time. */
+	while (READ_ONCE(dl_rq->running_bw) && ktime_get_ns() < zl + 500 * MS)
+		cpu_relax();
+	seen = ktime_get_ns();
+	KTEST_EXPECT_EQ(t, READ_ONCE(dl_rq->running_bw), 0);
+	KTEST_EXPECT_FALSE(t, non_contending(p));
+	KTEST_EXPECT_EQ(t, READ_ONCE(dl_rq->this_bw), bw);
+	ktest_info(t, "running_bw dropped %lld us after the 0-lag time",
+		   (long long)(seen - zl) / 1000);
+	if (ktest_exact_time) {
+		KTEST_EXPECT_GE(t, seen, zl);
+		KTEST_EXPECT_LE(t, seen, zl + 100000);	/* the timer's IRQ, then our poll */
+	}
+	/* Inactive, woken: active again at once. */
+	WRITE_ONCE(s.asleep, false);
+	smp_store_release(&s.release, true);
+	wake_up_process(p);
+	ktest_wait_flag(&s.asleep);
+	wait_dequeued(p);
+	/* It ran 2 ms more of the same instance or of a fresh one: active until its 0-lag. */
+	now = ktime_get_ns();
+	zl = zerolag_of(p);
+	if (dl_time_before(now + MS, zl)) {
+		KTEST_EXPECT_EQ(t, READ_ONCE(dl_rq->running_bw), bw);
+		KTEST_EXPECT_TRUE(t, non_contending(p));
+	} else {
+		KTEST_EXPECT_FALSE(t, ktest_exact_time);
+	}
+	/* Woken before that: contending again, the timer cancelled, nothing added twice. */
+	smp_store_release(&s.release, true);
+	wake_up_process(p);
+	ktest_wait_flag(&s.done);
+	KTEST_EXPECT_TRUE(t, wait_gone(p));
+	/* Dead: gone from both sums, and from admission, by its 0-lag time. */
+	KTEST_EXPECT_TRUE(t, wait_dl_idle());
+}
+
+struct leaver {
+	u64 spin;
+	bool to_normal;		/* leave the class (else exit) after the spin */
+	int ret;		/* of its sched_setattr(SCHED_NORMAL) */
+	u64 zl;			/* its 0-lag time as it left */
+	volatile bool left, release;
+};
+
+/*
+ * Uses @spin of CPU, then leaves the class or exits.  The 0-lag time is
+ * noted just before: exiting charges it a little more, which only moves
+ * the real one later.
+ */
+static int leaver_fn(void *data)
+{
+	struct leaver *l = data;
+
+	spin_cpu(l->spin);
+	if (l->to_normal) {
+		l->ret = set_normal(current);
+		/* Its parameters stay until its 0-lag time, so this can still be read. */
+		l->zl = zerolag_of(current);
+		smp_store_release(&l->left, true);
+		ktest_wait_flag(&l->release);
+		return 0;
+	}
+	l->zl = zerolag_of(current);
+	smp_store_release(&l->left, true);
+	return 0;
+}
+
+#define FILL_MAX	(CONFIG_NR_CPUS * 4)
+
+/*
+ * A task of 50% that used 40 ms of CPU is 80 ms into its reservation:
+ * when it exits or switches to SCHED_NORMAL 40 ms after its wakeup, its
+ * 50% stays in the admission total until that 0-lag time.  With the rest
+ * filled up, a new 50% task is refused before it and admitted after.
+ */
+static void run_release_at_zero_lag(struct ktest *t, bool to_normal)
+{
+	u64 cap = to_ratio(1000000000ULL, 950000000ULL) * num_online_cpus();
+	u64 half = to_ratio(100 * MS, 50 * MS), fill = to_ratio(100 * MS, 30 * MS);
+	struct leaver l = { .spin = 40 * MS, .to_normal = to_normal };
+	struct task_struct *a, *b, *f[FILL_MAX];
+	unsigned int nf = 0;
+	u64 now, total, freed;
+	bool early;
+
+	KTEST_ASSERT_TRUE(t, wait_dl_idle());
+	a = ktest_kthread(leaver_fn, &l, "dl-leaver", other_cpu(), SCHED_NORMAL, 0);
+	b = ktest_kthread(nop_fn, NULL, "dl-after", -1, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, a && b);
+	KTEST_ASSERT_EQ(t, set_dl(a, 50 * MS, 100 * MS, 100 * MS), 0);
+	/* Fill up: less than 50% left, but 50% more once a's is back. */
+	while (nf < FILL_MAX && dl_bw_total() + fill <= cap) {
+		f[nf] = ktest_kthread(nop_fn, NULL, "dl-fill", -1, SCHED_NORMAL, 0);
+		KTEST_ASSERT_TRUE(t, f[nf]);
+		KTEST_ASSERT_EQ(t, set_dl(f[nf], 30 * MS, 100 * MS, 100 * MS), 0);
+		nf++;
+	}
+	KTEST_ASSERT_TRUE(t, cap - dl_bw_total() < half);
+	KTEST_EXPECT_EQ(t, set_dl(b, 50 * MS, 100 * MS, 100 * MS), -EBUSY);
+	total = dl_bw_total();
+	wake_up_process(a);
+	ktest_wait_flag(&l.left);
+	if (!to_normal) {
+		/* Dead and switched away (the inactive timer may still hold a reference). */
+		for (int i = 0; i < 1000 && (READ_ONCE(a->__state) != TASK_DEAD ||
+					     smp_load_acquire(&a->on_cpu)); i++)
+			udelay(10);
+	}
+	KTEST_EXPECT_EQ(t, l.ret, 0);
+	now = ktime_get_ns();
+	early = dl_time_before(now + MS, l.zl);
+	ktest_info(t, "%s %lld us before its 0-lag time (%s)", to_normal ? "left" : "exited",
+		   (long long)(l.zl - now) / 1000, ktest_clock_mode());
+	if (ktest_exact_time)
+		KTEST_EXPECT_TRUE(t, early);
+	if (early) {
+		/* Gone from the class, not from the admission total. */
+		KTEST_EXPECT_EQ(t, dl_bw_total(), total);
+		KTEST_EXPECT_EQ(t, set_dl(b, 50 * MS, 100 * MS, 100 * MS), -EBUSY);
+		if (to_normal)
+			KTEST_EXPECT_TRUE(t, a->sched_class == &fair_sched_class);
+	}
+	for (int ms = 0; ms < 1000 && dl_bw_total() == total; ms++)
+		msleep(1);
+	freed = ktime_get_ns();
+	KTEST_EXPECT_EQ(t, dl_bw_total(), total - half);
+	ktest_info(t, "released %lld us after the 0-lag time noted",
+		   (long long)(freed - l.zl) / 1000);
+	if (ktest_exact_time) {
+		KTEST_EXPECT_GE(t, freed, l.zl);
+		/* msleep() polls per tick; the exit path adds a few us. */
+		KTEST_EXPECT_LE(t, freed, l.zl + 2 * TICK_NSEC);
+	}
+	/* Freed: fits now. */
+	KTEST_EXPECT_EQ(t, set_dl(b, 50 * MS, 100 * MS, 100 * MS), 0);
+	if (to_normal) {
+		KTEST_EXPECT_EQ(t, a->dl.dl_bw, 0);	/* parameters cleared at the 0-lag time */
+		smp_store_release(&l.release, true);
+		wake_up_process(a);
+	}
+	/* Asleep and never run: inactive, so leaving frees at once. */
+	KTEST_EXPECT_EQ(t, set_normal(b), 0);
+	for (unsigned int i = 0; i < nf; i++)
+		KTEST_EXPECT_EQ(t, set_normal(f[i]), 0);
+	KTEST_EXPECT_EQ(t, dl_bw_total(), 0);
+	wake_up_process(b);
+	for (unsigned int i = 0; i < nf; i++)
+		wake_up_process(f[i]);
+	KTEST_EXPECT_TRUE(t, wait_gone(a));
+	KTEST_EXPECT_TRUE(t, wait_dl_idle());
+}
+
+static void exit_releases_at_zero_lag(struct ktest *t)
+{
+	run_release_at_zero_lag(t, false);
+}
+
+static void leave_releases_at_zero_lag(struct ktest *t)
+{
+	run_release_at_zero_lag(t, true);
+}
+
+struct reclaimer {
+	u64 window;
+	u64 cpu_ns;
+	volatile bool done;
+};
+
+/* Spins for @window of wall time from its first run; notes the CPU it got. */
+static int reclaim_fn(void *data)
+{
+	struct reclaimer *r = data;
+	u64 start = ktime_get_ns(), r0 = task_sched_runtime(current);
+
+	while (ktime_get_ns() < start + r->window)
+		cond_resched();
+	r->cpu_ns = task_sched_runtime(current) - r0;
+	smp_store_release(&r->done, true);
+	return 0;
+}
+
+/* 10 ms per 100 ms with @flags, alone; its CPU time in @window (0: could not run it). */
+static u64 run_reclaimer(struct ktest *t, u64 flags, u64 window, u64 *extra_bw)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_DEADLINE,
+		.sched_flags = flags,
+		.sched_runtime = 10 * MS,
+		.sched_deadline = 100 * MS,
+		.sched_period = 100 * MS,
+	};
+	struct reclaimer r = { .window = window };
+	struct task_struct *p;
+
+	if (!wait_dl_idle())
+		return 0;
+	p = ktest_kthread(reclaim_fn, &r, "dl-reclaim", other_cpu(), SCHED_NORMAL, 0);
+	if (!p || sched_setattr_nocheck(p, &attr))
+		return 0;
+	*extra_bw = READ_ONCE(cpu_rq(other_cpu())->dl.extra_bw);
+	wake_up_process(p);
+	ktest_wait_flag(&r.done);
+	wait_gone(p);
+	return r.cpu_ns;
+}
+
+/*
+ * SCHED_FLAG_RECLAIM: alone on its CPU, a task of 10 ms per 100 ms is
+ * charged max(u / Umax, 1 - Uinact - Uextra) per ns it runs (Linux 5.15's
+ * grub_reclaim()), with u = 0.1, Umax = 0.95, Uinact = 0 (it is the only
+ * task here) and Uextra = Umax - u / CPUs (what admission left free on
+ * each CPU).  At 1 CPU the rate is 1 - 0.85 = 0.15, so it runs 10 / 0.15
+ * = 66.7 ms a period instead of 10; at 2 CPUs or more u / Umax wins and
+ * it runs 10 / 0.105 = 95 ms.  (Linux 6.4 changed the rule; this is 5.15's.)
+ */
+static void reclaim_grub(struct ktest *t)
+{
+	const u64 window = 500 * MS, periods = window / (100 * MS);
+	u64 u = to_ratio(100 * MS, 10 * MS), umax = to_ratio(1000000000ULL, 950000000ULL);
+	u64 bw_ratio = to_ratio(950000000ULL, 1000000000ULL) >> (BW_SHIFT - RATIO_SHIFT);
+	u64 extra = umax - (s32)u / num_online_cpus(), extra_seen = 0, extra_plain = 0;
+	u64 u_act_min = (u * bw_ratio) >> RATIO_SHIFT, u_act, per_period, expect, got, plain;
+
+	u_act = extra > BW_UNIT - u_act_min ? u_act_min : BW_UNIT - extra;
+	per_period = min((10 * MS << BW_SHIFT) / u_act, 100 * MS);
+	expect = periods * per_period;
+	got = run_reclaimer(t, SCHED_FLAG_RECLAIM, window, &extra_seen);
+	plain = run_reclaimer(t, 0, window, &extra_plain);
+	ktest_info(t, "%u CPU(s): charge rate %llu/%u, expected %llu us of CPU in %llu ms; "
+		   "got %llu us (without RECLAIM %llu us; %s)", num_online_cpus(),
+		   (unsigned long long)u_act, BW_UNIT, (unsigned long long)expect / 1000,
+		   (unsigned long long)window / MS, (unsigned long long)got / 1000,
+		   (unsigned long long)plain / 1000, ktest_clock_mode());
+	KTEST_ASSERT_TRUE(t, got && plain);
+	/* Admission took u / CPUs from every CPU's extra_bw. */
+	KTEST_EXPECT_EQ(t, extra_seen, extra);
+	KTEST_EXPECT_EQ(t, extra_plain, extra);
+	/* Well beyond its 10% either way. */
+	KTEST_EXPECT_GT(t, got, 2 * periods * 10 * MS);
+	if (ktest_exact_time) {
+		/* Overruns are noticed at the tick and carried over as negative runtime. */
+		KTEST_EXPECT_LE(t, got, expect + 2 * TICK_NSEC + expect / 50);
+		KTEST_EXPECT_GE(t, got, expect - 2 * TICK_NSEC - expect / 50);
+		KTEST_EXPECT_LE(t, plain, periods * 10 * MS + 2 * TICK_NSEC);
+	}
+}
+
+struct overrunner {
+	u64 window;
+	bool yield;		/* end each instance with yield(): not an overrun */
+	volatile bool done;
+};
+
+static int overrunner_fn(void *data)
+{
+	struct overrunner *o = data;
+	u64 until = ktime_get_ns() + o->window;
+
+	while (ktime_get_ns() < until) {
+		if (o->yield) {
+			spin_cpu(MS / 2);
+			yield();
+		} else {
+			cond_resched();
+		}
+	}
+	smp_store_release(&o->done, true);
+	return 0;
+}
+
+static unsigned int run_overrunner(struct ktest *t, u64 flags, bool yield)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_DEADLINE,
+		.sched_flags = flags,
+		.sched_runtime = 8 * MS,
+		.sched_deadline = 40 * MS,
+		.sched_period = 40 * MS,
+	};
+	struct overrunner o = { .window = 200 * MS, .yield = yield };
+	struct task_struct *p = ktest_kthread(overrunner_fn, &o, "dl-overrun", other_cpu(),
+					      SCHED_NORMAL, 0);
+	struct sched_attr got;
+
+	if (!p || sched_setattr_nocheck(p, &attr))
+		return ~0u;
+	sched_getattr(p, &got);
+	KTEST_EXPECT_EQ(t, got.sched_flags, flags);
+	wake_up_process(p);
+	ktest_wait_flag(&o.done);
+	wait_gone(p);
+	return p->dl.dl_overrun_count;
+}
+
+/*
+ * SCHED_FLAG_DL_OVERRUN: each time the task's runtime runs out it is told
+ * (Linux: SIGXCPU; irqlab: dl_overrun_count).  A hog of 8 ms per 40 ms
+ * over 200 ms overruns once a period (the tick notices it up to 4 ms
+ * late, which the next 8 ms absorb: with 2 ms per 20 ms the debt would
+ * skip every other period); without the flag, or ending each instance
+ * with yield(), nothing is counted.
+ */
+static void dl_overrun_count(struct ktest *t)
+{
+	unsigned int hog = run_overrunner(t, SCHED_FLAG_DL_OVERRUN, false);
+	unsigned int quiet = run_overrunner(t, 0, false);
+	unsigned int yielder = run_overrunner(t, SCHED_FLAG_DL_OVERRUN, true);
+
+	ktest_info(t, "overruns: %u with the flag, %u without, %u when yielding (%s)",
+		   hog, quiet, yielder, ktest_clock_mode());
+	KTEST_EXPECT_GE(t, hog, 2);
+	KTEST_EXPECT_LE(t, hog, 8);
+	KTEST_EXPECT_EQ(t, quiet, 0);
+	if (ktest_exact_time) {
+		/* Under TCG a host stall inside its 0.5 ms can be a real overrun. */
+		KTEST_EXPECT_EQ(t, yielder, 0);
+		KTEST_EXPECT_GE(t, hog, 4);
+		KTEST_EXPECT_LE(t, hog, 6);
+	}
+}
+
+/* sched_flags: Linux's unknown bits are -EINVAL, as are those irqlab does not implement. */
+static void sched_flags_checked(struct ktest *t)
+{
+	struct task_struct *p = ktest_kthread(nop_fn, NULL, "dl-flags", -1, SCHED_NORMAL, 0);
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_DEADLINE,
+		.sched_runtime = 1 * MS,
+		.sched_deadline = 10 * MS,
+		.sched_period = 10 * MS,
+	};
+	u64 mark;
+
+	KTEST_ASSERT_TRUE(t, p);
+	mark = ktest_log_mark();
+	attr.sched_flags = 0x80;
+	KTEST_EXPECT_EQ(t, sched_setattr_nocheck(p, &attr), -EINVAL);
+	KTEST_EXPECT_LOG(t, mark, "sched_setattr: unknown sched_flags 0x80 (-EINVAL)");
+	attr.sched_flags = SCHED_FLAG_RECLAIM | (1ULL << 40);
+	KTEST_EXPECT_EQ(t, sched_setattr_nocheck(p, &attr), -EINVAL);
+	KTEST_EXPECT_LOG(t, mark, "unknown sched_flags 0x10000000000");
+	attr.sched_flags = SCHED_FLAG_KEEP_PARAMS;
+	KTEST_EXPECT_EQ(t, sched_setattr_nocheck(p, &attr), -EINVAL);
+	KTEST_EXPECT_LOG(t, mark, "not supported by irqlab (-EINVAL)");
+	KTEST_EXPECT_FALSE(t, task_has_dl_policy(p));
+	/* A fair task's flags are checked too, as in Linux. */
+	attr.sched_policy = SCHED_NORMAL;
+	attr.sched_flags = 0x100;
+	KTEST_EXPECT_EQ(t, sched_setattr_nocheck(p, &attr), -EINVAL);
+	/* The deadline ones are kept; RESET_ON_FORK is accepted, not kept. */
+	attr.sched_policy = SCHED_DEADLINE;
+	attr.sched_flags = SCHED_FLAG_RECLAIM | SCHED_FLAG_DL_OVERRUN | SCHED_FLAG_RESET_ON_FORK;
+	KTEST_EXPECT_EQ(t, sched_setattr_nocheck(p, &attr), 0);
+	sched_getattr(p, &attr);
+	KTEST_EXPECT_EQ(t, attr.sched_flags, SCHED_FLAG_RECLAIM | SCHED_FLAG_DL_OVERRUN);
+	KTEST_EXPECT_EQ(t, set_normal(p), 0);
+	wake_up_process(p);
+	KTEST_EXPECT_TRUE(t, wait_gone(p));
+}
+
 /* ---------------------------------------------------------------- cyclicdl core */
 
 /*
@@ -942,8 +1421,16 @@ static void cyclicdl_icount_repeatable(struct ktest *t)
 	 */
 	latency_tracer_get(&mask, &thr, &fine, &worst);
 	latency_tracer_set(0, thr, fine, worst);
+	/*
+	 * Each run starts once the thread before it reached its 0-lag time:
+	 * the inactive timer that releases its bandwidth then would otherwise
+	 * interrupt one run and not the other.
+	 */
+	KTEST_ASSERT_TRUE(t, wait_dl_idle());
 	cyclic_free(run_cyclicdl(t));
+	KTEST_ASSERT_TRUE(t, wait_dl_idle());
 	a = run_cyclicdl(t);
+	KTEST_ASSERT_TRUE(t, wait_dl_idle());
 	b = run_cyclicdl(t);
 	latency_tracer_set(mask, thr, fine, worst);
 	as = &a->threads[0].thread;
@@ -980,6 +1467,12 @@ static struct ktest_case deadline_cases[] = {
 	KTEST_CASE(cpudl_heap),
 	KTEST_CASE(pi_dl_waiters),
 	KTEST_CASE(bad_params),
+	KTEST_CASE(running_bw_zero_lag),
+	KTEST_CASE(exit_releases_at_zero_lag),
+	KTEST_CASE(leave_releases_at_zero_lag),
+	KTEST_CASE(reclaim_grub),
+	KTEST_CASE(dl_overrun_count),
+	KTEST_CASE(sched_flags_checked),
 	KTEST_CASE(cyclicdl_bookkeeping),
 	KTEST_CASE(cyclicdl_icount_repeatable),
 	{}
