@@ -653,13 +653,17 @@ static void pull_to_freed_cpu(struct ktest *t)
 	KTEST_ASSERT_EQ(t, set_dl(z, 200 * MS, 450 * MS, 450 * MS), 0);
 	KTEST_ASSERT_EQ(t, set_dl(x, 400 * MS, 500 * MS, 500 * MS), 0);
 	KTEST_ASSERT_EQ(t, set_dl(y, 10 * MS, 1000 * MS, 1000 * MS), 0);
-	/* Y sleeps "on" CPU 1 and may run on CPUs 0 and 1 only. */
+	/*
+	 * Y wakes on CPU 1 and may run on CPUs 0 and 1 only.  Y sleeps, so
+	 * the affinity change does not move it: it sets the CPU its wakeup
+	 * starts from (wake_cpu), and the second change keeps that.
+	 */
 	cpumask_clear(&two);
 	cpumask_set_cpu(1, &two);
 	KTEST_ASSERT_EQ(t, set_cpus_allowed_ptr(y, &two), 0);
 	cpumask_set_cpu(0, &two);
 	KTEST_ASSERT_EQ(t, set_cpus_allowed_ptr(y, &two), 0);
-	KTEST_EXPECT_EQ(t, task_cpu(y), 1);
+	KTEST_EXPECT_EQ(t, y->wake_cpu, 1);
 	s.z_until = ktime_get_ns() + 20 * MS;
 	preempt_disable();
 	wake_up_process(x);
