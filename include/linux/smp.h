@@ -43,6 +43,8 @@ void trigger_cpumask_backtrace(const struct cpumask *mask);
 
 void smp_prepare_cpus(void);
 void smp_init(void);
+/* Physical page the APs started from (0: none), for the boot tests. */
+phys_addr_t smp_trampoline_page(void);
 void call_function_init(void);
 
 #endif

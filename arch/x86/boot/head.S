@@ -2,9 +2,13 @@
 /*
  * First instructions of irqlab.
  *
- * Two loaders reach us, both in 32-bit protected mode with paging off:
+ * Three loaders reach us, all in 32-bit protected mode with paging off:
  *  - PVH (qemu -kernel): entry named by the Xen ELF note, %ebx = hvm_start_info.
  *  - multiboot2 (GRUB, BIOS and UEFI): %eax = 0x36d76289, %ebx = info block.
+ *  - irqlab's own UEFI loader (arch/x86/efi): entry named by the irqlab ELF
+ *    note, %eax = EFI_HANDOFF_MAGIC, %ebx = struct efi_handoff.  The loader
+ *    leaves long mode to come here, as GRUB does for multiboot2, so every
+ *    loader shares the one way into long mode below.
  * Deliberately no multiboot1 header: QEMU would prefer it over PVH.
  *
  * Both paths converge in startup_32, which zeroes .bss, builds throw-away
@@ -15,6 +19,7 @@
 #include <asm/page.h>
 #include <asm/segment.h>
 #include <asm/bootparam.h>
+#include <asm/efi_handoff.h>
 
 #define pa(x)	((x) - __START_KERNEL_map)
 
@@ -70,6 +75,16 @@ mb2_start:
 	cmpl	$MB2_BOOTLOADER_MAGIC, %eax
 	je	startup_32
 	movl	$pa(msg_bad_magic), %esi
+	jmp	early_fail32
+
+	.globl	efi_start
+efi_start:
+	cli
+	cld
+	movl	$BOOT_PROTO_EFI, %ebp
+	cmpl	$EFI_HANDOFF_MAGIC, %eax
+	je	startup_32
+	movl	$pa(msg_bad_efi_magic), %esi
 	jmp	early_fail32
 
 startup_32:
@@ -201,6 +216,8 @@ startup_64:
 	.section .rodata
 msg_bad_magic:
 	.asciz	"irqlab: entered through multiboot2 entry without the multiboot2 magic\r\n"
+msg_bad_efi_magic:
+	.asciz	"irqlab: entered through the EFI entry without the irqlab EFI loader's magic\r\n"
 msg_no_lm:
 	.asciz	"irqlab: this CPU has no long mode (x86-64); cannot boot\r\n"
 
@@ -225,6 +242,17 @@ boot_gdt_desc:
 	.long	XEN_ELFNOTE_PHYS32_ENTRY
 	.asciz	"Xen"
 	.long	pa(pvh_start)
+	.balign 4
+
+/* 32-bit entry for irqlab's UEFI loader (asm/efi_handoff.h). */
+	.section .note.irqlab, "a", @note
+	.balign 4
+	.long	2f - 1f
+	.long	4
+	.long	IRQLAB_ELFNOTE_EFI_ENTRY
+1:	.asciz	IRQLAB_ELFNOTE_NAME
+2:	.balign 4
+	.long	pa(efi_start)
 	.balign 4
 
 	.section .bss..page_aligned, "aw", @nobits

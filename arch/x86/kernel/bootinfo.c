@@ -2,10 +2,12 @@
 /*
  * Turn each loader's hand-over data into struct boot_info.  Called before
  * anything else looks at memory, through the early direct map of the low
- * 4 GiB that head.S built; both PVH and multiboot2 data live below 4 GiB.
+ * 4 GiB that head.S built; PVH, multiboot2 and our UEFI loader all leave
+ * their data below 4 GiB.
  */
 #include <linux/kernel.h>
 #include <asm/bootparam.h>
+#include <asm/efi_handoff.h>
 #include <asm/page.h>
 
 struct boot_info boot_info;
@@ -173,5 +175,91 @@ void parse_multiboot2_info(struct boot_info *bi, unsigned long pa)
 			break;
 		}
 		p += ALIGN(t->size, 8);
+	}
+}
+
+/*
+ * irqlab's UEFI loader (asm/efi_handoff.h).  UEFI memory types, UEFI 2.x
+ * section 7.2, as the E820-style types the rest of the kernel knows.
+ * After ExitBootServices() the loader's and the boot services' memory is
+ * free RAM like conventional memory (what we still need of it, the
+ * handoff block, is reserved through loader_data_*); runtime services
+ * memory stays the firmware's, ACPI tables stay reclaimable, MMIO and
+ * anything unknown is reserved.
+ */
+enum {
+	EFI_RESERVED_TYPE, EFI_LOADER_CODE, EFI_LOADER_DATA,
+	EFI_BOOT_SERVICES_CODE, EFI_BOOT_SERVICES_DATA,
+	EFI_RUNTIME_SERVICES_CODE, EFI_RUNTIME_SERVICES_DATA,
+	EFI_CONVENTIONAL_MEMORY, EFI_UNUSABLE_MEMORY,
+	EFI_ACPI_RECLAIM_MEMORY, EFI_ACPI_MEMORY_NVS,
+	EFI_MEMORY_MAPPED_IO, EFI_MEMORY_MAPPED_IO_PORT_SPACE, EFI_PAL_CODE,
+	EFI_PERSISTENT_MEMORY,
+};
+
+#define EFI_MEMORY_WB	0x8ULL
+
+u32 efi_mem_type_to_boot(u32 type, u64 attribute)
+{
+	switch (type) {
+	case EFI_LOADER_CODE:
+	case EFI_LOADER_DATA:
+	case EFI_BOOT_SERVICES_CODE:
+	case EFI_BOOT_SERVICES_DATA:
+	case EFI_CONVENTIONAL_MEMORY:
+		/* RAM we could not map write-back is no RAM for the allocator. */
+		return attribute & EFI_MEMORY_WB ? BOOT_MEM_RAM : BOOT_MEM_RESERVED;
+	case EFI_UNUSABLE_MEMORY:
+		return BOOT_MEM_UNUSABLE;
+	case EFI_ACPI_RECLAIM_MEMORY:
+		return BOOT_MEM_ACPI;
+	case EFI_ACPI_MEMORY_NVS:
+		return BOOT_MEM_NVS;
+	default:	/* runtime services, MMIO, PAL code, persistent, unaccepted... */
+		return BOOT_MEM_RESERVED;
+	}
+}
+
+void parse_efi_handoff(struct boot_info *bi, unsigned long pa)
+{
+	const struct efi_handoff *h = __va(pa);
+
+	bi->protocol = BOOT_PROTO_EFI;
+	strcpy(bi->loader, "irqlab-efi");
+	if (h->magic != EFI_HANDOFF_MAGIC || h->version != EFI_HANDOFF_VERSION ||
+	    h->size < sizeof(*h)) {
+		/* setup_memory() panics on the empty map with this name in the log. */
+		strcpy(bi->loader, "irqlab-efi (bad handoff block)");
+		return;
+	}
+	bi_copy_string(bi->loader, sizeof(bi->loader) < sizeof(h->loader) ?
+		       sizeof(bi->loader) : sizeof(h->loader), pa + offsetof(typeof(*h), loader));
+	bi_copy_string(bi->cmdline, sizeof(bi->cmdline), h->cmdline);
+	bi->rsdp = h->rsdp;
+	bi->trampoline_pa = h->trampoline;
+	bi->loader_data_start = h->data_start;
+	bi->loader_data_end = h->data_end;
+	if (h->fb_addr)
+		bi->fb = (struct boot_framebuffer){
+			h->fb_addr, h->fb_pitch, h->fb_width, h->fb_height,
+			h->fb_bpp, h->fb_type };
+	/*
+	 * UEFI maps are long (OVMF: ~100 descriptors) and split by type the
+	 * kernel does not care about: merge touching ranges that convert to
+	 * the same type, so the table fits BOOT_INFO_MAX_MMAP.
+	 */
+	for (u32 i = 0; i < h->mmap_nr; i++) {
+		const struct efi_mmap_desc *d = __va(h->mmap + (u64)i * h->mmap_desc_size);
+		u32 type = efi_mem_type_to_boot(d->type, d->attribute);
+		u64 size = d->num_pages << 12;
+		struct boot_mmap_entry *last = bi->nr_mmap &&
+			bi->nr_mmap <= BOOT_INFO_MAX_MMAP ? &bi->mmap[bi->nr_mmap - 1] : NULL;
+
+		if (!size)
+			continue;
+		if (last && last->type == type && last->addr + last->size == d->phys_addr)
+			last->size += size;
+		else
+			bi_add_mmap(bi, d->phys_addr, size, type);
 	}
 }

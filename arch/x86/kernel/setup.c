@@ -85,10 +85,17 @@ __noreturn void x86_64_start_kernel(unsigned long protocol, unsigned long info_p
 	legacy_pic_mask();
 	fpu__init_cpu();
 
-	if (protocol == BOOT_PROTO_PVH)
+	switch (protocol) {
+	case BOOT_PROTO_PVH:
 		parse_pvh_start_info(&boot_info, info_pa);
-	else
+		break;
+	case BOOT_PROTO_EFI:
+		parse_efi_handoff(&boot_info, info_pa);
+		break;
+	default:
 		parse_multiboot2_info(&boot_info, info_pa);
+		break;
+	}
 
 	tsc_early_init();
 	start_kernel();

@@ -82,20 +82,38 @@ int generic_processor_info(u32 apicid)
 	return cpu;
 }
 
-/* A page below 1 MiB, in RAM, clear of the loader's data, for STARTUP IPIs. */
+static bool low_page_is_ram(phys_addr_t pa)
+{
+	for (u32 i = 0; i < boot_info.nr_mmap && i < BOOT_INFO_MAX_MMAP; i++) {
+		struct boot_mmap_entry *e = &boot_info.mmap[i];
+
+		if (e->type == BOOT_MEM_RAM && pa >= e->addr &&
+		    pa + PAGE_SIZE <= e->addr + e->size)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A page below 1 MiB, in RAM, clear of the loader's data, for STARTUP IPIs.
+ * A loader that set one aside (the UEFI loader does, while the firmware
+ * still owns low memory) names it in boot_info.trampoline_pa; it is used
+ * when it is a usable page, otherwise the kernel searches as for the
+ * other loaders.
+ */
 static phys_addr_t find_trampoline_page(void)
 {
+	phys_addr_t hint = boot_info.trampoline_pa;
+
+	if (hint) {
+		if (!(hint & (PAGE_SIZE - 1)) && hint >= 0x1000 && hint < 0x9f000 &&
+		    low_page_is_ram(hint))
+			return hint;
+		pr_warn("smpboot: the loader's trampoline page %#llx is not a usable page below 0x9f000; searching\n",
+			(unsigned long long)hint);
+	}
 	for (phys_addr_t pa = 0x1000; pa < 0x9f000; pa += PAGE_SIZE) {
-		bool ram = false;
-
-		for (u32 i = 0; i < boot_info.nr_mmap && i < BOOT_INFO_MAX_MMAP; i++) {
-			struct boot_mmap_entry *e = &boot_info.mmap[i];
-
-			if (e->type == BOOT_MEM_RAM && pa >= e->addr &&
-			    pa + PAGE_SIZE <= e->addr + e->size)
-				ram = true;
-		}
-		if (!ram)
+		if (!low_page_is_ram(pa))
 			continue;
 		if (pa + PAGE_SIZE > boot_info.loader_data_start &&
 		    pa < boot_info.loader_data_end)
@@ -286,6 +304,11 @@ void smp_prepare_cpus(void)
 	if (!nr_registered)
 		generic_processor_info(read_apic_id());	/* no MADT: just us */
 	cpumask_set_cpu(0, cpu_online_mask);
+}
+
+phys_addr_t smp_trampoline_page(void)
+{
+	return trampoline_pa;
 }
 
 void smp_init(void)

@@ -59,6 +59,11 @@ struct boot_info {
 	struct boot_mmap_entry mmap[BOOT_INFO_MAX_MMAP];
 	struct boot_framebuffer fb;	/* fb.addr == 0: none */
 	u64 loader_data_start, loader_data_end;	/* physical, to reserve */
+	/*
+	 * A page below 1 MiB the loader set aside for the AP trampoline;
+	 * 0: the kernel picks one from the memory map (smpboot.c).
+	 */
+	u64 trampoline_pa;
 };
 
 extern struct boot_info boot_info;
@@ -66,6 +71,8 @@ extern struct boot_info boot_info;
 const char *boot_protocol_name(int proto);
 void parse_pvh_start_info(struct boot_info *bi, unsigned long pa);
 void parse_multiboot2_info(struct boot_info *bi, unsigned long pa);
+void parse_efi_handoff(struct boot_info *bi, unsigned long pa);
+u32 efi_mem_type_to_boot(u32 type, u64 attribute);
 #endif
 
 #endif /* _ASM_X86_BOOTPARAM_H */
