@@ -14,11 +14,14 @@ Parameters (DESIGN.md section 9; the same names as the Makefile variables):
            bios : -cdrom ISO through SeaBIOS and GRUB
            uefi : -cdrom ISO through OVMF (read-only code pflash plus a private writable
                   copy of OVMF_VARS) and GRUB-EFI
-           efi  : reserved for the native GNU-EFI loader (not yet supported)
-  MACHINE  pc | q35; default q35 for BOOT=uefi, pc otherwise
+           efi  : the FAT ESP disk image (`make efi`) as a raw IDE/SATA disk through OVMF
+                  and irqlab's own UEFI loader (arch/x86/efi); the disk is opened with
+                  snapshot=on, so parallel runs may share one image
+  MACHINE  pc | q35; default q35 for BOOT=uefi and efi, pc otherwise
   CPU      a QEMU -cpu model (with optional ,+feat/-feat); default `max` under TCG (every
            feature TCG emulates) and `host` under KVM; `host` needs KVM
-  CMDLINE  kernel command line; only for BOOT=pvh (an ISO has it baked into grub.cfg)
+  CMDLINE  kernel command line; only for BOOT=pvh (an ISO has it baked into grub.cfg,
+           an ESP image into /irqlab/cmdline.txt)
   NUMA     0 (no NUMA: no SRAT) or the number of nodes, 1..16: memory and vCPUs are
            split evenly, node i gets the i-th slice of RAM (a memory-backend-ram
            object each) and the i-th group of vCPUs; SMP and MEM must divide evenly,
@@ -94,6 +97,7 @@ class Params:
     """What the user asked for (strings are accepted everywhere; '' or None = default)."""
     kernel: str = None
     iso: str = None
+    disk: str = None
     smp: object = 1
     mem: str = DEFAULT_MEM
     accel: str = "auto"
@@ -125,6 +129,7 @@ class Resolved:
     numa: int = 0
     serial: int = 0          # index of the COM port carrying the log
     hpet: bool = True
+    disk: str = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -265,9 +270,6 @@ def resolve(params, kvm_available=None, check_files=True):
     check_files: require the kernel/ISO file to exist (off for argv unit tests)."""
     p = params
     boot = _choice("BOOT", p.boot, BOOTS, "pvh")
-    if boot == "efi":
-        raise ParamError("BOOT=efi (the native GNU-EFI loader) is not yet supported; "
-                         "use BOOT=pvh, bios or uefi")
     smp = parse_smp(p.smp)
     mem = parse_mem(p.mem)
     icount = parse_flag("ICOUNT", p.icount)
@@ -275,7 +277,8 @@ def resolve(params, kvm_available=None, check_files=True):
     serial = SERIAL_PORTS.index(_choice("SERIAL", p.serial, SERIAL_PORTS, "ttyS0"))
     hpet = True if _blank(p.hpet) else parse_flag("HPET", p.hpet)
     accel = _choice("ACCEL", p.accel, ACCELS, "auto")
-    machine = _choice("MACHINE", p.machine, MACHINES, "q35" if boot == "uefi" else "pc")
+    machine = _choice("MACHINE", p.machine, MACHINES,
+                      "q35" if boot in ("uefi", "efi") else "pc")
 
     if icount:
         if accel == "kvm":
@@ -314,18 +317,25 @@ def resolve(params, kvm_available=None, check_files=True):
 
     kernel = None if _blank(p.kernel) else str(p.kernel)
     iso = None if _blank(p.iso) else str(p.iso)
+    disk = None if _blank(p.disk) else str(p.disk)
     if boot == "pvh":
         if kernel is None:
             raise ParamError("BOOT=pvh needs a kernel ELF (--kernel build/<config>/kernel.elf)")
         image = kernel
+    elif boot == "efi":
+        if disk is None:
+            raise ParamError("BOOT=efi boots an ESP disk image: pass --disk "
+                             "(make efi builds build/<config>/irqlab-efi.img)")
+        image = disk
     else:
         if iso is None:
             raise ParamError(f"BOOT={boot} boots an ISO: pass --iso (make iso builds one)")
         image = iso
     if check_files and not os.path.isfile(image):
-        raise ParamError(f"{image}: no such file (build it first: make build / make iso)")
-    return Resolved(kernel=kernel, iso=iso, smp=smp, mem=mem, accel=accel, icount=icount,
-                    boot=boot, machine=machine, cpu=cpu, cmdline=cmdline,
+        raise ParamError(f"{image}: no such file (build it first: make build / make iso / "
+                         "make efi)")
+    return Resolved(kernel=kernel, iso=iso, disk=disk, smp=smp, mem=mem, accel=accel,
+                    icount=icount, boot=boot, machine=machine, cpu=cpu, cmdline=cmdline,
                     debug=bool(p.debug), numa=numa, serial=serial, hpet=hpet)
 
 
@@ -342,7 +352,7 @@ def find_ovmf(environ=None):
     for code, vars_ in OVMF_CANDIDATES:
         if os.path.isfile(code) and os.path.isfile(vars_):
             return code, vars_
-    raise ParamError("BOOT=uefi needs OVMF firmware (" + OVMF_CANDIDATES[0][0] +
+    raise ParamError("BOOT=uefi and BOOT=efi need OVMF firmware (" + OVMF_CANDIDATES[0][0] +
                      "): install the Debian package ovmf (scripts/deps.sh does it)")
 
 
@@ -358,7 +368,8 @@ def _drive_file(path):
 def build_argv(r, serial="stdio", ovmf=None, qemu=None):
     """Return QEMU's argv for the resolved parameters `r`.
 
-    serial: "stdio" or ("file", path).  ovmf: (code, writable_vars_copy) for BOOT=uefi.
+    serial: "stdio" or ("file", path).  ovmf: (code, writable_vars_copy) for BOOT=uefi
+    and efi.
     qemu: the binary (default: $IRQLAB_QEMU or qemu-system-x86_64)."""
     argv = [qemu or qemu_binary(),
             "-machine", r.machine + ("" if r.hpet else ",hpet=off"),
@@ -387,13 +398,20 @@ def build_argv(r, serial="stdio", ovmf=None, qemu=None):
             argv += ["-append", r.cmdline]
     elif r.boot == "bios":
         argv += ["-cdrom", r.iso, "-boot", "order=d"]
-    elif r.boot == "uefi":
+    elif r.boot in ("uefi", "efi"):
         if not ovmf:
-            raise ValueError("BOOT=uefi needs ovmf=(code, vars_copy)")
+            raise ValueError(f"BOOT={r.boot} needs ovmf=(code, vars_copy)")
         code, vars_copy = ovmf
         argv += ["-drive", f"if=pflash,format=raw,unit=0,readonly=on,file={_drive_file(code)}",
-                 "-drive", f"if=pflash,format=raw,unit=1,file={_drive_file(vars_copy)}",
-                 "-cdrom", r.iso]
+                 "-drive", f"if=pflash,format=raw,unit=1,file={_drive_file(vars_copy)}"]
+        if r.boot == "uefi":
+            argv += ["-cdrom", r.iso]
+        else:
+            # snapshot=on: the firmware may write to the ESP; the image stays as built.
+            # bootindex=0: OVMF tries this disk before the NIC's PXE.
+            argv += ["-drive", f"if=none,id=esp,format=raw,snapshot=on,"
+                     f"file={_drive_file(r.disk)}",
+                     "-device", "ide-hd,drive=esp,bootindex=0"]
     else:
         raise ValueError(f"unsupported boot {r.boot!r}")
     if r.debug:
@@ -528,7 +546,7 @@ def run(params, serial_file=None, timeout=None, stream=None, tee=None, echo_cmd=
         timeout = None
     with tempfile.TemporaryDirectory(prefix="irqlab-qemu-") as work:
         ovmf = None
-        if r.boot == "uefi":
+        if r.boot in ("uefi", "efi"):
             code, vars_ = find_ovmf()
             vars_copy = os.path.join(work, "OVMF_VARS.fd")
             shutil.copyfile(vars_, vars_copy)
@@ -617,7 +635,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _params_from_args(a):
-    return Params(kernel=a.kernel, iso=a.iso, smp=a.smp, mem=a.mem, accel=a.accel,
+    return Params(kernel=a.kernel, iso=a.iso, disk=a.disk, smp=a.smp, mem=a.mem, accel=a.accel,
                   icount=a.icount, boot=a.boot, machine=a.machine, cpu=a.cpu,
                   cmdline=a.cmdline, debug=a.debug, numa=a.numa,
                   serial=a.serial_port, hpet=a.hpet)
@@ -632,12 +650,13 @@ def main(argv=None):
                         "is streamed to stdout.")
     rp.add_argument("--kernel", help="kernel ELF (BOOT=pvh)")
     rp.add_argument("--iso", help="GRUB ISO (BOOT=bios, uefi)")
+    rp.add_argument("--disk", help="ESP disk image from make efi (BOOT=efi)")
     rp.add_argument("--smp", default="1", help="vCPUs, 1..%d (default 1)" % MAX_SMP)
     rp.add_argument("--mem", default=DEFAULT_MEM, help="RAM, e.g. 256M (default)")
     rp.add_argument("--accel", default="auto", help="auto (default), tcg or kvm")
     rp.add_argument("--icount", default="0", help="1: deterministic icount (TCG, SMP=1)")
-    rp.add_argument("--boot", default="pvh", help="pvh (default), bios, uefi (efi: later)")
-    rp.add_argument("--machine", default="", help="pc or q35 (default: q35 for uefi, else pc)")
+    rp.add_argument("--boot", default="pvh", help="pvh (default), bios, uefi or efi")
+    rp.add_argument("--machine", default="", help="pc or q35 (default: q35 for uefi and efi, else pc)")
     rp.add_argument("--cpu", default="", help="QEMU CPU model (default: max on TCG, host on KVM)")
     rp.add_argument("--cmdline", default="", help="kernel command line (BOOT=pvh)")
     rp.add_argument("--numa", default="0", help="NUMA nodes, 0 (default: none) or 1..%d; "
@@ -663,7 +682,7 @@ def main(argv=None):
         if a.dry_run:
             r = resolve(params)
             ovmf = None
-            if r.boot == "uefi":
+            if r.boot in ("uefi", "efi"):
                 code, vars_ = find_ovmf()
                 vars_copy = os.path.join(tempfile.mkdtemp(prefix="irqlab-qemu-"),
                                          "OVMF_VARS.fd")

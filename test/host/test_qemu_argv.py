@@ -79,8 +79,10 @@ class ResolveTest(unittest.TestCase):
         self.assertIn("auto, tcg, kvm", self.error(accel="hvf"))
         self.assertIn("0 or 1", self.error(icount="yes"))
 
-    def test_efi_not_yet_supported(self):
-        self.assertIn("not yet supported", self.error(boot="efi", iso="x.iso"))
+    def test_efi_needs_disk_and_defaults_to_q35(self):
+        self.assertIn("--disk", self.error(boot="efi", iso="x.iso"))
+        self.assertEqual(self.resolve(boot="efi", disk="x.img").machine, "q35")
+        self.assertEqual(self.resolve(boot="efi", disk="x.img", machine="pc").machine, "pc")
 
     def test_icount(self):
         r = self.resolve(icount="1", kvm=True)          # auto -> tcg under icount
@@ -189,6 +191,19 @@ class ArgvTest(unittest.TestCase):
                       pairs(a))
         self.assertIn(("-cdrom", "x.iso"), pairs(a))
         self.assertNotIn("-kernel", a)
+
+    def test_efi_disk(self):
+        a = argv_for(boot="efi", disk="/b/e,1.img", ovmf=("/fw/CODE.fd", "/tmp/VARS.fd"))
+        self.assertIn(("-drive", "if=pflash,format=raw,unit=0,readonly=on,file=/fw/CODE.fd"),
+                      pairs(a))
+        # the shared image is never written: snapshot=on; the disk boots first
+        self.assertIn(("-drive", "if=none,id=esp,format=raw,snapshot=on,file=/b/e,,1.img"),
+                      pairs(a))
+        self.assertIn(("-device", "ide-hd,drive=esp,bootindex=0"), pairs(a))
+        self.assertNotIn("-cdrom", a)
+        self.assertNotIn("-kernel", a)
+        with self.assertRaises(ValueError):
+            argv_for(boot="efi", disk="x.img")
 
     def test_uefi_needs_ovmf(self):
         with self.assertRaises(ValueError):
