@@ -173,7 +173,7 @@ $(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
 -include $(OBJS:.o=.d)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all build _build kernel iso run test latency-figures experiment-seeds debug deps clean distclean help \
+.PHONY: all build _build kernel iso efi run test latency-figures experiment-seeds debug deps clean distclean help \
 	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
 
 all build kernel: deps
@@ -197,6 +197,50 @@ ISO ?= $(O)/irqlab.iso
 iso: build
 	$(Q)scripts/mkiso.sh $(O)/kernel.elf "$(CMDLINE)" $(ISO)
 
+# ------------------------------------------------------------------ UEFI loader
+# arch/x86/efi: a GNU-EFI application (PE32+ made from a PIC ELF shared
+# object with GNU-EFI's own linker script and start-up code).  It does not
+# depend on the kernel's configuration; each build directory has its copy.
+EFI_INC	:= /usr/include/efi
+EFI_LIB	:= /usr/lib
+EFI_CFLAGS := -I$(EFI_INC) -I$(EFI_INC)/x86_64 -DGNU_EFI_USE_MS_ABI \
+	-std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+	-ffreestanding -fpic -fshort-wchar -fno-stack-protector -fno-strict-aliasing \
+	-mno-red-zone -maccumulate-outgoing-args -mgeneral-regs-only -fcf-protection=none \
+	-MMD -MP
+EFI_OBJS := $(O)/efi/loader.o $(O)/efi/enter32.o
+EFI_LOADER := $(O)/efi/BOOTX64.EFI
+
+$(O)/efi/%.o: arch/x86/efi/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (UEFI)"
+	$(Q)$(CC) $(EFI_CFLAGS) -c $< -o $@
+
+$(O)/efi/%.o: arch/x86/efi/%.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $< (UEFI)"
+	$(Q)$(CC) $(EFI_CFLAGS) -D__ASSEMBLY__ -c $< -o $@
+
+$(O)/efi/loader.so: $(EFI_OBJS)
+	$(Q)$(LD) -nostdlib -znocombreloc -shared -Bsymbolic -T $(EFI_LIB)/elf_x86_64_efi.lds \
+		$(EFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJS) -L$(EFI_LIB) -lefi -lgnuefi -o $@
+
+$(EFI_LOADER): $(O)/efi/loader.so
+	@echo "  EFI     $@"
+	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym \
+		-j .rel -j .rela -j '.rel.*' -j '.rela.*' -j .reloc \
+		--target efi-app-x86_64 --subsystem=10 $< $@
+
+-include $(EFI_OBJS:.o=.d)
+
+# `make efi`: a FAT ESP disk image with the loader, the kernel and CMDLINE.
+# EFI_NO_KERNEL=1 leaves kernel.elf out (the loader's failure-path test).
+EFI_IMG ?= $(O)/irqlab-efi.img
+efi: build
+	$(Q)$(MAKE) $(EFI_LOADER)
+	$(Q)scripts/mkefi.sh $(if $(filter 1,$(EFI_NO_KERNEL)),--no-kernel) \
+		$(EFI_LOADER) $(O)/kernel.elf "$(CMDLINE)" $(EFI_IMG)
+
 # `make run` without CMDLINE runs the default measurement (issue 10): timer
 # latency under hackbench load, with the irqsoff tracer's report after it.
 DEFAULT_RUN := run=cyclic,hackbench cyclic.duration_ms=3000 hackbench.groups=2 hackbench.loops=20
@@ -206,15 +250,19 @@ QEMU_ARGS = --smp $(SMP) --mem $(MEM) --accel $(ACCEL) --icount $(ICOUNT) \
 	--boot $(BOOT) $(if $(MACHINE),--machine $(MACHINE)) $(if $(CPU),--cpu $(CPU)) \
 	$(if $(SERIAL),--serial-port $(SERIAL)) $(if $(HPET),--hpet $(HPET)) \
 	--cmdline "$(RUN_CMDLINE)"
-RUN_IMAGE = $(if $(filter pvh,$(BOOT)),--kernel $(O)/kernel.elf,--iso $(O)/irqlab.iso)
+RUN_IMAGE = $(if $(filter pvh,$(BOOT)),--kernel $(O)/kernel.elf,$(if $(filter efi,$(BOOT)),\
+	--disk $(O)/irqlab-efi.img,--iso $(O)/irqlab.iso))
+# The image each BOOT needs, with the command line baked in.
+RUN_PREPARE = $(if $(filter pvh,$(BOOT)),,$(if $(filter efi,$(BOOT)),\
+	$(MAKE) efi EFI_IMG=$(O)/irqlab-efi.img,$(MAKE) iso ISO=$(O)/irqlab.iso))
 
 run: build
-	$(Q)$(if $(filter pvh,$(BOOT)),,$(MAKE) iso ISO=$(O)/irqlab.iso CMDLINE='$(RUN_CMDLINE)')
+	$(Q)$(if $(RUN_PREPARE),$(RUN_PREPARE) CMDLINE='$(RUN_CMDLINE)')
 	$(Q)$(PYTHON) scripts/qemu.py run $(RUN_IMAGE) $(QEMU_ARGS) \
 		$(if $(filter-out 0,$(TIMEOUT)),--timeout $(TIMEOUT))
 
 debug: build
-	$(Q)$(if $(filter pvh,$(BOOT)),,$(MAKE) iso ISO=$(O)/irqlab.iso)
+	$(Q)$(if $(RUN_PREPARE),$(RUN_PREPARE))
 	$(Q)printf 'file %s\ntarget remote localhost:1234\nhbreak start_kernel\n' \
 		$(abspath $(O)/kernel.elf) > $(O)/gdbinit
 	@echo "QEMU waits for gdb. In another terminal: gdb -x $(O)/gdbinit, then 'continue'."
@@ -254,12 +302,13 @@ help:
 	@echo '  make experiment-seeds the seeds experiments E1-E6 (EXPERIMENTS="e1 e2"; resumable)'
 	@echo '  make build    build $(O)/kernel.elf (default target)'
 	@echo '  make iso      GRUB hybrid BIOS+UEFI image $(O)/irqlab.iso (CMDLINE baked in)'
+	@echo '  make efi      FAT ESP disk image $(O)/irqlab-efi.img, native UEFI loader (CMDLINE baked in)'
 	@echo '  make debug    boot halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo '  make <name>_defconfig | defconfig | menuconfig | olddefconfig | savedefconfig'
 	@echo '  make deps     install missing Debian packages'
 	@echo '  make clean | distclean'
 	@echo 'variables: CONFIG=$(CONFIG) O=$(O) SMP=$(SMP) MEM=$(MEM) ACCEL=$(ACCEL)'
-	@echo '  ICOUNT=$(ICOUNT) BOOT=$(BOOT) (pvh|bios|uefi) MACHINE CPU CMDLINE TIMEOUT J V=1'
+	@echo '  ICOUNT=$(ICOUNT) BOOT=$(BOOT) (pvh|bios|uefi|efi) MACHINE CPU CMDLINE TIMEOUT J V=1'
 	@echo 'configurations: '$$(ls configs | sed -n 's/_defconfig$$//p')
 
 .DEFAULT_GOAL := build
