@@ -64,7 +64,8 @@ class CfgTest(unittest.TestCase):
     def test_bad_values(self):
         for text, needle in (("smp = x", "smp"), ("smp = 0", "smp"), ("mem = lots", "mem"),
                              ("machine = isapc", "pc, q35"), ("boot = floppy", "pvh, bios"),
-                             ("boot = efi", "not yet supported"),
+                             ("esp = nokernel", "needs boot = efi"),
+                             ("boot = efi\nesp = half", "nokernel"),
                              ("expect = maybe", "pass, fail, cmdline, panic, timeout, noktap, noverdict"),
                              ("expect = pass|fail", "fail|panic"),
                              ("expect = fail|maybe", "fail|panic"),
@@ -99,6 +100,9 @@ class CfgTest(unittest.TestCase):
         self.assertEqual((by["grub-uefi"].boot, by["grub-uefi"].machine), ("uefi", "q35"))
         self.assertEqual(by["broken-triple"].expect, "noverdict")
         self.assertEqual(by["broken-hang"].expect, "timeout")
+        self.assertEqual((by["efi-q35"].boot, by["efi-q35"].esp), ("efi", "full"))
+        self.assertEqual((by["efi-nokernel"].esp, by["efi-nokernel"].expect),
+                         ("nokernel", "noboot"))
 
     def test_load_missing_file(self):
         with tempfile.TemporaryDirectory() as d:

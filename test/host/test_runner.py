@@ -48,6 +48,20 @@ class JudgeTest(unittest.TestCase):
         self.assertTrue(judge("pass", 1, GOOD_LOG, timed_out=True).reason.startswith(
             "timeout after 60 s"))
 
+    def test_noboot(self):
+        log = "irqlab-efi: error: cannot open \\irqlab\\kernel.elf: Not Found\n"
+        need = ["cannot open \\irqlab\\kernel.elf"]
+        for status, timed_out in ((0, False), (None, True)):
+            j = tr.judge("noboot", qemu.classify(status, timed_out, timeout=60),
+                         tr.clean_lines(log), need)
+            self.assertTrue(j.passed, j.reason)
+        j = tr.judge("noboot", qemu.classify(0, False), tr.clean_lines("BdsDxe: hi\n"), need)
+        self.assertFalse(j.passed)
+        self.assertIn("log lacks", j.reason)
+        j = tr.judge("noboot", qemu.classify(1, False), tr.clean_lines(log + GOOD_LOG), need)
+        self.assertFalse(j.passed)
+        self.assertIn("never to start", j.reason)
+
     def test_pass_needs_banners(self):
         j = judge("pass", 1, GOOD_LOG.replace("irqlab: start 0.1 abc\n", ""))
         self.assertEqual(j.reason, "no start banner 'irqlab: start' in log")
