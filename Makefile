@@ -194,8 +194,10 @@ deps:
 	$(Q)scripts/deps.sh
 
 ISO ?= $(O)/irqlab.iso
+# MENU_TIMEOUT: seconds the GRUB menu waits on the serial line (0: boot entry 0).
+MENU_TIMEOUT ?= 0
 iso: build
-	$(Q)scripts/mkiso.sh $(O)/kernel.elf "$(CMDLINE)" $(ISO)
+	$(Q)MENU_TIMEOUT=$(MENU_TIMEOUT) scripts/mkiso.sh $(O)/kernel.elf "$(CMDLINE)" $(ISO)
 
 # ------------------------------------------------------------------ UEFI loader
 # arch/x86/efi: a GNU-EFI application (PE32+ made from a PIC ELF shared

@@ -19,20 +19,34 @@ trap 'rm -rf "$tmp"' EXIT
 root="$tmp/root"
 mkdir -p "$root/boot/grub" "$(dirname "$out")"
 cp "$kernel" "$root/boot/kernel.elf"
-cat > "$root/boot/grub/grub.cfg" <<CFG
+# Entry 0 boots CMDLINE (what make run and test/run rely on); the others
+# are the main workloads, for a machine booted from a USB stick with the
+# menu on the serial line (MENU_TIMEOUT seconds to choose; 0 = no menu).
+menu_timeout=${MENU_TIMEOUT:-0}
+case "$menu_timeout" in
+''|*[!0-9]*) echo "mkiso: MENU_TIMEOUT must be a number of seconds" >&2; exit 2 ;;
+esac
+entry() {
+	printf 'menuentry "%s" {\n\tmultiboot2 /boot/kernel.elf %s\n\tboot\n}\n' "$1" "$2"
+}
+{
+	cat <<CFG
 serial --unit=0 --speed=115200 --word=8 --parity=no --stop=1
 terminal_input serial
 terminal_output serial
 # A video driver for the framebuffer the multiboot2 header asks for (GRUB-EFI
 # loads none by itself: "no suitable video mode found").
 insmod all_video
-set timeout=0
+set timeout=$menu_timeout
 set default=0
-menuentry "irqlab" {
-	multiboot2 /boot/kernel.elf $cmdline
-	boot
-}
 CFG
+	entry "irqlab" "$cmdline"
+	entry "irqlab: ktest (every in-kernel test suite)" "run=ktest"
+	entry "irqlab: cyclic (timer wakeup latency)" "run=cyclic"
+	entry "irqlab: hackbench + cyclic (latency under load)" \
+		"run=cyclic,hackbench cyclic.duration_ms=3000 hackbench.groups=2 hackbench.loops=20"
+	entry "irqlab: slabbench (SLUB alloc/free costs)" "run=slabbench"
+} > "$root/boot/grub/grub.cfg"
 # grub-mkrescue is chatty on success; show its output only when it fails.
 if ! grub-mkrescue -o "$out.tmp" "$root" >"$tmp/log" 2>&1; then
 	cat "$tmp/log" >&2
