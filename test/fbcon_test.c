@@ -182,6 +182,12 @@ static void refused(struct ktest *t)
 	KTEST_EXPECT_EQ(t, fbcon_setup(&fc, &fb, text, text, 4, 4), -EINVAL);
 }
 
+/* The bits a channel at @pos, @size bits wide, covers in a pixel. */
+static u64 fb_channel_mask(u32 pos, u32 size)
+{
+	return size ? ((1ULL << size) - 1) << pos : 0;
+}
+
 /* On a boot with a framebuffer (GRUB's or the UEFI loader's), fb0 is up. */
 static void boot_framebuffer(struct ktest *t)
 {
@@ -192,6 +198,24 @@ static void boot_framebuffer(struct ktest *t)
 		   (unsigned long long)boot_info.fb.addr);
 	KTEST_EXPECT_EQ(t, boot_info.fb.type, BOOT_FB_TYPE_RGB);
 	KTEST_EXPECT_GE(t, boot_info.fb.bpp, 16);
+	/*
+	 * Both loaders say where the channels are (OVMF's GOP is BGRX, many
+	 * PCs' RGBX): without it fbcon would guess, and draw in the wrong
+	 * colours on half of them.
+	 */
+	ktest_info(t, "channels: red %u/%u, green %u/%u, blue %u/%u (position/size)",
+		   boot_info.fb.red_pos, boot_info.fb.red_size, boot_info.fb.green_pos,
+		   boot_info.fb.green_size, boot_info.fb.blue_pos, boot_info.fb.blue_size);
+	KTEST_EXPECT_TRUE(t, boot_info.fb.red_size && boot_info.fb.green_size &&
+			  boot_info.fb.blue_size);
+	KTEST_EXPECT_EQ(t, fb_channel_mask(boot_info.fb.red_pos, boot_info.fb.red_size) &
+			   (fb_channel_mask(boot_info.fb.green_pos, boot_info.fb.green_size) |
+			    fb_channel_mask(boot_info.fb.blue_pos, boot_info.fb.blue_size)), 0);
+	KTEST_EXPECT_EQ(t, fb_channel_mask(boot_info.fb.green_pos, boot_info.fb.green_size) &
+			   fb_channel_mask(boot_info.fb.blue_pos, boot_info.fb.blue_size), 0);
+	KTEST_EXPECT_LE(t, boot_info.fb.red_pos + boot_info.fb.red_size, boot_info.fb.bpp);
+	KTEST_EXPECT_LE(t, boot_info.fb.green_pos + boot_info.fb.green_size, boot_info.fb.bpp);
+	KTEST_EXPECT_LE(t, boot_info.fb.blue_pos + boot_info.fb.blue_size, boot_info.fb.bpp);
 }
 
 static struct ktest_case fbcon_cases[] = {

@@ -426,7 +426,25 @@ static int mask_bits(UINT32 m)
 	return top;
 }
 
-/* GOP's current mode as multiboot2 would describe it (direct RGB). */
+/* A contiguous channel mask as multiboot2's position and size. */
+static void mask_channel(UINT32 m, u8 *pos, u8 *size)
+{
+	int lo = 0;
+
+	if (!m) {
+		*pos = *size = 0;
+		return;
+	}
+	while (!(m & (1U << lo)))
+		lo++;
+	*pos = lo;
+	*size = mask_bits(m) - lo;
+}
+
+/*
+ * GOP's current mode as multiboot2 would describe it (direct RGB), with
+ * the channel positions: OVMF's BGRX and a PC's RGBX differ only there.
+ */
 static void find_framebuffer(struct efi_handoff *h)
 {
 	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop;
@@ -439,14 +457,27 @@ static void find_framebuffer(struct efi_handoff *h)
 	mi = gop->Mode->Info;
 	switch (mi->PixelFormat) {
 	case PixelRedGreenBlueReserved8BitPerColor:
+		bpp = 32;
+		h->fb_red_pos = 0;
+		h->fb_green_pos = 8;
+		h->fb_blue_pos = 16;
+		h->fb_red_size = h->fb_green_size = h->fb_blue_size = 8;
+		break;
 	case PixelBlueGreenRedReserved8BitPerColor:
 		bpp = 32;
+		h->fb_red_pos = 16;
+		h->fb_green_pos = 8;
+		h->fb_blue_pos = 0;
+		h->fb_red_size = h->fb_green_size = h->fb_blue_size = 8;
 		break;
 	case PixelBitMask: {
 		EFI_PIXEL_BITMASK *m = &mi->PixelInformation;
 
 		bpp = mask_bits(m->RedMask | m->GreenMask | m->BlueMask | m->ReservedMask);
 		bpp = (bpp + 7) & ~7;
+		mask_channel(m->RedMask, &h->fb_red_pos, &h->fb_red_size);
+		mask_channel(m->GreenMask, &h->fb_green_pos, &h->fb_green_size);
+		mask_channel(m->BlueMask, &h->fb_blue_pos, &h->fb_blue_size);
 		break;
 	}
 	default:		/* PixelBltOnly: no linear framebuffer to hand over */

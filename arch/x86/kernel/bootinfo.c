@@ -242,7 +242,9 @@ void parse_efi_handoff(struct boot_info *bi, unsigned long pa)
 	if (h->fb_addr)
 		bi->fb = (struct boot_framebuffer){
 			h->fb_addr, h->fb_pitch, h->fb_width, h->fb_height,
-			h->fb_bpp, h->fb_type };
+			h->fb_bpp, h->fb_type,
+			h->fb_red_pos, h->fb_red_size, h->fb_green_pos,
+			h->fb_green_size, h->fb_blue_pos, h->fb_blue_size };
 	/*
 	 * UEFI maps are long (OVMF: ~100 descriptors) and split by type the
 	 * kernel does not care about: merge touching ranges that convert to

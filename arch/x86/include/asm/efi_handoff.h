@@ -48,7 +48,9 @@ struct efi_handoff {
 	u64 fb_addr;		/* GOP framebuffer, 0: none (or blit-only) */
 	u32 fb_pitch, fb_width, fb_height;
 	u8 fb_bpp, fb_type;	/* fb_type as multiboot2's: 1 = direct RGB */
-	u8 pad[6];
+	/* Channel bit positions and widths within a pixel, as multiboot2's. */
+	u8 fb_red_pos, fb_red_size, fb_green_pos, fb_green_size;
+	u8 fb_blue_pos, fb_blue_size;
 	char loader[64];	/* NUL-terminated, e.g. "irqlab-efi 0.1 (EDK II)" */
 };
 
