@@ -9,9 +9,12 @@
 #include <linux/ktest.h>
 #include <linux/acpi.h>
 #include <linux/errno.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
 #include <asm/bootparam.h>
 #include <asm/io.h>
 #include <asm/page.h>
+#include <asm/pgtable.h>
 #include <asm/processor.h>
 #include <asm/sections.h>
 #include <asm/tsc.h>
@@ -20,16 +23,20 @@
 
 #define ARENA_PA	0x40000000ULL	/* below 4 GiB: RSDT entries are 32-bit */
 #define ARENA_SIZE	16384
+#define ARENA_ORDER	2		/* ARENA_SIZE in pages, as an order */
 
 static u8 arena[ARENA_SIZE] __aligned(16);
 static u32 arena_used;
+/* The physical address the tables are built for (tables_above_4g moves it). */
+static u64 arena_base;
 static struct acpi_table_list tlist;
 
 static void *test_map(u64 pa, u32 len)
 {
-	if (pa < ARENA_PA || pa - ARENA_PA > ARENA_SIZE || len > ARENA_SIZE - (pa - ARENA_PA))
+	if (pa < arena_base || pa - arena_base > ARENA_SIZE ||
+	    len > ARENA_SIZE - (pa - arena_base))
 		return NULL;
-	return arena + (pa - ARENA_PA);
+	return arena + (pa - arena_base);
 }
 
 static void *arena_alloc(u32 size)
@@ -43,13 +50,14 @@ static void *arena_alloc(u32 size)
 
 static u64 arena_pa(const void *p)
 {
-	return ARENA_PA + ((const u8 *)p - arena);
+	return arena_base + ((const u8 *)p - arena);
 }
 
 static int acpi_test_init(struct ktest *t)
 {
 	memset(arena, 0, sizeof(arena));
 	arena_used = 0;
+	arena_base = ARENA_PA;
 	memset(&tlist, 0, sizeof(tlist));
 	tlist.map = test_map;
 	return 0;
@@ -1133,6 +1141,82 @@ static void real_srat(struct ktest *t)
 	}
 }
 
+/* ------------------------------------------------------------ above 4 GiB */
+
+/*
+ * Pages above 4 GiB, if this machine has RAM there: the allocator hands
+ * out ZONE_NORMAL first, but keep asking a while in case it does not.
+ */
+static struct page *alloc_arena_above_4g(void)
+{
+	struct page *held[32], *found = NULL;
+	unsigned int n = 0;
+
+	while (n < ARRAY_SIZE(held)) {
+		struct page *pg = alloc_pages(GFP_KERNEL, ARENA_ORDER);
+
+		if (!pg)
+			break;
+		if (page_to_phys(pg) >= SZ_4G) {
+			found = pg;
+			break;
+		}
+		held[n++] = pg;
+	}
+	while (n)
+		__free_pages(held[--n], ARENA_ORDER);
+	return found;
+}
+
+/* The boot list's mapping (acpi_os_map_memory() is memremap()). */
+static void *test_memremap(u64 pa, u32 len)
+{
+	return memremap(pa, len);
+}
+
+/*
+ * UEFI firmware may put the RSDP, the XSDT and the tables above 4 GiB: the
+ * 64-bit pointers must survive the whole walk (an RSDT or a u32 on the way
+ * would truncate them) and the tables be mapped through memremap() as at
+ * boot.  The tables are built for real RAM above 4 GiB, copied there and
+ * parsed from there; the arena copy is then scribbled over so that a
+ * table still read from it would fail the checks.
+ */
+static void tables_above_4g(struct ktest *t)
+{
+	struct page *pg = alloc_arena_above_4g();
+	struct acpi_table_header *h;
+	u64 hpet, ssdt, xsdt, rsdp, list[2];
+
+	if (!pg)
+		ktest_skip(t, "no RAM above 4 GiB (hw-8g-q35 has some)");
+	arena_base = page_to_phys(pg);
+	hpet = plain_table("HPET", 20);
+	ssdt = plain_table("SSDT", 8);
+	list[0] = hpet;
+	list[1] = ssdt;
+	xsdt = make_xsdt(list, 2);
+	rsdp = make_rsdp(2, 0, xsdt);	/* no RSDT: it could not point up there */
+	memcpy(page_address(pg), arena, ARENA_SIZE);
+	memset(arena, 0xa5, sizeof(arena));
+	tlist.map = test_memremap;
+	ktest_info(t, "RSDP at %#llx, XSDT at %#llx, HPET at %#llx",
+		   (unsigned long long)rsdp, (unsigned long long)xsdt,
+		   (unsigned long long)hpet);
+
+	KTEST_EXPECT_EQ(t, acpi_tb_validate_rsdp(memremap(rsdp, sizeof(struct acpi_table_rsdp))), 0);
+	KTEST_ASSERT_EQ(t, acpi_tb_parse_root_table(&tlist, rsdp), 0);
+	KTEST_EXPECT_TRUE(t, tlist.xsdt);
+	KTEST_EXPECT_EQ(t, tlist.root_address, xsdt);
+	KTEST_EXPECT_GE(t, tlist.root_address, SZ_4G);
+	h = acpi_tb_get_table(&tlist, "HPET", 0);
+	KTEST_EXPECT_TRUE(t, h == memremap(hpet, 36));
+	KTEST_EXPECT_TRUE(t, h && h->length == 36 + 20);
+	h = acpi_tb_get_table(&tlist, "SSDT", 0);
+	KTEST_EXPECT_TRUE(t, h == memremap(ssdt, 36));
+	__free_pages(pg, ARENA_ORDER);
+}
+
 static struct ktest_case acpi_cases[] = {
 	KTEST_CASE(checksum_sums_bytes),
 	KTEST_CASE(rsdp_v1_uses_rsdt),
@@ -1156,6 +1240,7 @@ static struct ktest_case acpi_cases[] = {
 	KTEST_CASE(fadt_v1_short_table),
 	KTEST_CASE(hpet_parse),
 	KTEST_CASE(spcr_io_and_mmio),
+	KTEST_CASE(tables_above_4g),
 	KTEST_CASE(real_rsdp_and_tables),
 	KTEST_CASE(real_madt),
 	KTEST_CASE(real_hpet),
