@@ -236,11 +236,14 @@ $(EFI_LOADER): $(O)/efi/loader.so
 -include $(EFI_OBJS:.o=.d)
 
 # `make efi`: a FAT ESP disk image with the loader, the kernel and CMDLINE.
-# EFI_NO_KERNEL=1 leaves kernel.elf out (the loader's failure-path test).
+# EFI_NO_KERNEL=1 leaves kernel.elf out (the loader's failure-path test);
+# EFI_SHELL=1 starts the loader from the UEFI shell with CMDLINE as its
+# load options (the override test; scripts/mkefi.sh says how).
 EFI_IMG ?= $(O)/irqlab-efi.img
 efi: build
 	$(Q)$(MAKE) $(EFI_LOADER)
 	$(Q)scripts/mkefi.sh $(if $(filter 1,$(EFI_NO_KERNEL)),--no-kernel) \
+		$(if $(filter 1,$(EFI_SHELL)),--shell) \
 		$(EFI_LOADER) $(O)/kernel.elf "$(CMDLINE)" $(EFI_IMG)
 
 # `make run` without CMDLINE runs the default measurement (issue 10): timer
