@@ -2,13 +2,14 @@
 /*
  * irqlab's native UEFI loader (BOOTX64.EFI), built with GNU-EFI.
  *
- * From its own volume it loads \irqlab\kernel.elf (its PT_LOAD segments
- * at their physical addresses, see place_kernel()) and the optional
- * \irqlab\cmdline.txt; UEFI
- * load options, when they carry text, replace that file.  It collects the
- * RSDP and the GOP framebuffer, sets a page below 1 MiB aside for the
- * kernel's AP trampoline, builds struct efi_handoff, exits boot services
- * and enters the kernel's 32-bit EFI entry (asm/efi_handoff.h says why).
+ * From its own volume, or else the first file system that has it (see
+ * open_volume()), it loads \irqlab\kernel.elf (its PT_LOAD segments at
+ * their physical addresses, see place_kernel()) and the optional
+ * \irqlab\cmdline.txt beside it; UEFI load options, when they carry
+ * text, replace that file.  It collects the RSDP and the GOP framebuffer,
+ * sets a page below 1 MiB aside for the kernel's AP trampoline, builds
+ * struct efi_handoff, exits boot services and enters the kernel's 32-bit
+ * EFI entry (asm/efi_handoff.h says why).
  *
  * Any failure before ExitBootServices() is printed on ConOut and the
  * UEFI status goes back to the firmware, which then tries its next boot
@@ -85,23 +86,101 @@ static EFI_STATUS alloc_below(EFI_MEMORY_TYPE type, u64 max, UINTN pages, u64 *p
 	return BS->AllocatePages(AllocateMaxAddress, type, pages, pa);
 }
 
+/* The root directory of the file system on handle h. */
+static EFI_STATUS open_fs(EFI_HANDLE h, EFI_FILE_HANDLE *root)
+{
+	EFI_FILE_IO_INTERFACE *fs;
+	EFI_STATUS st;
+
+	if (!h)
+		return EFI_INVALID_PARAMETER;
+	st = BS->HandleProtocol(h, &FileSystemProtocol, (void **)&fs);
+	if (EFI_ERROR(st))
+		return st;
+	return fs->OpenVolume(fs, root);
+}
+
+static BOOLEAN has_kernel(EFI_FILE_HANDLE root)
+{
+	EFI_FILE_HANDLE f;
+
+	if (EFI_ERROR(root->Open(root, &f, KERNEL_PATH, EFI_FILE_MODE_READ, 0)))
+		return FALSE;
+	f->Close(f);
+	return TRUE;
+}
+
+/* Finish a line naming a volume with its device path, when it has one. */
+static void print_device_path(EFI_HANDLE h)
+{
+	EFI_DEVICE_PATH *dp = DevicePathFromHandle(h);
+	CHAR16 *text = dp ? DevicePathToStr(dp) : NULL;
+
+	if (text) {
+		Print(L": %s", text);
+		FreePool(text);
+	}
+	Print(L"\n");
+}
+
+/*
+ * The volume holding \irqlab\kernel.elf (and cmdline.txt beside it).
+ * That is the loader's own volume when the firmware starts it from an
+ * ESP (make efi).  A loader started by another boot loader may be handed
+ * a device without that file system: GRUB 2.06 chainloading from a CD
+ * names the whole disc, while the firmware mounts each of its El Torito
+ * images as a volume of its own (make iso).  Then try every file system
+ * the firmware knows, in its order, and take the first with the kernel.
+ */
 static EFI_STATUS open_volume(EFI_FILE_HANDLE *root)
 {
 	EFI_LOADED_IMAGE *li;
-	EFI_FILE_IO_INTERFACE *fs;
+	EFI_HANDLE *handles;
 	EFI_STATUS st;
+	UINTN n, i, others = 0;
 
 	st = BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&li);
 	if (EFI_ERROR(st))
 		return fail(st, L"no loaded-image protocol on our own image");
-	st = BS->HandleProtocol(li->DeviceHandle, &FileSystemProtocol, (void **)&fs);
+	st = open_fs(li->DeviceHandle, root);
+	if (!EFI_ERROR(st)) {
+		if (has_kernel(*root)) {
+			Print(L"irqlab-efi: kernel and command line from the loader's "
+			      L"own volume");
+			print_device_path(li->DeviceHandle);
+			return EFI_SUCCESS;
+		}
+		(*root)->Close(*root);
+		Print(L"irqlab-efi: the loader's volume has no %s; searching the other "
+		      L"file systems\n", KERNEL_PATH);
+	} else {
+		Print(L"irqlab-efi: the loader's device has no file system (%r); searching "
+		      L"every file system for %s\n", st, KERNEL_PATH);
+	}
+
+	st = BS->LocateHandleBuffer(ByProtocol, &FileSystemProtocol, NULL, &n, &handles);
 	if (EFI_ERROR(st))
-		return fail(st, L"the volume the loader came from has no file system "
-			    L"(the loader reads %s from its own FAT volume)", KERNEL_PATH);
-	st = fs->OpenVolume(fs, root);
-	if (EFI_ERROR(st))
-		return fail(st, L"cannot open the loader's volume");
-	return EFI_SUCCESS;
+		n = 0;		/* EFI_NOT_FOUND: the firmware has no file system at all */
+	for (i = 0; i < n; i++) {
+		if (handles[i] == li->DeviceHandle)
+			continue;	/* looked at above */
+		others++;
+		if (EFI_ERROR(open_fs(handles[i], root)))
+			continue;
+		if (has_kernel(*root)) {
+			Print(L"irqlab-efi: kernel and command line from file system "
+			      L"%lu of %lu", i + 1, n);
+			print_device_path(handles[i]);
+			FreePool(handles);
+			return EFI_SUCCESS;
+		}
+		(*root)->Close(*root);
+	}
+	if (n)
+		FreePool(handles);
+	return fail(EFI_NOT_FOUND, L"no volume has %s, neither the loader's own nor any "
+		    L"of the %lu other file systems (copy the kernel there: make efi and "
+		    L"make iso do)", KERNEL_PATH, others);
 }
 
 /* Read a whole file into pool memory; EFI_NOT_FOUND is left to the caller. */
@@ -526,9 +605,8 @@ EFI_STATUS efi_main(EFI_HANDLE image_handle, EFI_SYSTEM_TABLE *systab)
 	if (EFI_ERROR(st))
 		return st;
 	st = read_file(root, KERNEL_PATH, &file, &size);
-	if (st == EFI_NOT_FOUND)
-		return fail(st, L"cannot open %s on the loader's volume "
-			    L"(copy the kernel there: make efi does)", KERNEL_PATH);
+	if (st == EFI_NOT_FOUND)	/* gone since open_volume() looked */
+		return fail(st, L"cannot open %s", KERNEL_PATH);
 	if (EFI_ERROR(st))
 		return st;
 	st = load_kernel(file, size, &k);
