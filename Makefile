@@ -196,8 +196,13 @@ deps:
 ISO ?= $(O)/irqlab.iso
 # MENU_TIMEOUT: seconds the GRUB menu waits on the serial line (0: boot entry 0).
 MENU_TIMEOUT ?= 0
+# ISO_DEFAULT: cmdline (entry 0, CMDLINE through multiboot2) or native (on
+# UEFI, GRUB chainloads irqlab's own loader, which the ISO carries too).
+ISO_DEFAULT ?= cmdline
 iso: build
-	$(Q)MENU_TIMEOUT=$(MENU_TIMEOUT) scripts/mkiso.sh $(O)/kernel.elf "$(CMDLINE)" $(ISO)
+	$(Q)$(MAKE) $(EFI_LOADER)
+	$(Q)MENU_TIMEOUT=$(MENU_TIMEOUT) ISO_DEFAULT=$(ISO_DEFAULT) scripts/mkiso.sh \
+		$(EFI_LOADER) $(O)/kernel.elf "$(CMDLINE)" $(ISO)
 
 # ------------------------------------------------------------------ UEFI loader
 # arch/x86/efi: a GNU-EFI application (PE32+ made from a PIC ELF shared
@@ -306,7 +311,8 @@ help:
 	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
 	@echo '  make experiment-seeds the seeds experiments E1-E6 (EXPERIMENTS="e1 e2"; resumable)'
 	@echo '  make build    build $(O)/kernel.elf (default target)'
-	@echo '  make iso      GRUB hybrid BIOS+UEFI image $(O)/irqlab.iso (CMDLINE baked in)'
+	@echo '  make iso      GRUB hybrid BIOS+UEFI image $(O)/irqlab.iso (CMDLINE baked in), with'
+	@echo '                the native loader too (ISO_DEFAULT=native: GRUB-EFI starts it at once)'
 	@echo '  make efi      FAT ESP disk image $(O)/irqlab-efi.img, native UEFI loader (CMDLINE baked in)'
 	@echo '  make debug    boot halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo '  make <name>_defconfig | defconfig | menuconfig | olddefconfig | savedefconfig'

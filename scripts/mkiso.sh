@@ -1,24 +1,38 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build a hybrid BIOS+UEFI GRUB image: mkiso.sh KERNEL.ELF "CMDLINE" OUT.iso
+# Build a hybrid BIOS+UEFI GRUB image:
+#   mkiso.sh BOOTX64.EFI KERNEL.ELF "CMDLINE" OUT.iso
 # GRUB talks on the serial port only and boots the kernel through multiboot2.
+# The image also carries irqlab's native UEFI loader: a small FAT volume
+#   /EFI/irqlab/BOOTX64.EFI   the loader (not \EFI\BOOT: the firmware starts GRUB)
+#   /irqlab/kernel.elf        the kernel, debug info stripped
+#   /irqlab/cmdline.txt       CMDLINE, when not empty
+#   /irqlab/iso-<id>.marker   what GRUB's search finds this volume by
+# appended to the ISO as partition 3 (type 0xef; a GPT entry beside GRUB's
+# own) for a USB stick, and listed as a second El Torito UEFI boot image
+# for a CD, where the firmware mounts El Torito images rather than
+# partitions.  On UEFI GRUB's menu has an entry that chainloads it.
+# Environment: MENU_TIMEOUT (seconds GRUB waits; 0 = none), ISO_DEFAULT
+# (cmdline: entry 0, CMDLINE through multiboot2; native: on UEFI the
+# native-loader entry, on BIOS still entry 0).
 set -euo pipefail
 
-if [ $# -ne 3 ]; then
-	echo "usage: $0 KERNEL.ELF \"CMDLINE\" OUT.iso" >&2
+if [ $# -ne 4 ]; then
+	echo "usage: $0 BOOTX64.EFI KERNEL.ELF \"CMDLINE\" OUT.iso" >&2
 	exit 2
 fi
-kernel=$1 cmdline=$2 out=$3
-[ -f "$kernel" ] || { echo "mkiso: $kernel does not exist" >&2; exit 2; }
+loader=$1 kernel=$2 cmdline=$3 out=$4
+for f in "$loader" "$kernel"; do
+	[ -f "$f" ] || { echo "mkiso: $f does not exist" >&2; exit 2; }
+done
 case "$cmdline" in
 *\"*|*\;*|*\$*) echo "mkiso: CMDLINE may not contain \" ; or \$ (GRUB would mangle them)" >&2; exit 2 ;;
+*[[:cntrl:]]*) echo "mkiso: CMDLINE may not contain control characters" >&2; exit 2 ;;
 esac
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-root="$tmp/root"
-mkdir -p "$root/boot/grub" "$(dirname "$out")"
-cp "$kernel" "$root/boot/kernel.elf"
+if [ ${#cmdline} -gt 2047 ]; then
+	echo "mkiso: CMDLINE has ${#cmdline} characters; the kernel takes at most 2047" >&2
+	exit 2
+fi
 # Entry 0 boots CMDLINE (what make run and test/run rely on); the others
 # are the main workloads, for a machine booted from a USB stick with the
 # menu on the serial line (MENU_TIMEOUT seconds to choose; 0 = no menu).
@@ -26,6 +40,46 @@ menu_timeout=${MENU_TIMEOUT:-0}
 case "$menu_timeout" in
 ''|*[!0-9]*) echo "mkiso: MENU_TIMEOUT must be a number of seconds" >&2; exit 2 ;;
 esac
+iso_default=${ISO_DEFAULT:-cmdline}
+case "$iso_default" in
+cmdline|native) ;;
+*) echo "mkiso: ISO_DEFAULT must be cmdline or native" >&2; exit 2 ;;
+esac
+for t in mformat mmd mcopy; do
+	command -v $t >/dev/null || { echo "mkiso: $t not found (install mtools)" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root="$tmp/root"
+mkdir -p "$root/boot/grub" "$(dirname "$out")"
+cp "$kernel" "$root/boot/kernel.elf"
+
+# The native loader's volume.  A marker unique to this image, so GRUB
+# chainloads the loader of this ISO and not of another irqlab disk.
+id=$(date -u +%Y%m%d%H%M%S)-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
+marker="iso-$id.marker"
+objcopy --strip-debug "$kernel" "$tmp/kernel.elf"
+printf '%s\n' "$cmdline" > "$tmp/cmdline.txt"
+printf 'irqlab ISO %s\n' "$id" > "$tmp/$marker"
+# Room for the files twice over (a bigger kernel copied onto a stick),
+# 4 MiB at least.  El Torito gives a boot image's size in 512-byte
+# sectors in 16 bits: at most 32 MiB.
+need=$(( ($(stat -c %s "$tmp/kernel.elf") + $(stat -c %s "$loader")) * 2 / 1048576 + 1 ))
+fat_mb=$(( need > 4 ? need : 4 ))
+if [ $fat_mb -ge 32 ]; then
+	echo "mkiso: the loader's volume would need $fat_mb MiB; El Torito allows < 32 MiB" >&2
+	exit 1
+fi
+fat="$tmp/native.img"
+truncate -s $(( fat_mb * 1048576 )) "$fat"
+mformat -i "$fat" -T $(( fat_mb * 2048 )) -h 64 -s 32 -v IRQLAB_EFI ::
+mmd -i "$fat" ::/EFI ::/EFI/irqlab ::/irqlab
+mcopy -i "$fat" "$loader" ::/EFI/irqlab/BOOTX64.EFI
+mcopy -i "$fat" "$tmp/kernel.elf" ::/irqlab/kernel.elf
+mcopy -i "$fat" "$tmp/$marker" "::/irqlab/$marker"
+[ -z "$cmdline" ] || mcopy -i "$fat" "$tmp/cmdline.txt" ::/irqlab/cmdline.txt
+
 entry() {
 	printf 'menuentry "%s" {\n\tmultiboot2 /boot/kernel.elf %s\n\tboot\n}\n' "$1" "$2"
 }
@@ -46,9 +100,31 @@ CFG
 	entry "irqlab: hackbench + cyclic (latency under load)" \
 		"run=cyclic,hackbench cyclic.duration_ms=3000 hackbench.groups=2 hackbench.loops=20"
 	entry "irqlab: slabbench (SLUB alloc/free costs)" "run=slabbench"
+	# Last, so the entries above keep their numbers on both platforms.
+	# The loader reads CMDLINE from cmdline.txt on its volume: chainloader
+	# gets no arguments, which would replace it.
+	cat <<CFG
+if [ "\$grub_platform" = efi ]; then
+	menuentry "irqlab: native UEFI loader (irqlab-efi, CMDLINE from cmdline.txt)" --id native {
+		insmod part_gpt
+		insmod fat
+		insmod chain
+		search --no-floppy --file --set=root /irqlab/$marker
+		echo "irqlab: chainloading (\$root)/EFI/irqlab/BOOTX64.EFI"
+		chainloader /EFI/irqlab/BOOTX64.EFI
+		boot
+	}
+CFG
+	[ "$iso_default" = cmdline ] || printf '\tset default=native\n'
+	printf 'fi\n'
 } > "$root/boot/grub/grub.cfg"
-# grub-mkrescue is chatty on success; show its output only when it fails.
-if ! grub-mkrescue -o "$out.tmp" "$root" >"$tmp/log" 2>&1; then
+
+# Arguments after the tree go to xorriso's mkisofs emulation.  The El
+# Torito entry points into the appended partition: one copy serves both.
+if ! grub-mkrescue -o "$out.tmp" "$root" \
+		-append_partition 3 0xef "$fat" \
+		-eltorito-alt-boot -e --interval:appended_partition_3:all:: \
+		-no-emul-boot >"$tmp/log" 2>&1; then
 	cat "$tmp/log" >&2
 	echo "mkiso: grub-mkrescue failed (needs grub-pc-bin, grub-efi-amd64-bin, xorriso, mtools)" >&2
 	exit 1
