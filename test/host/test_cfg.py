@@ -66,6 +66,10 @@ class CfgTest(unittest.TestCase):
                              ("machine = isapc", "pc, q35"), ("boot = floppy", "pvh, bios"),
                              ("esp = nokernel", "needs boot = efi"),
                              ("boot = efi\nesp = half", "nokernel"),
+                             ("iso_default = native", "needs boot = uefi"),
+                             ("boot = bios\niso_default = native", "needs boot = uefi"),
+                             ("boot = efi\niso_default = native", "needs boot = uefi"),
+                             ("boot = uefi\niso_default = grub", "cmdline, native"),
                              ("expect = maybe", "pass, fail, cmdline, panic, timeout, noktap, noverdict"),
                              ("expect = pass|fail", "fail|panic"),
                              ("expect = fail|maybe", "fail|panic"),
@@ -76,6 +80,21 @@ class CfgTest(unittest.TestCase):
             msg = self.error(f"[e]\n{text}\n")
             self.assertIn("t.cfg: [e]", msg, text)
             self.assertIn(needle, msg, text)
+
+    def test_iso_default(self):
+        [a, b, c] = parse("[a]\n[b]\nboot = uefi\niso_default = native\n"
+                          "[c]\nboot = bios\niso_default = cmdline\n")
+        self.assertEqual((a.iso_default, b.iso_default, c.iso_default),
+                         ("cmdline", "native", "cmdline"))
+
+    def test_iso_paths(self):
+        # test/run caches ISOs by what goes into them: GRUB's default is part of it.
+        plain = tr.iso_path("default", "run=ktest")
+        native = tr.iso_path("default", "run=ktest", "native")
+        self.assertEqual(plain, tr.iso_path("default", "run=ktest", "cmdline"))
+        self.assertNotEqual(plain, native)
+        self.assertTrue(native.endswith("-native.iso"), native)
+        self.assertNotEqual(native, tr.iso_path("default", "run=cyclic", "native"))
 
     def test_icount_smp_refused(self):
         self.assertIn("livelock", self.error("[e]\nicount = 1\nsmp = 2\n"))
@@ -103,6 +122,12 @@ class CfgTest(unittest.TestCase):
         self.assertEqual((by["efi-q35"].boot, by["efi-q35"].esp), ("efi", "full"))
         self.assertEqual((by["efi-nokernel"].esp, by["efi-nokernel"].expect),
                          ("nokernel", "noboot"))
+        native = by["iso-native-uefi"]
+        self.assertEqual((native.boot, native.iso_default, native.expect),
+                         ("uefi", "native", "pass"))
+        self.assertIn("ktest.boot_loader=irqlab-efi", native.cmdline)
+        self.assertTrue(any("chainloading" in l for l in native.log), native.log)
+        self.assertEqual(by["grub-uefi"].iso_default, "cmdline")
 
     def test_load_missing_file(self):
         with tempfile.TemporaryDirectory() as d:

@@ -267,6 +267,23 @@ class WholeRunTest(unittest.TestCase):
         self.assertEqual(rc, 0, out + err)
         self.assertEqual(out.splitlines()[-1], "6 passed, 0 failed, 2 skipped")
 
+    def test_iso_default_gets_its_own_image(self):
+        # Same config and command line, another GRUB default: another ISO.
+        cfg = os.path.join(self.root, "iso.cfg")
+        with open(cfg, "w") as f:
+            f.write("[cd]\nboot = uefi\nmachine = q35\n"
+                    "[native]\nboot = uefi\nmachine = q35\niso_default = native\n"
+                    "[cd-bios]\nboot = bios\n")
+        rc, out, err = self.run_tr("--cfg", cfg, "cd", "native", "cd-bios")
+        self.assertEqual(rc, 0, out + err)
+        with open(os.path.join(self.root, "make-calls.log")) as f:
+            isos = [c.split() for c in f.read().splitlines() if " iso " in f" {c} "]
+        self.assertEqual(sorted(a for c in isos for a in c if a.startswith("ISO_DEFAULT=")),
+                         ["ISO_DEFAULT=cmdline", "ISO_DEFAULT=native"])
+        paths = {a for c in isos for a in c if a.startswith("ISO=")}
+        self.assertEqual(len(paths), 2, isos)
+        self.assertTrue(any(p.endswith("-native.iso") for p in paths), paths)
+
     def test_no_build(self):
         rc, out, err = self.run_tr("--no-build", "good")
         self.assertEqual(rc, 1)
