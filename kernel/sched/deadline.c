@@ -687,7 +687,8 @@ static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 		return;
 	}
 	enqueue_dl_entity(&p->dl, flags);
-	if (!task_current(rq, p) && p->nr_cpus_allowed > 1)
+	/* Waiting and free to move: a candidate for push and pull. */
+	if (p->nr_cpus_allowed > 1 && !task_current(rq, p))
 		enqueue_pushable_dl_task(rq, p);
 }
 

@@ -201,9 +201,9 @@ static void dequeue_task_fair(struct rq *rq, struct task_struct *task, int deq_f
 }
 
 /* The vruntime reference differs per CPU: carry the offset, not the value. */
-static void migrate_task_rq_fair(struct task_struct *p, int new_cpu)
+static void migrate_task_rq_fair(struct task_struct *p, int dst_cpu)
 {
-	p->se.vruntime += cpu_rq(new_cpu)->cfs.min_vruntime -
+	p->se.vruntime += cpu_rq(dst_cpu)->cfs.min_vruntime -
 			  task_rq(p)->cfs.min_vruntime;
 }
 

@@ -134,7 +134,7 @@ static int __sched_setscheduler(struct task_struct *p, const struct sched_attr *
 	if (dl_policy(policy))
 		__setparam_dl(p, attr);
 	else if (policy != SCHED_FIFO && policy != SCHED_RR)
-		p->static_prio = NICE_TO_PRIO(attr->sched_nice);
+		p->static_prio = NICE_TO_PRIO((int)attr->sched_nice);
 	p->rt_priority = attr->sched_priority;
 	p->normal_prio = __normal_prio(policy, p->rt_priority, p->static_prio);
 	if (!rt_prio(p->normal_prio))
@@ -148,14 +148,14 @@ static int __sched_setscheduler(struct task_struct *p, const struct sched_attr *
 	return 0;
 }
 
-static int _sched_setscheduler(struct task_struct *p, int policy,
+static int _sched_setscheduler(struct task_struct *task, int policy,
 			       const struct sched_param *param)
 {
 	struct sched_attr attr = {
 		.size = sizeof(attr),
 		.sched_policy = policy,
 		.sched_priority = param->sched_priority,
-		.sched_nice = PRIO_TO_NICE(p->static_prio),
+		.sched_nice = PRIO_TO_NICE(task->static_prio),
 	};
 
 	if (param->sched_priority < 0)
@@ -163,7 +163,7 @@ static int _sched_setscheduler(struct task_struct *p, int policy,
 	/* Deadline tasks need parameters: only sched_setattr() makes them. */
 	if (dl_policy(policy))
 		return -EINVAL;
-	return __sched_setscheduler(p, &attr);
+	return __sched_setscheduler(task, &attr);
 }
 
 int sched_setscheduler(struct task_struct *p, int policy, const struct sched_param *param)
@@ -182,16 +182,17 @@ int sched_setscheduler_nocheck(struct task_struct *task, int policy,
  * period in ns.  -EINVAL for parameters that break a rule (printed, with
  * the rule), -EBUSY when admission control refuses the bandwidth.
  */
-int sched_setattr(struct task_struct *p, const struct sched_attr *attr)
+int sched_setattr(struct task_struct *task, const struct sched_attr *attr)
 {
 	if (attr->sched_nice < MIN_NICE || attr->sched_nice > MAX_NICE)
 		return -EINVAL;
-	return __sched_setscheduler(p, attr);
+	return __sched_setscheduler(task, attr);
 }
 
-int sched_setattr_nocheck(struct task_struct *p, const struct sched_attr *attr)
+/* irqlab has no permission checks: the same as sched_setattr(). */
+int sched_setattr_nocheck(struct task_struct *task, const struct sched_attr *attr)
 {
-	return sched_setattr(p, attr);
+	return sched_setattr(task, attr);
 }
 
 void sched_getattr(struct task_struct *p, struct sched_attr *attr)
