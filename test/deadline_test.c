@@ -1026,6 +1026,59 @@ static void running_bw_zero_lag(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, wait_dl_idle());
 }
 
+struct changer {
+	int ret;
+	u64 this_bw, running_bw;	/* its CPU's, right after the change */
+	volatile bool changed, release;
+};
+
+/* Runs 1 ms, triples its own bandwidth while running, sleeps, exits. */
+static int changer_fn(void *data)
+{
+	struct changer *c = data;
+	struct dl_rq *dl_rq;
+
+	spin_cpu(MS);
+	c->ret = set_dl(current, 30 * MS, 100 * MS, 100 * MS);
+	preempt_disable();
+	dl_rq = &this_rq()->dl;
+	c->this_bw = READ_ONCE(dl_rq->this_bw);
+	c->running_bw = READ_ONCE(dl_rq->running_bw);
+	preempt_enable();
+	smp_store_release(&c->changed, true);
+	ktest_wait_flag(&c->release);
+	return 0;
+}
+
+/*
+ * A queued deadline task given new parameters takes its bandwidth out of
+ * its CPU's sums with the old value and puts it back with the new one
+ * (sched_setattr() requeues it with DEQUEUE_SAVE / ENQUEUE_RESTORE, as in
+ * Linux, even though prio and class stay the same).
+ */
+static void change_bw_while_queued(struct ktest *t)
+{
+	struct changer c = {};
+	u64 bw10 = to_ratio(100 * MS, 10 * MS), bw30 = to_ratio(100 * MS, 30 * MS);
+	struct task_struct *p;
+
+	KTEST_ASSERT_TRUE(t, wait_dl_idle());
+	p = ktest_kthread(changer_fn, &c, "dl-change", other_cpu(), SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, p);
+	KTEST_ASSERT_EQ(t, set_dl(p, 10 * MS, 100 * MS, 100 * MS), 0);
+	KTEST_EXPECT_EQ(t, READ_ONCE(cpu_rq(other_cpu())->dl.this_bw), bw10);
+	wake_up_process(p);
+	ktest_wait_flag(&c.changed);
+	KTEST_EXPECT_EQ(t, c.ret, 0);
+	KTEST_EXPECT_EQ(t, c.this_bw, bw30);
+	KTEST_EXPECT_EQ(t, c.running_bw, bw30);
+	KTEST_EXPECT_EQ(t, dl_bw_total(), bw30);
+	smp_store_release(&c.release, true);
+	KTEST_EXPECT_TRUE(t, wait_gone(p));
+	/* Everything it held, at the new value, comes back by its 0-lag time. */
+	KTEST_EXPECT_TRUE(t, wait_dl_idle());
+}
+
 struct leaver {
 	u64 spin;
 	bool to_normal;		/* leave the class (else exit) after the spin */
@@ -1472,6 +1525,7 @@ static struct ktest_case deadline_cases[] = {
 	KTEST_CASE(pi_dl_waiters),
 	KTEST_CASE(bad_params),
 	KTEST_CASE(running_bw_zero_lag),
+	KTEST_CASE(change_bw_while_queued),
 	KTEST_CASE(exit_releases_at_zero_lag),
 	KTEST_CASE(leave_releases_at_zero_lag),
 	KTEST_CASE(reclaim_grub),

@@ -28,37 +28,63 @@ static const struct sched_class *class_for_prio(int prio)
 	return rt_prio(prio) ? &rt_sched_class : &fair_sched_class;
 }
 
+/* What prio_change_end() needs to know of the task before the change. */
+struct prio_change {
+	const struct sched_class *prev_class;
+	int oldprio;
+	bool queued, running;
+};
+
+/*
+ * Take @task off its run queue (DEQUEUE_SAVE: its class keeps what it
+ * must, such as the deadline bandwidth it takes back with ENQUEUE_RESTORE)
+ * before anything its class reads changes; both locks held.
+ */
+static void prio_change_begin(struct rq *rq, struct task_struct *task, struct prio_change *pc)
+{
+	pc->prev_class = task->sched_class;
+	pc->oldprio = task->prio;
+	pc->queued = task_on_rq_queued(task);
+	pc->running = task_current(rq, task);
+	if (pc->queued)
+		dequeue_task(rq, task, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+	if (pc->running)
+		pc->prev_class->put_prev_task(rq, task);
+}
+
+/* Put @task back with @prio and the class that goes with it. */
+static void prio_change_end(struct rq *rq, struct task_struct *task, int prio,
+			    int queue_flags, const struct prio_change *pc)
+{
+	task->prio = prio;
+	task->sched_class = class_for_prio(prio);
+	if (task->sched_class == &rt_sched_class && pc->prev_class != &rt_sched_class)
+		task->rt.time_slice = sched_rr_timeslice();
+	if (pc->queued)
+		enqueue_task(rq, task, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK | queue_flags |
+			     (pc->oldprio < prio ? ENQUEUE_HEAD : 0));
+	if (pc->running)
+		task->sched_class->set_next_task(rq, task, false);
+	if (pc->prev_class != task->sched_class) {
+		if (pc->prev_class->switched_from)
+			pc->prev_class->switched_from(rq, task);
+		if (task->sched_class->switched_to)
+			task->sched_class->switched_to(rq, task);
+	} else if (task->sched_class->prio_changed) {
+		task->sched_class->prio_changed(rq, task, pc->oldprio);
+	}
+}
+
 /* Requeue @task with @prio and @class; both locks held. */
 static void change_prio_locked(struct rq *rq, struct task_struct *task, int prio,
 			       int queue_flags)
 {
-	const struct sched_class *prev_class = task->sched_class;
-	int oldprio = task->prio;
-	bool queued = task_on_rq_queued(task), running = task_current(rq, task);
+	struct prio_change pc;
 
-	if (prio == oldprio && class_for_prio(prio) == prev_class && !queue_flags)
+	if (prio == task->prio && class_for_prio(prio) == task->sched_class && !queue_flags)
 		return;
-	if (queued)
-		dequeue_task(rq, task, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
-	if (running)
-		prev_class->put_prev_task(rq, task);
-	task->prio = prio;
-	task->sched_class = class_for_prio(prio);
-	if (task->sched_class == &rt_sched_class && prev_class != &rt_sched_class)
-		task->rt.time_slice = sched_rr_timeslice();
-	if (queued)
-		enqueue_task(rq, task, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK | queue_flags |
-			     (oldprio < prio ? ENQUEUE_HEAD : 0));
-	if (running)
-		task->sched_class->set_next_task(rq, task, false);
-	if (prev_class != task->sched_class) {
-		if (prev_class->switched_from)
-			prev_class->switched_from(rq, task);
-		if (task->sched_class->switched_to)
-			task->sched_class->switched_to(rq, task);
-	} else if (task->sched_class->prio_changed) {
-		task->sched_class->prio_changed(rq, task, oldprio);
-	}
+	prio_change_begin(rq, task, &pc);
+	prio_change_end(rq, task, prio, queue_flags, &pc);
 }
 
 static int effective_prio(struct task_struct *task)
@@ -101,6 +127,7 @@ static bool sched_flags_valid(const struct sched_attr *attr)
 static int __sched_setscheduler(struct task_struct *p, const struct sched_attr *attr)
 {
 	int policy = attr->sched_policy;
+	struct prio_change pc;
 	unsigned long flags;
 	struct rq *rq;
 
@@ -130,6 +157,12 @@ static int __sched_setscheduler(struct task_struct *p, const struct sched_attr *
 	update_rq_clock(rq);
 	if (rq->curr == p && p->sched_class->update_curr)
 		p->sched_class->update_curr(rq);
+	/*
+	 * Always requeued, as in Linux, even when prio and class stay: the
+	 * new parameters (a deadline task's bandwidth, a fair task's weight)
+	 * must leave with the old values and come back with the new ones.
+	 */
+	prio_change_begin(rq, p, &pc);
 	p->policy = policy;
 	if (dl_policy(policy))
 		__setparam_dl(p, attr);
@@ -139,7 +172,7 @@ static int __sched_setscheduler(struct task_struct *p, const struct sched_attr *
 	p->normal_prio = __normal_prio(policy, p->rt_priority, p->static_prio);
 	if (!rt_prio(p->normal_prio))
 		set_load_weight(p);
-	change_prio_locked(rq, p, effective_prio(p), 0);
+	prio_change_end(rq, p, effective_prio(p), 0, &pc);
 	raw_spin_rq_unlock(rq);
 	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
 	balance_after_unlock(rq);
