@@ -193,8 +193,10 @@ static EFI_STATUS read_file(EFI_FILE_HANDLE root, const CHAR16 *path,
 	UINTN n;
 
 	st = root->Open(root, &f, (CHAR16 *)path, EFI_FILE_MODE_READ, 0);
-	if (EFI_ERROR(st))
+	if (st == EFI_NOT_FOUND)
 		return st;
+	if (EFI_ERROR(st))
+		return fail(st, L"cannot open %s", path);
 	info = LibFileInfo(f);
 	if (!info) {
 		f->Close(f);
@@ -604,7 +606,24 @@ EFI_STATUS efi_main(EFI_HANDLE image_handle, EFI_SYSTEM_TABLE *systab)
 	st = open_volume(&root);
 	if (EFI_ERROR(st))
 		return st;
+	/*
+	 * The command line first: a bad cmdline.txt then fails before the
+	 * kernel's pages are taken, so choosing this loader again (after
+	 * fixing the file from the UEFI shell) finds them free.
+	 */
+	if (options_cmdline(cmdline)) {
+		Print(L"irqlab-efi: command line from the load options\n");
+	} else {
+		st = file_cmdline(root, cmdline);
+		if (EFI_ERROR(st)) {
+			root->Close(root);
+			return st;
+		}
+		Print(L"irqlab-efi: command line from %s\n",
+		      cmdline[0] ? CMDLINE_PATH : L"nowhere (empty)");
+	}
 	st = read_file(root, KERNEL_PATH, &file, &size);
+	root->Close(root);
 	if (st == EFI_NOT_FOUND)	/* gone since open_volume() looked */
 		return fail(st, L"cannot open %s", KERNEL_PATH);
 	if (EFI_ERROR(st))
@@ -613,17 +632,6 @@ EFI_STATUS efi_main(EFI_HANDLE image_handle, EFI_SYSTEM_TABLE *systab)
 	FreePool(file);
 	if (EFI_ERROR(st))
 		return st;
-
-	if (options_cmdline(cmdline)) {
-		Print(L"irqlab-efi: command line from the load options\n");
-	} else {
-		st = file_cmdline(root, cmdline);
-		if (EFI_ERROR(st))
-			return st;
-		Print(L"irqlab-efi: command line from %s\n",
-		      cmdline[0] ? CMDLINE_PATH : L"nowhere (empty)");
-	}
-	root->Close(root);
 
 	/* Not fatal: the kernel looks for a low page itself when we have none. */
 	if (EFI_ERROR(alloc_below(EfiLoaderData, TRAMPOLINE_MAX, 1, &tramp)) || !tramp) {
