@@ -273,14 +273,19 @@ static void ttwu_queue(struct task_struct *task, int cpu, int wake_flags)
 	balance_after_unlock(rq);
 }
 
-/* Still queued (woken before it got to sleep): just make it runnable. */
+/*
+ * Still queued (woken before it got to sleep): just make it runnable.
+ * Push, pull and balancing move queued tasks under the rq locks alone, so
+ * the rq is found the way that follows a move (__task_rq_lock()): giving
+ * up on a moved task would send it down the sleeping path and enqueue it
+ * a second time.
+ */
 static bool ttwu_runnable(struct task_struct *p, int wake_flags)
 {
-	struct rq *rq = task_rq(p);
+	struct rq *rq = __task_rq_lock(p);
 	bool ret = false;
 
-	raw_spin_rq_lock(rq);
-	if (task_on_rq_queued(p) && task_rq(p) == rq) {
+	if (task_on_rq_queued(p)) {
 		update_rq_clock(rq);
 		if (!task_current(rq, p))
 			check_preempt_curr(rq, p, wake_flags);
