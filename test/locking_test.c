@@ -483,22 +483,32 @@ static void rw_body(struct lt_thread *th, unsigned long i)
 		rw_reader(i);
 }
 
+/*
+ * Readers overlapping needs two vCPUs running at once, which a host with
+ * more vCPU threads than cores does not always give (seen in CI: 3200
+ * sections, never two readers): run again, up to three rounds, before
+ * calling it a failure.  Exclusion is checked in every round.
+ */
 static void rwlock_readers_share_writers_exclude(struct ktest *t)
 {
 	unsigned long total, writes;
 
-	memset(&rw, 0, sizeof(rw));
-	lt_bad_context = 0;
-	lt_run(t, 1, 1600, rw_body);
-	total = lt_total(&writes);
-	ktest_info(t, "%lu sections (%lu writes) on %d CPUs, at most %d readers at once",
-		   total, writes, lt.nthreads, rw.max_readers);
-	KTEST_EXPECT_EQ(t, rw.overlap, 0);
-	KTEST_EXPECT_EQ(t, rw.torn, 0);
-	KTEST_EXPECT_EQ(t, rw.a, writes);
-	KTEST_EXPECT_EQ(t, rw.b, writes);
-	KTEST_EXPECT_EQ(t, lt_bad_context, 0);
-	KTEST_EXPECT_GT(t, writes, 0);
+	for (int round = 1; round <= 3; round++) {
+		memset(&rw, 0, sizeof(rw));
+		lt_bad_context = 0;
+		lt_run(t, 1, 1600, rw_body);
+		total = lt_total(&writes);
+		ktest_info(t, "round %d: %lu sections (%lu writes) on %d CPUs, at most %d readers at once",
+			   round, total, writes, lt.nthreads, rw.max_readers);
+		KTEST_EXPECT_EQ(t, rw.overlap, 0);
+		KTEST_EXPECT_EQ(t, rw.torn, 0);
+		KTEST_EXPECT_EQ(t, rw.a, writes);
+		KTEST_EXPECT_EQ(t, rw.b, writes);
+		KTEST_EXPECT_EQ(t, lt_bad_context, 0);
+		KTEST_EXPECT_GT(t, writes, 0);
+		if (lt.nthreads < 2 || rw.max_readers >= 2)
+			break;
+	}
 	if (lt.nthreads >= 2)
 		KTEST_EXPECT_GE(t, rw.max_readers, 2);
 	else
