@@ -147,6 +147,13 @@ static int migration_cpu_stop(void *data)
 	struct set_affinity_pending *pending;
 	unsigned long flags;
 
+	/*
+	 * A wakeup may have put @p on this CPU's wake list, not yet on its
+	 * run queue (that happens at the IPI, after us): activate it now, as
+	 * Linux flushes its pending wakeups here, so that it is moved below
+	 * instead of starting on a CPU it may no longer use.
+	 */
+	scheduler_ipi();
 	raw_spin_lock_irqsave(&p->pi_lock, flags);
 	pending = arg->pending;
 	if (task_rq(p) == src && !is_migration_disabled(p) &&
@@ -160,8 +167,8 @@ static int migration_cpu_stop(void *data)
 		update_rq_clock(src);
 		update_rq_clock(dst);
 		/*
-		 * Asleep (or being woken): as Linux, the wakeup moves it, so
-		 * the class sees a wakeup's migration (set_task_cpu()).
+		 * Asleep: as Linux, its next wakeup moves it (set_task_cpu()
+		 * then, so the class sees a wakeup's migration).
 		 */
 		if (task_on_rq_queued(p))
 			move_queued_task_locked(src, dst, p);
