@@ -26,19 +26,9 @@ if [ $# -ne 4 ]; then
 	exit 2
 fi
 loader=$1 kernel=$2 cmdline=$3 out=$4
-for f in "$loader" "$kernel"; do
-	[ -f "$f" ] || { echo "mkefi: $f does not exist" >&2; exit 2; }
-done
-case "$cmdline" in
-*[[:cntrl:]]*) echo "mkefi: CMDLINE may not contain control characters" >&2; exit 2 ;;
-esac
-if [ ${#cmdline} -gt 2047 ]; then
-	echo "mkefi: CMDLINE has ${#cmdline} characters; the kernel takes at most 2047" >&2
-	exit 2
-fi
-for t in mformat mmd mcopy; do
-	command -v $t >/dev/null || { echo "mkefi: $t not found (install mtools)" >&2; exit 1; }
-done
+prog=mkefi
+. "$(dirname "$0")/bootimg.sh"
+bootimg_check_inputs "$loader" "$kernel" "$cmdline"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -46,8 +36,7 @@ objcopy --strip-debug "$kernel" "$tmp/kernel.elf"
 file_cmdline=$cmdline
 
 # Room for the files twice over, 32 MiB at least (FAT16 with 2 KiB clusters).
-need=$(( ($(stat -c %s "$tmp/kernel.elf") + $(stat -c %s "$loader")) * 2 / 1048576 + 1 ))
-part_mb=$(( need > 32 ? need : 32 ))
+part_mb=$(bootimg_fat_mb "$loader" "$tmp/kernel.elf" 32)
 img="$tmp/esp.img"
 truncate -s $(( (part_mb + 1) * 1048576 )) "$img"
 python3 - "$img" $(( part_mb * 2048 )) <<'PY'

@@ -22,17 +22,12 @@ if [ $# -ne 4 ]; then
 	exit 2
 fi
 loader=$1 kernel=$2 cmdline=$3 out=$4
-for f in "$loader" "$kernel"; do
-	[ -f "$f" ] || { echo "mkiso: $f does not exist" >&2; exit 2; }
-done
+prog=mkiso
+. "$(dirname "$0")/bootimg.sh"
+bootimg_check_inputs "$loader" "$kernel" "$cmdline"
 case "$cmdline" in
 *\"*|*\;*|*\$*) echo "mkiso: CMDLINE may not contain \" ; or \$ (GRUB would mangle them)" >&2; exit 2 ;;
-*[[:cntrl:]]*) echo "mkiso: CMDLINE may not contain control characters" >&2; exit 2 ;;
 esac
-if [ ${#cmdline} -gt 2047 ]; then
-	echo "mkiso: CMDLINE has ${#cmdline} characters; the kernel takes at most 2047" >&2
-	exit 2
-fi
 # Entry 0 boots CMDLINE (what make run and test/run rely on); the others
 # are the main workloads, for a machine booted from a USB stick with the
 # menu on the serial line (MENU_TIMEOUT seconds to choose; 0 = no menu).
@@ -45,9 +40,6 @@ case "$iso_default" in
 cmdline|native) ;;
 *) echo "mkiso: ISO_DEFAULT must be cmdline or native" >&2; exit 2 ;;
 esac
-for t in mformat mmd mcopy; do
-	command -v $t >/dev/null || { echo "mkiso: $t not found (install mtools)" >&2; exit 1; }
-done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -65,8 +57,7 @@ printf 'irqlab ISO %s\n' "$id" > "$tmp/$marker"
 # Room for the files twice over (a bigger kernel copied onto a stick),
 # 4 MiB at least.  El Torito gives a boot image's size in 512-byte
 # sectors in 16 bits: at most 32 MiB.
-need=$(( ($(stat -c %s "$tmp/kernel.elf") + $(stat -c %s "$loader")) * 2 / 1048576 + 1 ))
-fat_mb=$(( need > 4 ? need : 4 ))
+fat_mb=$(bootimg_fat_mb "$loader" "$tmp/kernel.elf" 4)
 if [ $fat_mb -ge 32 ]; then
 	echo "mkiso: the loader's volume would need $fat_mb MiB; El Torito allows < 32 MiB" >&2
 	exit 1
