@@ -23,17 +23,24 @@
 
 #define MS	NSEC_PER_MSEC
 
-static int set_dl(struct task_struct *p, u64 runtime, u64 deadline, u64 period)
+static int set_dl_flags(struct task_struct *p, u64 runtime, u64 deadline, u64 period,
+			u64 flags)
 {
 	struct sched_attr attr = {
 		.size = sizeof(attr),
 		.sched_policy = SCHED_DEADLINE,
+		.sched_flags = flags,
 		.sched_runtime = runtime,
 		.sched_deadline = deadline,
 		.sched_period = period,
 	};
 
 	return sched_setattr_nocheck(p, &attr);
+}
+
+static int set_dl(struct task_struct *p, u64 runtime, u64 deadline, u64 period)
+{
+	return set_dl_flags(p, runtime, deadline, period, 0);
 }
 
 static int set_normal(struct task_struct *p)
@@ -1227,21 +1234,13 @@ static int reclaim_fn(void *data)
 /* 10 ms per 100 ms with @flags, alone; its CPU time in @window (0: could not run it). */
 static u64 run_reclaimer(struct ktest *t, u64 flags, u64 window, u64 *extra_bw)
 {
-	struct sched_attr attr = {
-		.size = sizeof(attr),
-		.sched_policy = SCHED_DEADLINE,
-		.sched_flags = flags,
-		.sched_runtime = 10 * MS,
-		.sched_deadline = 100 * MS,
-		.sched_period = 100 * MS,
-	};
 	struct reclaimer r = { .window = window };
 	struct task_struct *p;
 
 	if (!wait_dl_idle())
 		return 0;
 	p = ktest_kthread(reclaim_fn, &r, "dl-reclaim", other_cpu(), SCHED_NORMAL, 0);
-	if (!p || sched_setattr_nocheck(p, &attr))
+	if (!p || set_dl_flags(p, 10 * MS, 100 * MS, 100 * MS, flags))
 		return 0;
 	*extra_bw = READ_ONCE(cpu_rq(other_cpu())->dl.extra_bw);
 	wake_up_process(p);
@@ -1316,20 +1315,12 @@ static int overrunner_fn(void *data)
 
 static unsigned int run_overrunner(struct ktest *t, u64 flags, bool yield)
 {
-	struct sched_attr attr = {
-		.size = sizeof(attr),
-		.sched_policy = SCHED_DEADLINE,
-		.sched_flags = flags,
-		.sched_runtime = 8 * MS,
-		.sched_deadline = 40 * MS,
-		.sched_period = 40 * MS,
-	};
 	struct overrunner o = { .window = 200 * MS, .yield = yield };
 	struct task_struct *p = ktest_kthread(overrunner_fn, &o, "dl-overrun", other_cpu(),
 					      SCHED_NORMAL, 0);
 	struct sched_attr got;
 
-	if (!p || sched_setattr_nocheck(p, &attr))
+	if (!p || set_dl_flags(p, 8 * MS, 40 * MS, 40 * MS, flags))
 		return ~0u;
 	sched_getattr(p, &got);
 	KTEST_EXPECT_EQ(t, got.sched_flags, flags);
