@@ -237,6 +237,43 @@ class KtapParseTest(unittest.TestCase):
                          [("SKIP", "t", "TODO: later")])
 
 
+class CaseDiagnosticsTest(unittest.TestCase):
+    LOG = """
+        KTAP version 1
+        1..1
+            KTAP version 1
+            # Subtest: dl
+            1..3
+            # a: passing case's own line
+            ok 1 a
+            some boot message
+            # b: EXPECT_EQ failed at dl.c:10: x == y (3 vs 4)
+            # b: min 1675/1680 ns
+            not ok 2 b
+            ok 3 c
+        not ok 1 dl
+        """
+
+    def test_lines_of_the_failed_case_only(self):
+        lines = tr.clean_lines(textwrap.dedent(self.LOG).lstrip("\n"))
+        failed = [c for c in tr.ktap_cases(tr.parse_ktap(lines)) if c.status == "FAIL"]
+        self.assertEqual([c.path for c in failed], ["dl.b"])
+        self.assertEqual([d.strip() for d in tr.case_diagnostics(lines, failed[0].lineno)],
+                         ["# b: EXPECT_EQ failed at dl.c:10: x == y (3 vs 4)",
+                          "# b: min 1675/1680 ns"])
+
+    def test_first_case_stops_at_plan_and_limit_keeps_last(self):
+        lines = ["KTAP version 1", "1..1"] + [f"# n{i}" for i in range(20)] + ["not ok 1 t"]
+        d = tr.case_diagnostics(lines, len(lines), limit=3)
+        self.assertEqual(d, ["# n17", "# n18", "# n19"])
+        self.assertEqual(tr.case_diagnostics(lines, 0), [])
+
+    def test_printk_timestamps(self):
+        lines = tr.clean_lines("KTAP version 1\n1..1\n[    2.915013] # t: a != b\n"
+                               "[    2.915058] not ok 1 t\n")
+        self.assertEqual(tr.case_diagnostics(lines, 4), ["# t: a != b"])
+
+
 class BannerTest(unittest.TestCase):
     def test_banners(self):
         b = tr.find_banners(tr.clean_lines("x\r\x1b[0mirqlab: start 0.1 abc\nirqlab: end "
