@@ -258,7 +258,7 @@ class CaseDiagnosticsTest(unittest.TestCase):
         lines = tr.clean_lines(textwrap.dedent(self.LOG).lstrip("\n"))
         failed = [c for c in tr.ktap_cases(tr.parse_ktap(lines)) if c.status == "FAIL"]
         self.assertEqual([c.path for c in failed], ["dl.b"])
-        self.assertEqual([d.strip() for d in tr.case_diagnostics(lines, failed[0].lineno)],
+        self.assertEqual(tr.case_diagnostics(lines, failed[0].lineno),
                          ["# b: EXPECT_EQ failed at dl.c:10: x == y (3 vs 4)",
                           "# b: min 1675/1680 ns"])
 
