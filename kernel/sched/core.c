@@ -259,8 +259,10 @@ static void ttwu_queue(struct task_struct *task, int cpu, int wake_flags)
 	unsigned long flags;
 
 	if (cpu != smp_processor_id() && cpu_online(cpu)) {
-		/* The target activates it: fewer cross-CPU rq lock bounces. */
-		/* Already TASK_WAKING (try_to_wake_up()) until the target activates it. */
+		/*
+		 * The target activates it: fewer cross-CPU rq lock bounces.
+		 * try_to_wake_up() set TASK_WAKING already; it stays so till then.
+		 */
 		task->sched_remote_wakeup = !!(wake_flags & WF_MIGRATED);
 		if (llist_add(&task->wake_entry, &rq->wake_list))
 			smp_send_reschedule(cpu);
