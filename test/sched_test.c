@@ -820,6 +820,261 @@ static void fair_load_balance_spreads(struct ktest *t)
 	KTEST_EXPECT_LE(t, maxc, max(3, n));
 }
 
+/* ---------------------------------------------------------------- balancing passes */
+
+/*
+ * A backlog of fair tasks on CPU 0 behind a SCHED_FIFO "conductor" that
+ * spins there, so none of them runs on CPU 0 while CPU 1 (idle) pulls.
+ * Hot tasks ran on CPU 0 just before; cold ones never ran.  Everything
+ * starts pinned to CPU 0 and is allowed everywhere only once queued (hot
+ * ones first, so the cold ones end up nearer the head of cfs_tasks).
+ */
+#define LB_MAX_TASKS	80
+
+struct lb_backlog {
+	int nr_hot, nr_cold;
+	int want_pulled;		/* stop once this many of ours left CPU 0 */
+	u64 settle_ns;			/* then keep CPU 0 busy this much longer */
+	struct task_struct *hot[LB_MAX_TASKS], *cold[LB_MAX_TASKS];
+	int hot_cpu[LB_MAX_TASKS], cold_cpu[LB_MAX_TASKS];
+	int pulled;
+	volatile bool release, done;
+	struct task_struct *waiter;
+};
+
+static int lb_worker_fn(void *data)
+{
+	struct lb_backlog *b = data;
+
+	while (!READ_ONCE(b->release))
+		cond_resched();
+	return 0;
+}
+
+static int lb_pulled(struct lb_backlog *b)
+{
+	int n = 0;
+
+	for (int i = 0; i < b->nr_hot; i++)
+		n += task_cpu(b->hot[i]) != 0;
+	for (int i = 0; i < b->nr_cold; i++)
+		n += task_cpu(b->cold[i]) != 0;
+	return n;
+}
+
+static int lb_conductor_fn(void *data)
+{
+	struct lb_backlog *b = data;
+	u64 deadline, settled;
+
+	/* The waiter blocks; every hot task gets to run on CPU 0. */
+	for (int tries = 0; tries < 200; tries++) {
+		bool all_ran = true;
+
+		msleep(5);
+		for (int i = 0; i < b->nr_hot; i++)
+			all_ran &= READ_ONCE(b->hot[i]->se.sum_exec_runtime) != 0;
+		if (all_ran)
+			break;
+	}
+	for (int i = 0; i < b->nr_cold; i++)
+		wake_up_process(b->cold[i]);
+	for (int i = 0; i < b->nr_hot; i++)
+		set_cpus_allowed_ptr(b->hot[i], cpu_online_mask);
+	for (int i = 0; i < b->nr_cold; i++)
+		set_cpus_allowed_ptr(b->cold[i], cpu_online_mask);
+	deadline = ktime_get_ns() + 3 * NSEC_PER_SEC;
+	while (lb_pulled(b) < b->want_pulled && ktime_get_ns() < deadline)
+		cpu_relax();
+	settled = ktime_get_ns() + b->settle_ns;
+	while (ktime_get_ns() < settled)
+		cpu_relax();
+	b->pulled = lb_pulled(b);
+	for (int i = 0; i < b->nr_hot; i++)
+		b->hot_cpu[i] = task_cpu(b->hot[i]);
+	for (int i = 0; i < b->nr_cold; i++)
+		b->cold_cpu[i] = task_cpu(b->cold[i]);
+	WRITE_ONCE(b->release, true);
+	smp_store_release(&b->done, true);
+	wake_up_process(b->waiter);
+	return 0;
+}
+
+static void lb_reset_stats(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct sched_domain *sd = &cpu_rq(cpu)->sd;
+
+		memset(sd->lb_count, 0, sizeof(sd->lb_count));
+		memset(sd->lb_failed, 0, sizeof(sd->lb_failed));
+		memset(sd->lb_balanced, 0, sizeof(sd->lb_balanced));
+		memset(sd->lb_gained, 0, sizeof(sd->lb_gained));
+		memset(sd->lb_hot_gained, 0, sizeof(sd->lb_hot_gained));
+		WRITE_ONCE(sd->lb_max_gained, 0);
+		WRITE_ONCE(sd->lb_hardirq, 0);
+	}
+}
+
+static struct task_struct *lb_worker(struct lb_backlog *b)
+{
+	struct task_struct *p = spawn(lb_worker_fn, b, "lb-worker", -1, SCHED_NORMAL, 0);
+
+	if (p && set_cpus_allowed_ptr(p, cpumask_of(0))) {
+		WRITE_ONCE(b->release, true);	/* let it end once woken */
+		wake_up_process(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* Build the backlog, run it, and return with the conductor done. */
+static int lb_run_backlog(struct ktest *t, struct lb_backlog *b)
+{
+	struct task_struct *c;
+
+	b->waiter = current;
+	for (int i = 0; i < b->nr_hot; i++) {
+		b->hot[i] = lb_worker(b);
+		if (!b->hot[i])
+			return -ENOMEM;
+		wake_up_process(b->hot[i]);
+	}
+	for (int i = 0; i < b->nr_cold; i++) {
+		b->cold[i] = lb_worker(b);
+		if (!b->cold[i])
+			return -ENOMEM;
+	}
+	c = spawn(lb_conductor_fn, b, "lb-conductor", 0, SCHED_FIFO, 10);
+	if (!c)
+		return -ENOMEM;
+	lb_reset_stats();
+	wake_up_process(c);
+	wait_flag(&b->done);
+	return 0;
+}
+
+/*
+ * Periodic balancing runs in SCHED_SOFTIRQ, never in the tick's hard IRQ,
+ * and one pass moves at most sysctl_sched_nr_migrate tasks (32; 8 on
+ * PREEMPT_RT): 72 cold tasks on CPU 0 make an imbalance of 36.
+ */
+static void fair_load_balance_softirq_capped(struct ktest *t)
+{
+	static struct lb_backlog b;
+	unsigned int periodic, max_gained = 0, hardirq = 0;
+	int cpu;
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs 2 CPUs");
+	memset(&b, 0, sizeof(b));
+	b.nr_cold = 72;
+	b.want_pulled = 30;
+	b.settle_ns = 50 * NSEC_PER_MSEC;
+	KTEST_ASSERT_EQ(t, lb_run_backlog(t, &b), 0);
+	for_each_online_cpu(cpu) {
+		struct sched_domain *sd = &cpu_rq(cpu)->sd;
+
+		max_gained = max(max_gained, READ_ONCE(sd->lb_max_gained));
+		hardirq += READ_ONCE(sd->lb_hardirq);
+	}
+	periodic = cpu_rq(1)->sd.lb_count[CPU_IDLE] + cpu_rq(1)->sd.lb_count[CPU_NOT_IDLE];
+	ktest_info(t, "%d of 72 pulled; most in one pass %u (cap %u); CPU 1: %u periodic, %u newidle passes",
+		   b.pulled, max_gained, sysctl_sched_nr_migrate, periodic,
+		   cpu_rq(1)->sd.lb_count[CPU_NEWLY_IDLE]);
+	KTEST_EXPECT_GE(t, b.pulled, 30);
+	KTEST_EXPECT_GT(t, periodic, 0);
+	KTEST_EXPECT_EQ(t, hardirq, 0);
+	KTEST_EXPECT_GE(t, max_gained, 1);
+	KTEST_EXPECT_LE(t, max_gained, sysctl_sched_nr_migrate);
+}
+
+/*
+ * Cold tasks go before hot ones: with hot tasks at the tail of CPU 0's
+ * cfs_tasks (where a pass starts) and failed passes never making them fair
+ * game (cache_nice_tries raised for the case), the pass skips them and
+ * pulls the cold ones.  "Hot" is made exact: the migration cost is set to
+ * the time since boot, which a task that never ran exceeds and one that
+ * ran during this case does not.
+ */
+static void fair_load_balance_prefers_cache_cold(struct ktest *t)
+{
+	static struct lb_backlog b;
+	unsigned int cost = sysctl_sched_migration_cost, tries[CONFIG_NR_CPUS];
+	int cpu, cold_pulled = 0;
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs 2 CPUs");
+	while (local_clock() < NSEC_PER_SEC)
+		msleep(50);
+	memset(&b, 0, sizeof(b));
+	b.nr_hot = 2;
+	b.nr_cold = 4;
+	b.want_pulled = 3;		/* half of 6 */
+	b.settle_ns = 100 * NSEC_PER_MSEC;
+	for_each_online_cpu(cpu) {
+		tries[cpu] = cpu_rq(cpu)->sd.cache_nice_tries;
+		cpu_rq(cpu)->sd.cache_nice_tries = ~0U;
+	}
+	sysctl_sched_migration_cost = min_t(u64, local_clock(), ~0U - 1);
+	KTEST_ASSERT_EQ(t, lb_run_backlog(t, &b), 0);
+	sysctl_sched_migration_cost = cost;
+	for_each_online_cpu(cpu)
+		cpu_rq(cpu)->sd.cache_nice_tries = tries[cpu];
+	for (int i = 0; i < b.nr_cold; i++)
+		cold_pulled += b.cold_cpu[i] != 0;
+	ktest_info(t, "hot on CPUs %d %d (%llu, %llu refusals); %d of 4 cold pulled",
+		   b.hot_cpu[0], b.hot_cpu[1],
+		   (unsigned long long)b.hot[0]->se.statistics.nr_failed_migrations_hot,
+		   (unsigned long long)b.hot[1]->se.statistics.nr_failed_migrations_hot,
+		   cold_pulled);
+	KTEST_EXPECT_EQ(t, b.hot_cpu[0], 0);
+	KTEST_EXPECT_EQ(t, b.hot_cpu[1], 0);
+	KTEST_EXPECT_GT(t, b.hot[0]->se.statistics.nr_failed_migrations_hot, 0);
+	KTEST_EXPECT_GT(t, b.hot[1]->se.statistics.nr_failed_migrations_hot, 0);
+	KTEST_EXPECT_GE(t, cold_pulled, 1);
+}
+
+/*
+ * A hot task moves only after more than cache_nice_tries periodic passes
+ * in a row moved nothing.  With the cost at -1 every task is hot: the
+ * first passes refuse, then one moves them (a forced migration).
+ */
+static void fair_load_balance_moves_hot_after_failures(struct ktest *t)
+{
+	static struct lb_backlog b;
+	unsigned int cost = sysctl_sched_migration_cost, tries;
+	u64 refused = 0, forced = 0;
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs 2 CPUs");
+	memset(&b, 0, sizeof(b));
+	b.nr_hot = 4;
+	b.want_pulled = 2;
+	b.settle_ns = 10 * NSEC_PER_MSEC;
+	sysctl_sched_migration_cost = (unsigned int)-1;
+	KTEST_ASSERT_EQ(t, lb_run_backlog(t, &b), 0);
+	sysctl_sched_migration_cost = cost;
+	for (int i = 0; i < b.nr_hot; i++) {
+		refused += b.hot[i]->se.statistics.nr_failed_migrations_hot;
+		forced += b.hot[i]->se.statistics.nr_forced_migrations;
+	}
+	ktest_info(t, "%d of 4 pulled; %llu refusals, %llu forced; CPU 1 hot_gained %u",
+		   b.pulled, (unsigned long long)refused, (unsigned long long)forced,
+		   cpu_rq(1)->sd.lb_hot_gained[CPU_IDLE] +
+		   cpu_rq(1)->sd.lb_hot_gained[CPU_NOT_IDLE] +
+		   cpu_rq(1)->sd.lb_hot_gained[CPU_NEWLY_IDLE]);
+	/*
+	 * The first cache_nice_tries + 1 periodic passes of a puller refuse
+	 * all four; what moved was forced.  (More CPUs may pull more.)
+	 */
+	tries = cpu_rq(1)->sd.cache_nice_tries;
+	KTEST_EXPECT_GE(t, b.pulled, 2);
+	KTEST_EXPECT_GE(t, refused, (u64)4 * (tries + 1));
+	KTEST_EXPECT_GE(t, forced, (u64)b.pulled);
+}
+
 /* Two threads on one CPU handing the CPU back and forth. */
 struct pingpong {
 	struct task_struct *peer;
@@ -886,6 +1141,9 @@ static struct ktest_case sched_cases[] = {
 	KTEST_CASE(kernel_checks_fire),
 	KTEST_CASE(kthread_stop_returns_code),
 	KTEST_CASE(fair_load_balance_spreads),
+	KTEST_CASE(fair_load_balance_softirq_capped),
+	KTEST_CASE(fair_load_balance_prefers_cache_cold),
+	KTEST_CASE(fair_load_balance_moves_hot_after_failures),
 	KTEST_CASE(bench_context_switch),
 	{}
 };

@@ -55,15 +55,23 @@ struct load_weight {
 	u32 inv_weight;
 };
 
+/* What load balancing did to a task (Linux 5.15's se.statistics, in part). */
+struct sched_statistics {
+	u64 nr_failed_migrations_hot;	/* left behind: cache-hot */
+	u64 nr_forced_migrations;	/* moved although cache-hot */
+};
+
 struct sched_entity {
 	struct load_weight load;
 	struct rb_node run_node;
+	struct list_head group_node;	/* in rq->cfs_tasks while queued */
 	unsigned int on_rq;
 	u64 exec_start;
 	u64 sum_exec_runtime;
 	u64 prev_sum_exec_runtime;
 	u64 vruntime;
 	u64 nr_migrations;
+	struct sched_statistics statistics;
 	struct cfs_rq *cfs_rq;
 };
 
@@ -404,6 +412,7 @@ void sched_init_smp(void);
 void init_idle(struct task_struct *idle, int cpu);
 __noreturn void cpu_startup_entry(void);
 void scheduler_tick(void);
+int idle_cpu(int cpu);
 void scheduler_ipi(void);
 unsigned long nr_running(void);
 u64 task_sched_runtime(struct task_struct *p);

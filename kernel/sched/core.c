@@ -725,6 +725,18 @@ void yield(void)
 
 /* ------------------------------------------------------------ tick */
 
+/* Nothing runs on @cpu and nothing is on its way there. */
+int idle_cpu(int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	if (rq->curr != rq->idle)
+		return 0;
+	if (rq->nr_running)
+		return 0;
+	return llist_empty(&rq->wake_list);
+}
+
 void scheduler_tick(void)
 {
 	int cpu = smp_processor_id();
@@ -736,11 +748,9 @@ void scheduler_tick(void)
 	curr = rq->curr;
 	curr->sched_class->task_tick(rq, curr, 0);
 	raw_spin_rq_unlock(rq);
-	/* Periodic load balance for fair tasks, every few ticks. */
-	if ((long)(jiffies - rq->next_balance) >= 0) {
-		rq->next_balance = jiffies + max(1, CONFIG_HZ / 100) * 4;	/* ~16 ms at 250 HZ */
-		fair_load_balance(rq, false);
-	}
+	/* The pass itself runs in SCHED_SOFTIRQ, not here in the hard IRQ. */
+	rq->idle_balance = idle_cpu(cpu);
+	trigger_load_balance(rq);
 }
 
 unsigned long nr_running(void)
@@ -778,6 +788,7 @@ void sched_init_granularity(unsigned int ncpus);
 void sched_init_smp(void)
 {
 	sched_init_granularity(num_online_cpus());
+	sched_init_domains();
 	cpu_stop_init();
 	spawn_ksoftirqd();
 	workqueue_init();
@@ -798,6 +809,7 @@ void sched_init(void)
 		init_dl_rq(&rq->dl);
 	}
 	init_sched_dl_class();
+	init_sched_fair_class();
 	init_dl_task(&init_task);
 	init_idle(&init_task, 0);
 	cpu_rq(0)->online = 1;

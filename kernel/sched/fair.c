@@ -7,10 +7,13 @@
  * preempts when it is behind the current one by more than the wakeup
  * granularity.  Preemption of a fair task by a fair task is "lazy" under
  * PREEMPT_LAZY.  Load balancing evens out the number of fair tasks across
- * CPUs: periodically from the tick and when a CPU is about to go idle.
+ * CPUs: periodically in SCHED_SOFTIRQ, which the tick raises when a pass is
+ * due, and when a CPU is about to go idle.
  */
 #include "sched.h"
 #include <linux/smp.h>
+#include <linux/hardirq.h>
+#include <linux/interrupt.h>
 
 /* Linux's weights: each nice level ~10% CPU, 1024 at nice 0. */
 const int sched_prio_to_weight[40] = {
@@ -180,6 +183,7 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	if (se != cfs_rq->curr)
 		__enqueue_entity(cfs_rq, se);
 	se->on_rq = 1;
+	list_add(&se->group_node, &rq->cfs_tasks);
 	cfs_rq->load.weight += se->load.weight;
 	cfs_rq->nr_running++;
 	rq->nr_running++;
@@ -194,6 +198,7 @@ static void dequeue_task_fair(struct rq *rq, struct task_struct *task, int deq_f
 	if (se != cfs_rq->curr)
 		__dequeue_entity(cfs_rq, se);
 	se->on_rq = 0;
+	list_del_init(&se->group_node);
 	cfs_rq->load.weight -= se->load.weight;
 	cfs_rq->nr_running--;
 	rq->nr_running--;
@@ -254,8 +259,11 @@ static void set_next_task_fair(struct rq *rq, struct task_struct *task, bool fir
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *ent = &task->se;
 
-	if (ent->on_rq)
+	if (ent->on_rq) {
 		__dequeue_entity(cfs_rq, ent);	/* the running entity is not in the tree */
+		/* cfs_tasks stays in most-recently-run order: balancing takes from its tail. */
+		list_move(&ent->group_node, &rq->cfs_tasks);
+	}
 	ent->exec_start = rq->clock_task;
 	cfs_rq->curr = ent;
 	ent->prev_sum_exec_runtime = ent->sum_exec_runtime;
@@ -344,68 +352,441 @@ static void switched_to_fair(struct rq *rq, struct task_struct *task)
 		check_preempt_curr(rq, task, 0);
 }
 
+/* ------------------------------------------------------------ load balancing */
+
 /*
- * Move fair tasks from the busiest CPU to @this_rq until the difference
- * in runnable fair tasks is at most one.  Only queued, not running,
- * allowed, not migrate-disabled tasks move.
+ * Linux 5.15's periodic and newidle balancing over irqlab's one domain
+ * (struct sched_domain).  The tick only notices that a pass is due and
+ * raises SCHED_SOFTIRQ; the pass runs there, with interrupts enabled (in
+ * ksoftirqd on PREEMPT_RT).  A pass pulls half the difference in fair
+ * tasks from the CPU that has the most, looks at no more than
+ * sysctl_sched_nr_migrate of them, detaches them holding only the busiest
+ * rq's lock and attaches them holding only ours, and leaves cache-hot
+ * tasks behind until passes keep failing.
+ *
+ * Left out, with what stands in for it: PELT load and utilisation (the
+ * imbalance is counted in tasks, which is what Linux computes between
+ * one-CPU groups when ours has spare capacity, and what a load-based
+ * imbalance amounts to for equal weights); active balancing of busiest's
+ * running task; NOHZ idle balancing (irqlab's tick never stops); newidle's
+ * avg_idle and root-domain overload shortcuts (a pass that finds no
+ * imbalance gives up at once instead).
  */
-int fair_load_balance(struct rq *this_rq, bool newidle)
+
+#ifdef CONFIG_PREEMPT_RT
+unsigned int sysctl_sched_nr_migrate = 8;	/* the RT patch: shorter lock holds */
+#else
+unsigned int sysctl_sched_nr_migrate = 32;
+#endif
+/* ns since a task last ran on its CPU during which it counts as cache-hot; -1: always */
+unsigned int sysctl_sched_migration_cost = 500000U;
+/* Tasks looked at per hold of busiest's lock before letting go of it. */
+static const unsigned int sched_nr_migrate_break = 32;
+static unsigned long max_load_balance_interval = HZ / 10;
+
+#define LBF_ALL_PINNED	0x01	/* no task looked at may run on dst_cpu */
+#define LBF_NEED_BREAK	0x02	/* loop_break reached: drop the lock, continue */
+#define LBF_DST_PINNED	0x04	/* (Linux: retry another CPU of our group) */
+#define LBF_SOME_PINNED	0x08	/* at least one task could not come here */
+#define LBF_ACTIVE_LB	0x10	/* (Linux: active balance; not modelled) */
+
+/* Balanced passes of an all-pinned domain back off to at most this (ms). */
+#define MAX_PINNED_INTERVAL	512
+
+struct lb_env {
+	struct sched_domain *sd;
+	struct rq *src_rq;
+	int src_cpu;
+	int dst_cpu;
+	struct rq *dst_rq;
+	enum cpu_idle_type idle;
+	long imbalance;		/* in tasks: Linux's migrate_task */
+	struct cpumask *cpus;	/* where busiest may still be looked for */
+	unsigned int flags;
+	unsigned int loop;	/* tasks looked at in this pass */
+	unsigned int loop_break;
+	unsigned int loop_max;
+	struct list_head tasks;	/* detached from src_rq, not yet attached */
+};
+
+/*
+ * Would moving @p lose a warm cache?  Yes if it ran on its CPU within the
+ * last sysctl_sched_migration_cost ns (exec_start is where its last run
+ * began, or still runs from).
+ */
+static int task_hot(struct task_struct *p, struct lb_env *env)
 {
+	s64 since;
+
+	lockdep_assert_rq_held(env->src_rq);
+	if (p->sched_class != &fair_sched_class)
+		return 0;
+	if (unlikely(p->policy == SCHED_IDLE))
+		return 0;
+	if (sysctl_sched_migration_cost == (unsigned int)-1)
+		return 1;
+	if (sysctl_sched_migration_cost == 0)
+		return 0;
+	since = env->src_rq->clock_task - p->se.exec_start;
+	return since < (s64)sysctl_sched_migration_cost;
+}
+
+/*
+ * May @p leave env->src_rq (locked) for env->dst_cpu in this pass?  Not
+ * if it may not run there, not while it runs, and not while cache-hot
+ * unless more than cache_nice_tries periodic passes in a row moved nothing.
+ */
+static int can_migrate_task(struct task_struct *p, struct lb_env *env)
+{
+	int hot;
+
+	lockdep_assert_rq_held(env->src_rq);
+	if (!cpumask_test_cpu(env->dst_cpu, p->cpus_ptr)) {
+		/* Our group is this CPU alone: no other dst to try (LBF_DST_PINNED). */
+		env->flags |= LBF_SOME_PINNED;
+		return 0;
+	}
+	env->flags &= ~LBF_ALL_PINNED;
+	if (task_running(env->src_rq, p))
+		return 0;
+	hot = task_hot(p, env);
+	if (hot && env->sd->nr_balance_failed <= env->sd->cache_nice_tries) {
+		p->se.statistics.nr_failed_migrations_hot++;
+		return 0;
+	}
+	if (hot) {
+		env->sd->lb_hot_gained[env->idle]++;
+		p->se.statistics.nr_forced_migrations++;
+	}
+	return 1;
+}
+
+/* Off src_rq and onto dst_cpu's books; TASK_ON_RQ_MIGRATING until attached. */
+static void detach_task(struct task_struct *p, struct lb_env *env)
+{
+	lockdep_assert_rq_held(env->src_rq);
+	deactivate_task(env->src_rq, p, DEQUEUE_NOCLOCK);
+	set_task_cpu(p, env->dst_cpu);
+}
+
+/*
+ * Detach up to env->imbalance tasks from src_rq (locked) onto env->tasks,
+ * least recently run first.  Every task looked at counts, whether it
+ * moves or not: past loop_max the pass is over, past loop_break this lock
+ * hold is (LBF_NEED_BREAK).  A task that may not move goes to the head,
+ * out of the way.
+ */
+static int detach_tasks(struct lb_env *env)
+{
+	struct rq *src = env->src_rq;
+	struct list_head *queue = &src->cfs_tasks;
+	int detached = 0;
+
+	lockdep_assert_rq_held(src);
+	if (src->nr_running <= 1) {
+		/* Emptied since we looked: nothing was found pinned either. */
+		env->flags &= ~LBF_ALL_PINNED;
+		return 0;
+	}
+	while (env->imbalance > 0 && !list_empty(queue)) {
+		struct task_struct *p;
+
+		/* An idle puller leaves busiest something to run. */
+		if (env->idle != CPU_NOT_IDLE && src->nr_running <= 1)
+			break;
+		if (++env->loop > env->loop_max)
+			break;		/* as many looked at as one pass may */
+		if (env->loop > env->loop_break) {
+			/* long enough under this lock: the caller lets go, then resumes */
+			env->flags |= LBF_NEED_BREAK;
+			env->loop_break += sched_nr_migrate_break;
+			break;
+		}
+		p = list_last_entry(queue, struct task_struct, se.group_node);
+		if (!can_migrate_task(p, env)) {
+			list_move(&p->se.group_node, queue);
+			continue;
+		}
+		detach_task(p, env);
+		list_add(&p->se.group_node, &env->tasks);
+		env->imbalance--;
+		detached++;
+		/* With preemption a CPU going idle should not wait for more than one. */
+		if (IS_ENABLED(CONFIG_PREEMPTION) && env->idle == CPU_NEWLY_IDLE)
+			break;
+	}
+	env->sd->lb_gained[env->idle] += detached;
+	return detached;
+}
+
+/* Queue @p on @rq (locked), where detach_task() sent it. */
+static void attach_task(struct rq *rq, struct task_struct *p)
+{
+	lockdep_assert_rq_held(rq);
+	BUG_ON(task_cpu(p) != rq->cpu);
+	activate_task(rq, p, ENQUEUE_NOCLOCK);
+	check_preempt_curr(rq, p, 0);
+}
+
+/* Enqueue what detach_tasks() took, under dst_rq's lock alone. */
+static void attach_tasks(struct lb_env *env)
+{
+	struct rq *dst = env->dst_rq;
+
+	raw_spin_rq_lock(dst);
+	update_rq_clock(dst);
+	while (!list_empty(&env->tasks)) {
+		struct task_struct *p = list_first_entry(&env->tasks, struct task_struct,
+							 se.group_node);
+
+		list_del_init(&p->se.group_node);
+		attach_task(dst, p);
+	}
+	raw_spin_rq_unlock(dst);
+}
+
+/*
+ * find_busiest_group() and find_busiest_queue() for one-CPU groups: the
+ * CPU in env->cpus with the most fair tasks, if half the difference to
+ * ours is at least one task; that half is env->imbalance.
+ */
+static struct rq *find_busiest_queue(struct lb_env *env)
+{
+	unsigned int local = READ_ONCE(env->dst_rq->cfs.nr_running), most = 0;
 	struct rq *busiest = NULL;
-	unsigned int max_nr = 0, moved = 0;
-	unsigned long flags = 0;
 	int cpu;
 
-	for_each_online_cpu(cpu) {
+	for_each_cpu(cpu, env->cpus) {
 		unsigned int nr = READ_ONCE(cpu_rq(cpu)->cfs.nr_running);
 
-		if (cpu != this_rq->cpu && nr > max_nr) {
-			max_nr = nr;
+		if (cpu != env->dst_cpu && nr > most) {
+			most = nr;
 			busiest = cpu_rq(cpu);
 		}
 	}
-	if (!busiest || max_nr < 2 || max_nr <= READ_ONCE(this_rq->cfs.nr_running) + 1)
-		return 0;
-	if (!newidle) {
-		local_irq_save(flags);
-		raw_spin_rq_lock(this_rq);
-	}
-	double_lock_balance(this_rq, busiest);
-	update_rq_clock(busiest);
-	update_rq_clock(this_rq);
-	while (busiest->cfs.nr_running > this_rq->cfs.nr_running + 1) {
-		struct sched_entity *se;
-		struct task_struct *p = NULL;
-		struct rb_node *n;
-
-		for (n = rb_first_cached(&busiest->cfs.tasks_timeline); n; n = rb_next(n)) {
-			se = rb_entry(n, struct sched_entity, run_node);
-			if (!task_running(busiest, task_of(se)) &&
-			    !is_migration_disabled(task_of(se)) &&
-			    cpumask_test_cpu(this_rq->cpu, task_of(se)->cpus_ptr)) {
-				p = task_of(se);
-				break;
-			}
-		}
-		if (!p)
-			break;
-		move_queued_task_locked(busiest, this_rq, p);
-		moved++;
-	}
-	double_unlock_balance(this_rq, busiest);
-	if (!newidle) {
-		raw_spin_rq_unlock(this_rq);
-		local_irq_restore(flags);
-	}
-	return moved;
+	if (!busiest || most <= local)
+		return NULL;
+	env->imbalance = (most - local) / 2;
+	return env->imbalance > 0 ? busiest : NULL;
 }
 
-/* About to go idle (nothing fair or better here): try to pull first. */
+/*
+ * One balancing pass of @sd towards this_cpu; returns the number of tasks
+ * pulled.  Interrupts are off only while an rq lock is held (newidle
+ * callers have them off throughout).
+ */
+static int load_balance(int this_cpu, struct rq *this_rq, struct sched_domain *sd,
+			enum cpu_idle_type idle)
+{
+	cpumask_t cpus;		/* Linux: per-CPU load_balance_mask */
+	struct lb_env env = {
+		.sd = sd,
+		.dst_cpu = this_cpu,
+		.dst_rq = this_rq,
+		.idle = idle,
+		.loop_break = sched_nr_migrate_break,
+		.cpus = &cpus,
+		.tasks = LIST_HEAD_INIT(env.tasks),
+	};
+	int ld_moved = 0, batch;
+	unsigned long flags;
+	struct rq *busiest;
+
+	if (in_hardirq())
+		sd->lb_hardirq++;
+	cpumask_copy(&cpus, cpu_online_mask);
+	sd->lb_count[idle]++;
+redo:
+	busiest = find_busiest_queue(&env);
+	if (!busiest)
+		goto out_balanced;
+	env.src_cpu = busiest->cpu;
+	env.src_rq = busiest;
+	ld_moved = 0;
+	env.flags |= LBF_ALL_PINNED;	/* until a task that may come here is seen */
+	if (busiest->nr_running > 1) {
+		env.loop_max = min(sysctl_sched_nr_migrate, busiest->nr_running);
+		/* One batch per hold of busiest's lock, until detach_tasks() is done. */
+		do {
+			env.flags &= ~LBF_NEED_BREAK;
+			raw_spin_lock_irqsave(&busiest->__lock, flags);
+			update_rq_clock(busiest);
+			batch = detach_tasks(&env);
+			/*
+			 * The detached tasks are TASK_ON_RQ_MIGRATING: __task_rq_lock()
+			 * users wait for them, so busiest's lock can go before ours is
+			 * taken.  Never both at once.
+			 */
+			raw_spin_rq_unlock(busiest);
+			if (batch) {
+				attach_tasks(&env);
+				ld_moved += batch;
+			}
+			local_irq_restore(flags);
+		} while (env.flags & LBF_NEED_BREAK);
+		if (unlikely(env.flags & LBF_ALL_PINNED)) {
+			/* Nothing on busiest may come here: try the next busiest. */
+			cpumask_clear_cpu(busiest->cpu, &cpus);
+			cpumask_clear_cpu(this_cpu, &cpus);
+			if (cpumask_weight(&cpus)) {
+				env.loop = 0;
+				env.loop_break = sched_nr_migrate_break;
+				goto redo;
+			}
+			goto out_all_pinned;
+		}
+	}
+	if (!ld_moved) {
+		sd->lb_failed[idle]++;
+		/* Newidle passes are frequent: only periodic ones make hot tasks fair game. */
+		if (idle != CPU_NEWLY_IDLE)
+			sd->nr_balance_failed++;
+	} else {
+		sd->nr_balance_failed = 0;
+	}
+	sd->balance_interval = sd->min_interval;	/* unbalanced: look again soon */
+	goto out;
+
+out_balanced:
+out_all_pinned:
+	sd->lb_balanced[idle]++;
+	sd->nr_balance_failed = 0;
+	ld_moved = 0;
+	/* Newidle ignores the interval: backing it off there would run away. */
+	if (idle == CPU_NEWLY_IDLE)
+		goto out;
+	if (((env.flags & LBF_ALL_PINNED) && sd->balance_interval < MAX_PINNED_INTERVAL) ||
+	    sd->balance_interval < sd->max_interval)
+		sd->balance_interval *= 2;
+out:
+	if ((unsigned int)ld_moved > sd->lb_max_gained)
+		sd->lb_max_gained = ld_moved;
+	return ld_moved;
+}
+
+/* Jiffies between periodic passes: balance_interval ms, longer when busy. */
+static unsigned long get_sd_balance_interval(struct sched_domain *sd, int cpu_busy)
+{
+	unsigned int ms = sd->balance_interval * (cpu_busy ? sd->busy_factor : 1);
+	/* Busy: one jiffy short, so that levels' periods are not multiples (Linux). */
+	unsigned long interval = msecs_to_jiffies(ms) - (cpu_busy ? 1 : 0);
+
+	return clamp(interval, 1UL, max_load_balance_interval);
+}
+
+static void rebalance_domains(struct rq *rq, enum cpu_idle_type idle)
+{
+	struct sched_domain *sd = &rq->sd;
+	int busy = idle != CPU_IDLE;
+	unsigned long interval;
+
+	if (!READ_ONCE(sd->span_weight))
+		return;
+	interval = get_sd_balance_interval(sd, busy);
+	if (time_after_eq(jiffies, sd->last_balance + interval)) {
+		if (load_balance(rq->cpu, rq, sd, idle)) {
+			idle = idle_cpu(rq->cpu) ? CPU_IDLE : CPU_NOT_IDLE;
+			busy = idle != CPU_IDLE;
+		}
+		sd->last_balance = jiffies;
+		interval = get_sd_balance_interval(sd, busy);
+	}
+	rq->next_balance = sd->last_balance + interval;
+}
+
+/* SCHED_SOFTIRQ: the periodic pass the tick asked for. */
+static void run_rebalance_domains(struct softirq_action *h)
+{
+	struct rq *this_rq = this_rq();
+
+	rebalance_domains(this_rq, this_rq->idle_balance ? CPU_IDLE : CPU_NOT_IDLE);
+}
+
+/* From the tick (hard IRQ): only ask for a pass once one is due. */
+void trigger_load_balance(struct rq *rq)
+{
+	if (unlikely(!READ_ONCE(rq->sd.span_weight) || !rq->online))
+		return;
+	if (time_after_eq(jiffies, rq->next_balance))
+		raise_softirq(SCHED_SOFTIRQ);
+}
+
+/*
+ * This CPU is about to go idle: pull now rather than at its next tick.
+ * From pick_next_task() with our rq locked and interrupts off.  The rq
+ * lock is dropped for the pass, as in Linux, so that the pass holds one
+ * rq lock at a time; prev is still curr and on_cpu, so nothing moves it,
+ * and interrupts stay off so nothing else schedules here.  Returns > 0
+ * with fair work queued here, < 0 if a higher class has work, 0 to idle.
+ */
+static int newidle_balance(struct rq *this_rq)
+{
+	struct sched_domain *sd = &this_rq->sd;
+	unsigned long next_balance = jiffies + HZ, next;
+	int pulled_task = 0;
+
+	/* A wakeup is already on its way here. */
+	if (!llist_empty(&this_rq->wake_list))
+		return 0;
+	if (!this_rq->online || !READ_ONCE(sd->span_weight))
+		return 0;
+	raw_spin_rq_unlock(this_rq);
+	pulled_task = load_balance(this_rq->cpu, this_rq, sd, CPU_NEWLY_IDLE);
+	next = sd->last_balance + get_sd_balance_interval(sd, 0);
+	if (time_after(next_balance, next))
+		next_balance = next;
+	raw_spin_rq_lock(this_rq);
+	/* Work may have been queued here while the lock was down. */
+	if (this_rq->cfs.nr_running && !pulled_task)
+		pulled_task = 1;
+	if (this_rq->nr_running != this_rq->cfs.nr_running)
+		pulled_task = -1;
+	if (time_after(this_rq->next_balance, next_balance))
+		this_rq->next_balance = next_balance;
+	return pulled_task;
+}
+
+/* Nothing fair or better is queued: try to pull before going idle. */
 static int balance_fair(struct rq *rq, struct task_struct *prev)
 {
 	if (rq->nr_running)
 		return 1;
-	return fair_load_balance(rq, true) > 0;
+	return newidle_balance(rq) != 0;
+}
+
+/*
+ * The domain, once the CPUs are up (Linux's sd_init() for an MC level):
+ * intervals in ms scale with its weight, cache-hot tasks wait one failed
+ * pass.  One CPU has no domain, hence no balancing, as in Linux.
+ */
+void sched_init_domains(void)
+{
+	unsigned int weight = num_online_cpus();
+	int cpu;
+
+	if (weight < 2)
+		return;
+	max_load_balance_interval = HZ * weight / 10;
+	for_each_online_cpu(cpu) {
+		struct sched_domain *sd = &cpu_rq(cpu)->sd;
+
+		sd->min_interval = weight;
+		sd->max_interval = 2 * weight;
+		sd->balance_interval = weight;
+		sd->busy_factor = 16;
+		sd->cache_nice_tries = 1;
+		sd->last_balance = jiffies;
+		smp_store_release(&sd->span_weight, weight);
+	}
+}
+
+void init_sched_fair_class(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		INIT_LIST_HEAD(&cpu_rq(cpu)->cfs_tasks);
+	open_softirq(SCHED_SOFTIRQ, run_rebalance_domains);
 }
 
 const struct sched_class fair_sched_class = {

@@ -132,6 +132,38 @@ static inline bool task_has_dl_policy(const struct task_struct *p)
 	return dl_policy(p->policy);
 }
 
+/* Who asks for a balancing pass: an idle CPU's tick, a busy one's, or schedule(). */
+enum cpu_idle_type {
+	CPU_IDLE,
+	CPU_NOT_IDLE,
+	CPU_NEWLY_IDLE,
+	CPU_MAX_IDLE_TYPES
+};
+
+/*
+ * irqlab's one scheduling domain per CPU: Linux's MC level on a machine
+ * with one last-level cache (what QEMU gives us), spanning the CPUs online
+ * at sched_init_smp(), each group one CPU.  The tunables are sd_init()'s
+ * for such a level; the lb_* counters are Linux's schedstats, per idle
+ * type, plus two of irqlab's that tests read.
+ */
+struct sched_domain {
+	unsigned long last_balance;	/* jiffies */
+	unsigned int balance_interval;	/* ms; doubles while balanced */
+	unsigned int min_interval, max_interval;
+	unsigned int busy_factor;	/* balance less often when busy */
+	unsigned int nr_balance_failed;	/* periodic passes in a row that moved nothing */
+	unsigned int cache_nice_tries;	/* failures before a cache-hot task may move */
+	unsigned int span_weight;	/* 0: no domain yet (or one CPU) */
+	unsigned int lb_count[CPU_MAX_IDLE_TYPES];
+	unsigned int lb_failed[CPU_MAX_IDLE_TYPES];
+	unsigned int lb_balanced[CPU_MAX_IDLE_TYPES];
+	unsigned int lb_gained[CPU_MAX_IDLE_TYPES];
+	unsigned int lb_hot_gained[CPU_MAX_IDLE_TYPES];
+	unsigned int lb_max_gained;	/* most tasks one load_balance() moved */
+	unsigned int lb_hardirq;	/* passes that ran in hard-IRQ context */
+};
+
 struct rq {
 	raw_spinlock_t __lock;
 	unsigned int nr_running;
@@ -149,6 +181,9 @@ struct rq {
 	int online;
 	struct llist_head wake_list;	/* remote wakeups, queued by other CPUs */
 	unsigned long next_balance;	/* jiffies */
+	int idle_balance;		/* the tick found this CPU idle */
+	struct list_head cfs_tasks;	/* queued fair tasks, most recently run first */
+	struct sched_domain sd;
 	u64 idle_time;
 	u64 last_idle_enter;
 	/* balance callbacks run after the lock is dropped (RT push/pull) */
@@ -339,7 +374,12 @@ static inline void __dl_add(struct dl_bw *dl_b, u64 tsk_bw, int cpus)
 	dl_b->total_bw += tsk_bw;
 	__dl_update(dl_b, -((s32)tsk_bw / cpus));
 }
-int fair_load_balance(struct rq *this_rq, bool newidle);
+/* kernel/sched/fair.c: load balancing */
+extern unsigned int sysctl_sched_nr_migrate;
+extern unsigned int sysctl_sched_migration_cost;
+void trigger_load_balance(struct rq *rq);
+void init_sched_fair_class(void);
+void sched_init_domains(void);
 void update_curr_fair(struct rq *rq);
 
 /* stop class: run @fn on @cpu in its stopper thread, waiting for it. */
