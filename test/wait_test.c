@@ -11,6 +11,10 @@
 #include <linux/kthread.h>
 #include <linux/delay.h>
 #include <linux/smp.h>
+#include <linux/swait.h>
+#include <linux/hrtimer.h>
+#include <asm/apic.h>
+#include <asm/irq_vectors.h>
 
 static DECLARE_WAIT_QUEUE_HEAD(test_wq);
 static volatile bool go;
@@ -20,6 +24,7 @@ struct waiter {
 	unsigned long nvcsw_before, slept;
 	bool exclusive;
 	struct completion *c;
+	struct task_struct *task;
 };
 
 static int wq_waiter_fn(void *data)
@@ -157,12 +162,108 @@ static void completions_count(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, completion_done(&c));
 }
 
+static struct swait_queue_head test_swq = __SWAIT_QUEUE_HEAD_INITIALIZER(test_swq);
+
+static int swait_waiter_fn(void *data)
+{
+	struct swait_queue wait = { .task = current,
+				    .task_list = LIST_HEAD_INIT(wait.task_list) };
+	struct waiter *w = data;
+
+	w->task = current;
+	for (;;) {
+		prepare_to_swait_exclusive(&test_swq, &wait, TASK_UNINTERRUPTIBLE);
+		if (READ_ONCE(go))
+			break;
+		schedule();
+	}
+	finish_swait(&test_swq, &wait);
+	__atomic_fetch_add(&finished, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static struct waiter swq_waiters[3];
+static int swq_asleep_in_irq = -1;
+
+static enum hrtimer_restart swq_count_sleepers(struct hrtimer *timer)
+{
+	int n = 0;
+
+	for (int i = 0; i < 3; i++)
+		n += READ_ONCE(swq_waiters[i].task->__state) == TASK_UNINTERRUPTIBLE;
+	swq_asleep_in_irq = n;
+	return HRTIMER_NORESTART;
+}
+
+static bool timer_irq_pending(void)
+{
+	unsigned int v = LOCAL_TIMER_VECTOR;
+
+	return apic_read(APIC_IRR + 0x10 * (v / 32)) & (1U << (v % 32));
+}
+
+/*
+ * swake_up_all() lets interrupts in between wakeups.  A timer interrupt is
+ * made pending before the call (interrupts off), so it is taken at the
+ * first point where swake_up_all() enables interrupts: after the first of
+ * three wakeups, not after the last.  Without PREEMPT_COUNT the unlock's
+ * sti is followed directly by the next lock's cli, and x86 takes no
+ * interrupt in the shadow of an sti: there (as in Linux) only other CPUs
+ * get in between, which this case cannot time.
+ */
+static void swake_up_all_irqs_on_between(struct ktest *t)
+{
+	struct hrtimer timer;
+	bool pending = false;
+
+	if (!IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		ktest_skip(t, "sti; cli back to back without PREEMPT_COUNT");
+	memset(swq_waiters, 0, sizeof(swq_waiters));
+	go = false;
+	finished = 0;
+	/* On this CPU, below us: woken ones stay TASK_RUNNING, not yet running. */
+	for (int i = 0; i < 3; i++) {
+		struct task_struct *p = ktest_kthread(swait_waiter_fn, &swq_waiters[i], "swaiter",
+						      smp_processor_id(), SCHED_NORMAL, 0);
+
+		KTEST_ASSERT_TRUE(t, p);
+		wake_up_process(p);
+		for (int tries = 0; tries < 100000; tries++) {
+			if (READ_ONCE(p->__state) == TASK_UNINTERRUPTIBLE && !READ_ONCE(p->on_rq))
+				break;
+			yield();
+		}
+		KTEST_ASSERT_TRUE(t, swq_waiters[i].task == p);
+	}
+	ktest_set_fifo(50);
+	WRITE_ONCE(go, true);
+	swq_asleep_in_irq = -1;
+	hrtimer_init(&timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	timer.function = swq_count_sleepers;
+	local_irq_disable();
+	hrtimer_start(&timer, 0, HRTIMER_MODE_REL_HARD);
+	for (int i = 0; i < 100000 && !pending; i++) {
+		udelay(10);
+		pending = timer_irq_pending();
+	}
+	swake_up_all(&test_swq);
+	local_irq_enable();
+	ktest_set_fifo(0);
+	hrtimer_cancel(&timer);
+	wait_finished(3);
+	KTEST_ASSERT_TRUE(t, pending);
+	KTEST_EXPECT_EQ(t, finished, 3);
+	KTEST_EXPECT_EQ(t, swq_asleep_in_irq, 2);
+	KTEST_EXPECT_TRUE(t, list_empty(&test_swq.task_list));
+}
+
 static struct ktest_case wait_cases[] = {
 	KTEST_CASE(wait_event_sleeps_until_condition),
 	KTEST_CASE(exclusive_waiters_wake_one_by_one),
 	KTEST_CASE(completion_from_interrupt),
 	KTEST_CASE(complete_all_releases_everyone),
 	KTEST_CASE(completions_count),
+	KTEST_CASE(swake_up_all_irqs_on_between),
 	{}
 };
 

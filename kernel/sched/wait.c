@@ -145,12 +145,31 @@ void swake_up_one(struct swait_queue_head *q)
 	raw_spin_unlock_irqrestore(&q->lock, flags);
 }
 
+/*
+ * Wake everyone queued when we get here.  The waiters are moved to a list
+ * of our own first, so those who queue meanwhile wait for the next wakeup,
+ * and the lock (with interrupts) is let go after each wakeup: the time
+ * spent with interrupts off is one wakeup, not the whole queue's.  Hence
+ * process context with interrupts on only, as in Linux (complete_all()
+ * wakes under the lock and may be used from anywhere).
+ */
 void swake_up_all(struct swait_queue_head *q)
 {
-	unsigned long flags;
+	LIST_HEAD(batch);
 
-	raw_spin_lock_irqsave(&q->lock, flags);
-	while (!list_empty(&q->task_list))
-		swake_up_locked(q);
-	raw_spin_unlock_irqrestore(&q->lock, flags);
+	raw_spin_lock_irq(&q->lock);
+	list_splice_init(&q->task_list, &batch);
+	while (!list_empty(&batch)) {
+		struct swait_queue *first = list_first_entry(&batch, struct swait_queue,
+							     task_list);
+
+		wake_up_state(first->task, TASK_NORMAL);
+		list_del_init(&first->task_list);
+		if (!list_empty(&batch)) {
+			/* an interrupt, or another CPU after the lock, may go first */
+			raw_spin_unlock_irq(&q->lock);
+			raw_spin_lock_irq(&q->lock);
+		}
+	}
+	raw_spin_unlock_irq(&q->lock);
 }
