@@ -5,7 +5,9 @@
  * A softirq is a per-CPU pending bit and an action.  On !PREEMPT_RT the
  * pending actions run at irq_exit() (and at local_bh_enable()), with
  * SOFTIRQ_OFFSET in preempt_count and interrupts enabled, for at most
- * 2 ms or 10 rounds; what is left goes to the per-CPU ksoftirqd thread.
+ * 2 ms or 10 rounds and only while no task waits for the CPU; what is left
+ * goes to the per-CPU ksoftirqd thread, and while that is runnable the
+ * work is left to it (but HI and TASKLET).
  * On PREEMPT_RT they run only in thread context - ksoftirqd, or the task
  * that re-enables bottom halves - so an RT task can preempt them.  What
  * !RT gets from preempt_count (one bottom-half section per CPU at a time)
@@ -23,9 +25,16 @@
 #include <linux/sched.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/jiffies.h>
 #include <linux/local_lock.h>
 
-#define MAX_SOFTIRQ_TIME_NS	(2 * NSEC_PER_MSEC)
+/*
+ * One __do_softirq() call goes round again for what was raised meanwhile
+ * at most this many times, within this many jiffies (2 ms, rounded up to
+ * a tick), and only while nothing waits for the CPU; the rest is left to
+ * ksoftirqd.
+ */
+#define MAX_SOFTIRQ_TIME	msecs_to_jiffies(2)
 #define MAX_SOFTIRQ_RESTART	10
 
 const char *const softirq_to_name[NR_SOFTIRQS] = {
@@ -54,6 +63,25 @@ static void wakeup_softirqd(void)
 
 	if (tsk)
 		wake_up_process(tsk);
+}
+
+/*
+ * HI and TASKLET are wanted at once: never left to the thread.
+ */
+#define SOFTIRQ_NOW_MASK	((1UL << HI_SOFTIRQ) | (1UL << TASKLET_SOFTIRQ))
+
+/*
+ * Once ksoftirqd is runnable the pending work is its job: running it at
+ * irq_exit() or local_bh_enable() as well would starve the tasks that
+ * the scheduler means to share the CPU with.  Linux 5.15's rule.
+ */
+static bool ksoftirqd_running(unsigned long pending)
+{
+	struct task_struct *tsk = this_cpu_read(ksoftirqd);
+
+	if (pending & SOFTIRQ_NOW_MASK)
+		return false;
+	return tsk && READ_ONCE(tsk->__state) == TASK_RUNNING;
 }
 
 #ifdef CONFIG_PREEMPT_RT
@@ -121,15 +149,20 @@ static void softirq_handle_end(void)
 #endif
 }
 
-/* Run pending actions; interrupts are off on entry and on return. */
+/*
+ * Run pending actions; interrupts are off on entry and on return.  What is
+ * raised while they run is taken in another round, unless this call has
+ * had its share (rounds, time) or a task is waiting for the CPU: then
+ * ksoftirqd gets it, and the scheduler decides who goes first.
+ */
 static void __do_softirq(void)
 {
-	u64 end = ktime_get_ns() + MAX_SOFTIRQ_TIME_NS;
-	int restart = MAX_SOFTIRQ_RESTART;
-	unsigned long pending;
+	unsigned long end = jiffies + MAX_SOFTIRQ_TIME;
+	int max_restart = MAX_SOFTIRQ_RESTART;
+	unsigned long pending = this_cpu_read(softirq_pending);
 
 	softirq_handle_begin();
-	while ((pending = this_cpu_read(softirq_pending))) {
+	for (;;) {
 		this_cpu_write(softirq_pending, 0);
 		local_irq_enable();
 		while (pending) {
@@ -142,11 +175,13 @@ static void __do_softirq(void)
 				softirq_vec[nr].action(&softirq_vec[nr]);
 		}
 		local_irq_disable();
-		if (ktime_get_ns() > end || !--restart) {
-			if (this_cpu_read(softirq_pending))
-				wakeup_softirqd();	/* enough for now: let tasks run */
+		pending = this_cpu_read(softirq_pending);
+		if (!pending)
 			break;
-		}
+		if (time_before(jiffies, end) && !need_resched() && --max_restart)
+			continue;
+		wakeup_softirqd();
+		break;
 	}
 	softirq_handle_end();
 }
@@ -155,12 +190,13 @@ static void __do_softirq(void)
 /* !RT only: on RT every softirq run holds the BH lock (see below). */
 void do_softirq(void)
 {
-	unsigned long flags;
+	unsigned long flags, pending;
 
 	if (in_interrupt())
 		return;
 	local_irq_save(flags);
-	if (this_cpu_read(softirq_pending))
+	pending = this_cpu_read(softirq_pending);
+	if (pending && !ksoftirqd_running(pending))
 		__do_softirq();
 	local_irq_restore(flags);
 }
@@ -206,19 +242,21 @@ void local_bh_disable(void)
 /*
  * The outermost enable runs what was raised meanwhile, in this task and
  * still under the BH lock, now counted as serving (SOFTIRQ_OFFSET); from
- * a non-preemptible context it leaves them to ksoftirqd.
+ * a non-preemptible context it leaves them to ksoftirqd.  Once ksoftirqd
+ * is runnable they are its job (ksoftirqd_running()).
  */
 void local_bh_enable(void)
 {
 	unsigned int cnt = SOFTIRQ_DISABLE_OFFSET;
 	bool preempt_on = preemptible();
-	unsigned long flags;
+	unsigned long flags, pending;
 
 	WARN_ON_ONCE(in_hardirq());
 	local_irq_save(flags);
 	if (this_cpu_read(softirq_ctrl.cnt) != (int)cnt)
 		goto out;
-	if (!this_cpu_read(softirq_pending))
+	pending = this_cpu_read(softirq_pending);
+	if (!pending || ksoftirqd_running(pending))
 		goto out;
 	if (!preempt_on) {
 		wakeup_softirqd();
@@ -284,19 +322,27 @@ void irq_enter(void)
 	barrier();
 }
 
-void irq_exit(void)
+/* Leaving the outermost hard interrupt with softirqs pending. */
+static void invoke_softirq(void)
 {
-	barrier();
-	__preempt_count_sub(HARDIRQ_OFFSET);
-	if (in_interrupt() || !this_cpu_read(softirq_pending))
-		return;
 #ifdef CONFIG_PREEMPT_RT
 	/* A task in a BH section runs them when it leaves the section. */
 	if (should_wake_ksoftirqd())
 		wakeup_softirqd();
 #else
+	if (ksoftirqd_running(this_cpu_read(softirq_pending)))
+		return;
+	/* No forced IRQ threading on !RT here: run them now, on this stack. */
 	__do_softirq();		/* interrupts are still off here */
 #endif
+}
+
+void irq_exit(void)
+{
+	barrier();
+	__preempt_count_sub(HARDIRQ_OFFSET);
+	if (!in_interrupt() && this_cpu_read(softirq_pending))
+		invoke_softirq();
 }
 
 static int ksoftirqd_fn(void *unused)

@@ -28,6 +28,9 @@ struct sirq_seen {
 	volatile bool release;		/* ends the spin early */
 	volatile bool done;
 	volatile bool *rt_ran;
+	int reraise;			/* raise TEST_SOFTIRQ again this many times */
+	bool resched;			/* ask for a reschedule in the first run */
+	struct task_struct *ctx[2];	/* who ran the first two runs */
 };
 
 static struct sirq_seen seen;
@@ -37,6 +40,14 @@ static void test_action(struct softirq_action *h)
 	u64 start = ktime_get_ns();
 
 	seen.runs++;
+	if (seen.runs <= 2)
+		seen.ctx[seen.runs - 1] = current;
+	if (seen.runs == 1 && seen.resched)
+		set_tsk_need_resched(current);
+	if (seen.reraise > 0) {
+		seen.reraise--;
+		raise_softirq(TEST_SOFTIRQ);
+	}
 	seen.cpu = smp_processor_id();
 	seen.serving = in_serving_softirq();
 	seen.in_thread = current == this_cpu_read(ksoftirqd);
@@ -84,8 +95,17 @@ static void softirq_exit(struct ktest *t)
 	open_softirq(TEST_SOFTIRQ, NULL);
 }
 
+static bool ksoftirqd_asleep(struct task_struct *k)
+{
+	for (int i = 0; i < 10000 && READ_ONCE(k->__state) == TASK_RUNNING; i++)
+		yield();
+	return READ_ONCE(k->__state) != TASK_RUNNING;
+}
+
 static void raised_in_irq_runs_on_same_cpu(struct ktest *t)
 {
+	/* !RT: a runnable ksoftirqd would be handed the work (ksoftirqd_running()). */
+	KTEST_ASSERT_TRUE(t, ksoftirqd_asleep(this_cpu_read(ksoftirqd)));
 	seen.raised_cpu = -1;
 	migrate_disable();
 	raise_in_hardirq();
@@ -268,11 +288,64 @@ static void bh_sections_serialise_per_cpu(struct ktest *t)
 #endif
 }
 
+/* ------------------------------------------------ leaving work to ksoftirqd */
+
+/*
+ * An action that raises itself again while a task waits for the CPU
+ * (need_resched): __do_softirq() does not go round again, ksoftirqd gets
+ * the second run.  The first runs where the BH section ends, in this task.
+ */
+static void restart_stops_on_need_resched(struct ktest *t)
+{
+	struct task_struct *k = this_cpu_read(ksoftirqd);
+
+	KTEST_ASSERT_TRUE(t, k && ksoftirqd_asleep(k));
+	seen.reraise = 1;
+	seen.resched = true;
+	local_bh_disable();
+	raise_softirq(TEST_SOFTIRQ);
+	local_bh_enable();
+	for (int i = 0; i < 100000 && READ_ONCE(seen.runs) < 2; i++)
+		yield();
+	KTEST_ASSERT_EQ(t, seen.runs, 2);
+	KTEST_EXPECT_TRUE(t, seen.ctx[0] == current);
+	KTEST_EXPECT_TRUE(t, seen.ctx[1] == k);
+}
+
+/*
+ * Once ksoftirqd is runnable, pending softirqs (other than HI and TASKLET)
+ * are its job: neither local_bh_enable() nor irq_exit() runs them
+ * meanwhile.  This task is made SCHED_FIFO so that ksoftirqd, woken on
+ * this CPU, cannot run before we look.
+ */
+static void runnable_ksoftirqd_gets_the_work(struct ktest *t)
+{
+	struct task_struct *k = this_cpu_read(ksoftirqd);
+	int runs_meanwhile;
+
+	KTEST_ASSERT_TRUE(t, k && ksoftirqd_asleep(k));
+	ktest_set_fifo(50);
+	wake_up_process(k);
+	local_bh_disable();
+	raise_softirq(TEST_SOFTIRQ);
+	local_bh_enable();
+	udelay(10000);			/* ticks come and go: irq_exit() leaves it too */
+	runs_meanwhile = READ_ONCE(seen.runs);
+	ktest_set_fifo(0);
+	for (int i = 0; i < 100000 && !READ_ONCE(seen.runs); i++)
+		yield();
+	KTEST_EXPECT_EQ(t, runs_meanwhile, 0);
+	KTEST_ASSERT_EQ(t, seen.runs, 1);
+	KTEST_EXPECT_TRUE(t, seen.in_thread);
+}
+
 static struct ktest_case softirq_cases[] = {
 	KTEST_CASE(raised_in_irq_runs_on_same_cpu),
 	KTEST_CASE(bh_disabled_defers),
 	KTEST_CASE(rt_task_preempts_softirq),
 	KTEST_CASE(bh_sections_serialise_per_cpu),
+	KTEST_CASE(restart_stops_on_need_resched),
+	KTEST_CASE(runnable_ksoftirqd_gets_the_work),
 	{}
 };
 
