@@ -14,6 +14,7 @@
 struct ctx_seen {
 	int count;
 	bool hardirq;
+	bool bh_off;			/* bottom halves disabled around the handler */
 	int policy, rt_priority;
 	char comm[TASK_COMM_LEN];
 };
@@ -26,6 +27,7 @@ static irqreturn_t record_ctx(int irq, void *dev)
 
 	s->count++;
 	s->hardirq = in_hardirq();
+	s->bh_off = softirq_count() != 0;
 	s->policy = current->policy;
 	s->rt_priority = current->rt_priority;
 	memcpy(s->comm, current->comm, TASK_COMM_LEN);
@@ -66,6 +68,7 @@ static void threaded_handler_runs_in_thread(struct ktest *t)
 	KTEST_EXPECT_EQ(t, seen.policy, SCHED_FIFO);
 	KTEST_EXPECT_EQ(t, seen.rt_priority, 50);
 	KTEST_EXPECT_EQ(t, strncmp(seen.comm, "irq/0-pit-ctx", 13), 0);
+	KTEST_EXPECT_FALSE(t, seen.bh_off);		/* a thread_fn runs as it is */
 }
 
 static void plain_handler_context_per_model(struct ktest *t)
@@ -77,6 +80,7 @@ static void plain_handler_context_per_model(struct ktest *t)
 #ifdef CONFIG_PREEMPT_RT
 	KTEST_EXPECT_FALSE(t, seen.hardirq);		/* forced into the thread */
 	KTEST_EXPECT_EQ(t, seen.rt_priority, 50);
+	KTEST_EXPECT_TRUE(t, seen.bh_off);		/* irq_forced_thread_fn() */
 #else
 	KTEST_EXPECT_TRUE(t, seen.hardirq);
 #endif

@@ -30,7 +30,7 @@ struct irq_desc {
 	irq_handler_t handler;
 	irq_handler_t thread_fn;
 	struct task_struct *thread;	/* irq/<irq>-<name>, if threaded */
-	unsigned long thread_flags;	/* IRQTF_RUNTHREAD */
+	unsigned long thread_flags;	/* IRQTF_* */
 	bool oneshot;			/* masked while the thread runs */
 	void *dev_id;
 	const char *name;
@@ -41,7 +41,8 @@ struct irq_desc {
 	unsigned long unhandled;
 };
 
-#define IRQTF_RUNTHREAD	0
+#define IRQTF_RUNTHREAD		0	/* the primary handler asked for the thread */
+#define IRQTF_FORCED_THREAD	3	/* a plain handler forced into the thread */
 
 struct irq_desc *irq_to_desc(unsigned int irq);
 void handle_irq_desc(struct irq_desc *desc);

@@ -6,6 +6,14 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/kthread.h>
+#include <linux/bottom_half.h>
+#include <linux/irqflags.h>
+
+#ifdef CONFIG_PREEMPT_RT
+#define force_irqthreads()	true
+#else
+#define force_irqthreads()	false
+#endif
 
 /* The primary handler of a threaded line: just hand over to the thread. */
 static irqreturn_t irq_default_primary_handler(int irq, void *dev_id)
@@ -13,10 +21,50 @@ static irqreturn_t irq_default_primary_handler(int irq, void *dev_id)
 	return IRQ_WAKE_THREAD;
 }
 
+/* Oneshot lines stay masked until their thread has run (irq_finalize_oneshot()). */
+static void irq_finalize_oneshot(struct irq_desc *desc)
+{
+	if (desc->oneshot && !desc->depth)
+		desc->chip->irq_unmask(desc);
+}
+
+static irqreturn_t irq_thread_fn(struct irq_desc *desc)
+{
+	irqreturn_t ret = desc->thread_fn(desc->irq, desc->dev_id);
+
+	irq_finalize_oneshot(desc);
+	return ret;
+}
+
+/*
+ * A handler written for hard-IRQ context, run by the thread: give it the
+ * context it was written for as far as a thread can.  Bottom halves are
+ * off, so a softirq it raises runs at the local_bh_enable() below, in
+ * this thread; on !RT (only with forced threading, which irqlab does not
+ * offer there) interrupts are off as well.
+ */
+static irqreturn_t irq_forced_thread_fn(struct irq_desc *desc)
+{
+	irqreturn_t ret;
+
+	local_bh_disable();
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT))
+		local_irq_disable();
+	ret = desc->thread_fn(desc->irq, desc->dev_id);
+	irq_finalize_oneshot(desc);
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT))
+		local_irq_enable();
+	local_bh_enable();
+	return ret;
+}
+
 static int irq_thread(void *data)
 {
 	struct irq_desc *desc = data;
+	irqreturn_t (*handler_fn)(struct irq_desc *desc) = irq_thread_fn;
 
+	if (force_irqthreads() && test_bit(IRQTF_FORCED_THREAD, &desc->thread_flags))
+		handler_fn = irq_forced_thread_fn;
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (kthread_should_stop()) {
@@ -28,30 +76,23 @@ static int irq_thread(void *data)
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
-		desc->thread_fn(desc->irq, desc->dev_id);
-		if (desc->oneshot && !desc->depth)
-			desc->chip->irq_unmask(desc);
+		handler_fn(desc);
 	}
 }
-
-#ifdef CONFIG_PREEMPT_RT
-#define force_irqthreads()	true
-#else
-#define force_irqthreads()	false
-#endif
 
 /*
  * Forced threading (PREEMPT_RT): the handler becomes the thread function
  * and the line stays masked until it has run.
  */
-static void irq_setup_forced_threading(irq_handler_t *handler, irq_handler_t *thread_fn,
+static bool irq_setup_forced_threading(irq_handler_t *handler, irq_handler_t *thread_fn,
 				       unsigned long *flags)
 {
 	if (!force_irqthreads() || (*flags & IRQF_NO_THREAD) || *thread_fn)
-		return;
+		return false;
 	*flags |= IRQF_ONESHOT;
 	*thread_fn = *handler;
 	*handler = irq_default_primary_handler;
+	return true;
 }
 
 static int setup_irq_thread(struct irq_desc *desc, const char *name)
@@ -73,13 +114,14 @@ int request_threaded_irq(unsigned int irq, irq_handler_t handler, irq_handler_t 
 {
 	struct irq_desc *desc = irq_to_desc(irq);
 	unsigned long f;
+	bool forced;
 	int err;
 
 	if (!desc || (!handler && !thread_fn))
 		return -EINVAL;
 	if (!handler)
 		handler = irq_default_primary_handler;
-	irq_setup_forced_threading(&handler, &thread_fn, &flags);
+	forced = irq_setup_forced_threading(&handler, &thread_fn, &flags);
 	if (!desc->chip) {
 		pr_err("request_irq(%u, %s): no interrupt controller routes this line\n",
 		       irq, name);
@@ -91,6 +133,11 @@ int request_threaded_irq(unsigned int irq, irq_handler_t handler, irq_handler_t 
 	if (thread_fn) {
 		desc->thread_fn = thread_fn;
 		desc->oneshot = flags & IRQF_ONESHOT;
+		/* read by the thread when it starts */
+		if (forced)
+			set_bit(IRQTF_FORCED_THREAD, &desc->thread_flags);
+		else
+			clear_bit(IRQTF_FORCED_THREAD, &desc->thread_flags);
 		err = setup_irq_thread(desc, name);
 		if (err)
 			return err;
