@@ -240,39 +240,40 @@ void local_bh_disable(void)
 }
 
 /*
- * The outermost enable runs what was raised meanwhile, in this task and
- * still under the BH lock, now counted as serving (SOFTIRQ_OFFSET); from
- * a non-preemptible context it leaves them to ksoftirqd.  Once ksoftirqd
- * is runnable they are its job (ksoftirqd_running()).
+ * Leaving a BH section of @cnt.  Only the enable that ends this CPU's
+ * section may act on what was raised meanwhile, and not when ksoftirqd
+ * is already on it.  From preemptible context it runs them itself, still
+ * holding the BH lock with its count cut to SOFTIRQ_OFFSET (serving);
+ * from atomic context, where the lock was never taken, it hands them to
+ * ksoftirqd.  The count, and with a preemptible caller the lock, are
+ * given up last.
  */
-void local_bh_enable(void)
+static void __local_bh_enable_ip(unsigned long ip, unsigned int cnt)
 {
-	unsigned int cnt = SOFTIRQ_DISABLE_OFFSET;
-	bool preempt_on = preemptible();
+	bool may_run = preemptible();
 	unsigned long flags, pending;
 
 	WARN_ON_ONCE(in_hardirq());
 	local_irq_save(flags);
-	if (this_cpu_read(softirq_ctrl.cnt) != (int)cnt)
-		goto out;
 	pending = this_cpu_read(softirq_pending);
-	if (!pending || ksoftirqd_running(pending))
-		goto out;
-	if (!preempt_on) {
-		wakeup_softirqd();
-		goto out;
+	if (this_cpu_read(softirq_ctrl.cnt) == (int)cnt && pending &&
+	    !ksoftirqd_running(pending)) {
+		if (may_run) {
+			/* SOFTIRQ_DISABLE_OFFSET is 2 * SOFTIRQ_OFFSET: keep one */
+			__local_bh_enable(cnt - SOFTIRQ_OFFSET, false);
+			cnt = SOFTIRQ_OFFSET;
+			__do_softirq();
+		} else {
+			wakeup_softirqd();
+		}
 	}
-	/*
-	 * Drop half of the disable count (SOFTIRQ_DISABLE_OFFSET is twice
-	 * SOFTIRQ_OFFSET): what remains reads as "serving", and the lock
-	 * stays held until the out: path removes the rest.
-	 */
-	cnt = SOFTIRQ_OFFSET;
-	__local_bh_enable(cnt, false);
-	__do_softirq();
-out:
-	__local_bh_enable(cnt, preempt_on);
+	__local_bh_enable(cnt, may_run);
 	local_irq_restore(flags);
+}
+
+void local_bh_enable(void)
+{
+	__local_bh_enable_ip(_RET_IP_, SOFTIRQ_DISABLE_OFFSET);
 }
 
 static void ksoftirqd_run_begin(void)
