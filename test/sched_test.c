@@ -913,6 +913,7 @@ static void lb_reset_stats(void)
 		memset(sd->lb_gained, 0, sizeof(sd->lb_gained));
 		memset(sd->lb_hot_gained, 0, sizeof(sd->lb_hot_gained));
 		WRITE_ONCE(sd->lb_max_gained, 0);
+		WRITE_ONCE(sd->lb_max_batch, 0);
 		WRITE_ONCE(sd->lb_hardirq, 0);
 	}
 }
@@ -988,6 +989,39 @@ static void fair_load_balance_softirq_capped(struct ktest *t)
 	KTEST_EXPECT_EQ(t, hardirq, 0);
 	KTEST_EXPECT_GE(t, max_gained, 1);
 	KTEST_EXPECT_LE(t, max_gained, sysctl_sched_nr_migrate);
+}
+
+/*
+ * With sysctl_sched_nr_migrate raised above sched_nr_migrate_break (32),
+ * as the tunable allows, one pass may move more than 32 tasks, but never
+ * more than 32 under one hold of busiest's lock: it lets go in between
+ * (LBF_NEED_BREAK) and carries on.
+ */
+static void fair_load_balance_breaks_long_passes(struct ktest *t)
+{
+	static struct lb_backlog b;
+	unsigned int nr_migrate = sysctl_sched_nr_migrate, max_gained = 0, max_batch = 0;
+	int cpu;
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs 2 CPUs");
+	memset(&b, 0, sizeof(b));
+	b.nr_cold = 72;
+	b.want_pulled = 36;
+	b.settle_ns = 20 * NSEC_PER_MSEC;
+	sysctl_sched_nr_migrate = 64;
+	KTEST_ASSERT_EQ(t, lb_run_backlog(t, &b), 0);
+	sysctl_sched_nr_migrate = nr_migrate;
+	for_each_online_cpu(cpu) {
+		max_gained = max(max_gained, READ_ONCE(cpu_rq(cpu)->sd.lb_max_gained));
+		max_batch = max(max_batch, READ_ONCE(cpu_rq(cpu)->sd.lb_max_batch));
+	}
+	ktest_info(t, "%d of 72 pulled; most in one pass %u, in one lock hold %u",
+		   b.pulled, max_gained, max_batch);
+	/* The first pass sees all 72 cold: 36 to move, more than one hold allows. */
+	KTEST_EXPECT_GT(t, max_gained, 32);
+	KTEST_EXPECT_LE(t, max_batch, 32);
+	KTEST_EXPECT_GE(t, max_batch, 1);
 }
 
 /*
@@ -1142,6 +1176,7 @@ static struct ktest_case sched_cases[] = {
 	KTEST_CASE(kthread_stop_returns_code),
 	KTEST_CASE(fair_load_balance_spreads),
 	KTEST_CASE(fair_load_balance_softirq_capped),
+	KTEST_CASE(fair_load_balance_breaks_long_passes),
 	KTEST_CASE(fair_load_balance_prefers_cache_cold),
 	KTEST_CASE(fair_load_balance_moves_hot_after_failures),
 	KTEST_CASE(bench_context_switch),

@@ -622,6 +622,8 @@ redo:
 				attach_tasks(&env);
 				ld_moved += batch;
 			}
+			if ((unsigned int)batch > sd->lb_max_batch)
+				sd->lb_max_batch = batch;
 			local_irq_restore(flags);
 		} while (env.flags & LBF_NEED_BREAK);
 		if (unlikely(env.flags & LBF_ALL_PINNED)) {

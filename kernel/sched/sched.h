@@ -161,6 +161,7 @@ struct sched_domain {
 	unsigned int lb_gained[CPU_MAX_IDLE_TYPES];
 	unsigned int lb_hot_gained[CPU_MAX_IDLE_TYPES];
 	unsigned int lb_max_gained;	/* most tasks one load_balance() moved */
+	unsigned int lb_max_batch;	/* most detached in one hold of busiest's lock */
 	unsigned int lb_hardirq;	/* passes that ran in hard-IRQ context */
 };
 
