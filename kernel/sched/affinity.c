@@ -208,8 +208,8 @@ int set_cpus_allowed_ptr(struct task_struct *task, const struct cpumask *new_mas
 	arg.dest_cpu = dest;
 
 	raw_spin_lock_irqsave(&task->pi_lock, irq_flags);
-	rq = task_rq(task);
-	raw_spin_rq_lock(rq);
+	/* Waits out a balancing move (TASK_ON_RQ_MIGRATING between two rq locks). */
+	rq = __task_rq_lock(task);
 	update_rq_clock(rq);
 	__do_set_cpus_allowed(task, new_mask, 0);
 	if (cpumask_test_cpu(task_cpu(task), new_mask)) {
