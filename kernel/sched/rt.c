@@ -37,9 +37,10 @@ void init_rt_rq(struct rt_rq *rt_rq)
 	rt_rq->highest_prio_curr = MAX_RT_PRIO;
 }
 
+/* Linux's pushable criterion: a pinned task stays pushable (see push_rt_task()). */
 static bool rt_migratory(struct task_struct *p)
 {
-	return p->nr_cpus_allowed > 1 && !is_migration_disabled(p);
+	return p->nr_cpus_allowed > 1;
 }
 
 static void update_rt_overload(struct rq *rq)
@@ -71,19 +72,33 @@ static void update_curr_rt(struct rq *rq)
 	curr->se.exec_start = rq->clock_task;
 }
 
+/*
+ * A save/restore pair without DEQUEUE_MOVE (affinity changes, a parameter
+ * change that keeps the priority) leaves the task where it is in its
+ * priority list: only the counts change.  Everything else re-lists it.
+ */
+static inline bool move_entity(unsigned int flags)
+{
+	return (flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE;
+}
+
 static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct rt_prio_array *array = &rq->rt.active;
 	struct list_head *queue = &array->queue[p->prio];
 
-	if (flags & ENQUEUE_HEAD)
-		list_add(&p->rt.run_list, queue);
-	else
-		list_add_tail(&p->rt.run_list, queue);
-	__set_bit(p->prio, array->bitmap);
+	if (move_entity(flags)) {
+		WARN_ON_ONCE(p->rt.on_list);
+		if (flags & ENQUEUE_HEAD)
+			list_add(&p->rt.run_list, queue);
+		else
+			list_add_tail(&p->rt.run_list, queue);
+		__set_bit(p->prio, array->bitmap);
+		p->rt.on_list = 1;
+	}
 	p->rt.on_rq = 1;
 	rq->rt.rt_nr_running++;
-	/* By nr_cpus_allowed alone (see __do_set_cpus_allowed()), as Linux. */
+	/* By nr_cpus_allowed alone: a pinned task still counts, as in Linux. */
 	if (p->nr_cpus_allowed > 1)
 		rq->rt.rt_nr_migratory++;
 	rq->nr_running++;
@@ -95,9 +110,13 @@ static void dequeue_task_rt(struct rq *rq, struct task_struct *task, int deq_fla
 	struct rt_prio_array *array = &rq->rt.active;
 
 	update_curr_rt(rq);
-	list_del_init(&task->rt.run_list);
-	if (list_empty(&array->queue[task->prio]))
-		__clear_bit(task->prio, array->bitmap);
+	if (move_entity(deq_flags)) {
+		WARN_ON_ONCE(!task->rt.on_list);
+		list_del_init(&task->rt.run_list);
+		if (list_empty(&array->queue[task->prio]))
+			__clear_bit(task->prio, array->bitmap);
+		task->rt.on_list = 0;
+	}
 	task->rt.on_rq = 0;
 	rq->rt.rt_nr_running--;
 	if (task->nr_cpus_allowed > 1)
@@ -231,29 +250,90 @@ static struct task_struct *pick_pushable_task(struct rq *rq, int below_prio)
 	return NULL;
 }
 
-/* Called with rq locked; may drop and retake it. */
-static bool push_rt_task(struct rq *rq)
-{
-	struct task_struct *p = pick_pushable_task(rq, MAX_RT_PRIO);
-	struct rq *lowest;
-	int cpu;
+#define RT_MAX_TRIES	3
 
+/*
+ * Find a CPU that runs something less important than @task and lock its rq
+ * beside @rq (whose lock may be dropped on the way: then everything about
+ * @task is checked again).  Returns it locked, or NULL.
+ */
+static struct rq *find_lock_lowest_rq(struct task_struct *task, struct rq *rq)
+{
+	struct rq *lowest_rq = NULL;
+
+	for (int tries = 0; tries < RT_MAX_TRIES; tries++) {
+		int cpu = find_lowest_rq(task);
+
+		if (cpu < 0 || cpu == rq->cpu)
+			break;
+		lowest_rq = cpu_rq(cpu);
+		if (cpu_rt_prio(cpu) <= task->prio) {
+			lowest_rq = NULL;	/* no better than here */
+			break;
+		}
+		if (double_lock_balance(rq, lowest_rq)) {
+			if (unlikely(task_rq(task) != rq ||
+				     !cpumask_test_cpu(lowest_rq->cpu, &task->cpus_mask) ||
+				     task_running(rq, task) || !rt_task(task) ||
+				     !task_on_rq_queued(task))) {
+				double_unlock_balance(rq, lowest_rq);
+				lowest_rq = NULL;
+				break;
+			}
+		}
+		if (cpu_rt_prio(cpu) > task->prio)
+			break;
+		double_unlock_balance(rq, lowest_rq);
+		lowest_rq = NULL;
+	}
+	return lowest_rq;
+}
+
+/*
+ * Push the first waiting task of @rq to a CPU running something less
+ * important.  Called with rq locked; may drop and retake it.  A pinned
+ * waiter cannot go; if a CPU is free for the running task instead, the
+ * running task is pushed there by the stopper, but only when asked by a
+ * puller (@pull): a push after a wakeup would just bounce it.
+ */
+static bool push_rt_task(struct rq *rq, bool pull)
+{
+	struct task_struct *p;
+	struct rq *lowest;
+
+	if (!rq->rt.overloaded)
+		return false;
+	p = pick_pushable_task(rq, MAX_RT_PRIO);
 	if (!p)
 		return false;
+	if (is_migration_disabled(p)) {
+		struct task_struct *push_task;
+		int cpu;
+
+		if (!pull || rq->push_busy)
+			return false;
+		cpu = find_lowest_rq(rq->curr);
+		if (cpu < 0 || cpu == rq->cpu)
+			return false;
+		push_task = get_push_task(rq);
+		if (push_task) {
+			raw_spin_rq_unlock(rq);
+			stop_one_cpu_nowait(rq->cpu, push_cpu_stop, push_task, &rq->push_work);
+			raw_spin_rq_lock(rq);
+		}
+		return false;
+	}
 	/* It will run here as soon as curr yields: nothing to gain. */
 	if (p->prio < rq->curr->prio) {
 		resched_curr(rq);
 		return false;
 	}
-	cpu = find_lowest_rq(p);
-	if (cpu < 0 || cpu == rq->cpu)
+	lowest = find_lock_lowest_rq(p, rq);
+	if (!lowest)
 		return false;
-	lowest = cpu_rq(cpu);
-	double_lock_balance(rq, lowest);
-	/* Recheck everything after the locks were juggled. */
 	if (task_rq(p) == rq && task_on_rq_queued(p) && !task_running(rq, p) &&
-	    rt_migratory(p) && cpumask_test_cpu(cpu, p->cpus_ptr) &&
-	    cpu_rt_prio(cpu) > p->prio) {
+	    !is_migration_disabled(p)) {
+		update_rq_clock(rq);
 		update_rq_clock(lowest);
 		move_queued_task_locked(rq, lowest, p);
 		double_unlock_balance(rq, lowest);
@@ -263,7 +343,11 @@ static bool push_rt_task(struct rq *rq)
 	return false;
 }
 
-/* Pull waiting RT tasks that outrank what @this_rq would run next. */
+/*
+ * Pull waiting RT tasks that outrank what @this_rq would run next.  One
+ * that is pinned where it waits cannot come: the task running over it is
+ * pushed away instead (to here, most likely), as Linux does since 5.11.
+ */
 static void pull_rt_task(struct rq *this_rq)
 {
 	int cpu, this_cpu = this_rq->cpu;
@@ -271,8 +355,8 @@ static void pull_rt_task(struct rq *this_rq)
 	if (!cpumask_weight(&rto_mask))
 		return;
 	for_each_cpu(cpu, &rto_mask) {
+		struct task_struct *p, *push_task = NULL;
 		struct rq *src = cpu_rq(cpu);
-		struct task_struct *p;
 
 		if (cpu == this_cpu)
 			continue;
@@ -285,13 +369,22 @@ static void pull_rt_task(struct rq *this_rq)
 		 * Take it only if it is waiting behind its CPU's current task:
 		 * one that is about to preempt there gains nothing from moving.
 		 */
-		if (p && cpumask_test_cpu(this_cpu, p->cpus_ptr) &&
+		if (p && cpumask_test_cpu(this_cpu, &p->cpus_mask) &&
 		    p->prio >= src->curr->prio) {
-			update_rq_clock(src);
-			update_rq_clock(this_rq);
-			move_queued_task_locked(src, this_rq, p);
+			if (is_migration_disabled(p)) {
+				push_task = get_push_task(src);
+			} else {
+				update_rq_clock(src);
+				update_rq_clock(this_rq);
+				move_queued_task_locked(src, this_rq, p);
+			}
 		}
 		double_unlock_balance(this_rq, src);
+		if (push_task) {
+			raw_spin_rq_unlock(this_rq);
+			stop_one_cpu_nowait(src->cpu, push_cpu_stop, push_task, &src->push_work);
+			raw_spin_rq_lock(this_rq);
+		}
 	}
 }
 
@@ -325,7 +418,7 @@ void rt_balance_after_unlock(struct rq *rq)
 		return;
 	raw_spin_lock_irqsave(&rq->__lock, flags);
 	rq->rt_push_pending = false;
-	for (int i = 0; i < 4 && rq->rt.overloaded && push_rt_task(rq); i++)
+	for (int i = 0; i < 4 && rq->rt.overloaded && push_rt_task(rq, false); i++)
 		;
 	raw_spin_unlock_irqrestore(&rq->__lock, flags);
 }
@@ -364,5 +457,6 @@ const struct sched_class rt_sched_class = {
 	.switched_to = switched_to_rt,
 	.prio_changed = prio_changed_rt,
 	.update_curr = update_curr_rt,
+	.find_lock_rq = find_lock_lowest_rq,
 	.next = &fair_sched_class,
 };
