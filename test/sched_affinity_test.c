@@ -21,7 +21,6 @@
 #include <linux/trace_irqsoff.h>
 #include <asm/processor.h>
 
-extern unsigned long taint_warn_count;
 
 static void wait_set(volatile bool *flag)
 {
