@@ -20,6 +20,7 @@
 #include <linux/smp.h>
 #include <linux/trace_irqsoff.h>
 #include <asm/processor.h>
+#include "../kernel/sched/sched.h"
 
 
 static void wait_set(volatile bool *flag)
@@ -287,6 +288,52 @@ static void remote_wakeup_activates_directly(struct ktest *t)
 	KTEST_EXPECT_EQ(t, queued, 1);	/* TASK_ON_RQ_QUEUED when wake_up_process() returns */
 }
 
+/* ------------------------------------------------------------ cpupri */
+
+struct spin_arg {
+	volatile bool started, stop;
+};
+
+static int rt_spinner_fn(void *data)
+{
+	struct spin_arg *a = data;
+
+	smp_store_release(&a->started, true);
+	while (!smp_load_acquire(&a->stop))
+		cpu_relax();
+	return 0;
+}
+
+/*
+ * find_lowest_rq() reads cpupri: each online CPU sits at the level of its
+ * most important queued RT task (0: none), updated as tasks come and go.
+ */
+static void cpupri_tracks_rt_levels(struct ktest *t)
+{
+	struct spin_arg a = { };
+	struct task_struct *p;
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs 2 CPUs");
+	set_cpus_allowed_ptr(current, cpumask_of(0));
+	KTEST_EXPECT_EQ(t, rt_cpupri_level(0), 0);
+	p = ktest_kthread(rt_spinner_fn, &a, "cpupri-spin", 1, SCHED_FIFO, 50);
+	KTEST_ASSERT_TRUE(t, p);
+	wake_up_process(p);
+	wait_set(&a.started);
+	KTEST_EXPECT_EQ(t, rt_cpupri_level(1), 50);
+	ktest_set_fifo(70);
+	KTEST_EXPECT_EQ(t, rt_cpupri_level(0), 70);
+	ktest_set_fifo(0);
+	KTEST_EXPECT_EQ(t, rt_cpupri_level(0), 0);
+	smp_store_release(&a.stop, true);
+	while (!ktest_thread_gone(p))
+		msleep(1);
+	KTEST_EXPECT_EQ(t, rt_cpupri_level(1), 0);
+	KTEST_EXPECT_EQ(t, rt_cpupri_level(NR_CPUS - 1), -1);	/* never online */
+	set_cpus_allowed_ptr(current, cpu_online_mask);
+}
+
 static struct ktest_case sched_affinity_cases[] = {
 #ifdef CONFIG_TRACE_IRQSOFF
 	KTEST_CASE(migrate_enable_unpreempted_opens_no_irqoff),
@@ -296,6 +343,7 @@ static struct ktest_case sched_affinity_cases[] = {
 	KTEST_CASE(rt_same_prio_setscheduler_keeps_queue_place),
 	KTEST_CASE(pinned_rt_gets_cpu_back_by_push),
 	KTEST_CASE(remote_wakeup_activates_directly),
+	KTEST_CASE(cpupri_tracks_rt_levels),
 	{}
 };
 

@@ -456,8 +456,13 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
 	const struct sched_class *class;
 	struct task_struct *p;
 
-	/* Pull work before picking (RT pull, fair newidle balance). */
-	for_each_class(class)
+	/*
+	 * Pull work before picking, from prev's class down (as Linux's
+	 * put_prev_task_balance()): a class above prev's had nothing to run
+	 * here before and prev leaving does not change that, so a fair task
+	 * switching to another fair task pulls no RT work.
+	 */
+	for (class = prev->sched_class; class; class = class->next)
 		if (class->balance && class->balance(rq, prev))
 			break;
 	prev->sched_class->put_prev_task(rq, prev);
@@ -803,6 +808,7 @@ void cpu_rq_set_online(int cpu)
 	raw_spin_lock_irqsave(&rq->__lock, flags);
 	rq->online = 1;
 	rq_online_dl(rq);
+	rq_online_rt(rq);
 	raw_spin_unlock_irqrestore(&rq->__lock, flags);
 }
 
@@ -835,10 +841,12 @@ void sched_init(void)
 		init_dl_rq(&rq->dl);
 	}
 	init_sched_dl_class();
+	init_rt_class();
 	init_dl_task(&init_task);
 	init_idle(&init_task, 0);
 	cpu_rq(0)->online = 1;
 	rq_online_dl(cpu_rq(0));
+	rq_online_rt(cpu_rq(0));
 }
 
 /*

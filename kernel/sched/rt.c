@@ -9,10 +9,13 @@
  * pull from pick_next_task()'s balance step.
  */
 #include "sched.h"
+#include "cpupri.h"
 #include <linux/smp.h>
 #include <linux/moduleparam.h>
 
 static struct cpumask rto_mask;		/* CPUs with waiting, movable RT tasks */
+static struct cpupri def_cpupri;	/* the one root domain's RT levels */
+static DEFINE_PER_CPU(struct cpumask, local_cpu_mask);	/* find_lowest_rq()'s scratch */
 
 /* SCHED_RR quantum, Linux's sched_rr_timeslice_ms (default 100 ms). */
 static unsigned int sched_rr_timeslice_ms = 100;
@@ -29,6 +32,23 @@ static inline struct task_struct *rt_task_of(struct sched_rt_entity *rtse)
 	return container_of(rtse, struct task_struct, rt);
 }
 
+/* An rq comes online: its CPU joins cpupri at its current level. */
+void rq_online_rt(struct rq *rq)
+{
+	cpupri_set(&def_cpupri, rq->cpu, rq->rt.highest_prio_curr);
+}
+
+/* @cpu's cpupri level: -1 offline, 0 no RT work, else the rt_priority. */
+int rt_cpupri_level(int cpu)
+{
+	return READ_ONCE(def_cpupri.cpu_to_pri[cpu]);
+}
+
+void init_rt_class(void)
+{
+	cpupri_init(&def_cpupri);
+}
+
 void init_rt_rq(struct rt_rq *rt_rq)
 {
 	for (int i = 0; i < MAX_RT_PRIO; i++)
@@ -43,6 +63,16 @@ static bool rt_migratory(struct task_struct *p)
 	return p->nr_cpus_allowed > 1;
 }
 
+/* The rq's highest queued RT level changed: tell cpupri (if online). */
+static void update_rt_prio(struct rq *rq, int prio)
+{
+	if (prio == rq->rt.highest_prio_curr)
+		return;
+	rq->rt.highest_prio_curr = prio;
+	if (rq->online)
+		cpupri_set(&def_cpupri, rq->cpu, prio);
+}
+
 static void update_rt_overload(struct rq *rq)
 {
 	struct rt_rq *rt_rq = &rq->rt;
@@ -55,7 +85,7 @@ static void update_rt_overload(struct rq *rq)
 		else
 			cpumask_clear_cpu(rq->cpu, &rto_mask);
 	}
-	rt_rq->highest_prio_curr = find_first_bit(rt_rq->active.bitmap, MAX_RT_PRIO);
+	update_rt_prio(rq, find_first_bit(rt_rq->active.bitmap, MAX_RT_PRIO));
 }
 
 static void update_curr_rt(struct rq *rq)
@@ -185,51 +215,46 @@ static void task_tick_rt(struct rq *rq, struct task_struct *task, int queued)
 	}
 }
 
-/* The priority a CPU is running at, as far as placing an RT task goes. */
-static int cpu_rt_prio(int cpu)
+/*
+ * A CPU at the lowest RT level below @p's that @p may use (cpupri), or
+ * -1: its own CPU if that is one of them (its cache is warm), else this
+ * CPU (one domain: every CPU shares the LLC), else any.
+ */
+static int find_lowest_rq(struct task_struct *task)
 {
-	struct rq *rq = cpu_rq(cpu);
-	struct task_struct *curr = READ_ONCE(rq->curr);
-	int prio = READ_ONCE(rq->rt.highest_prio_curr);
+	struct cpumask *lowest_mask = this_cpu_ptr(&local_cpu_mask);
+	int this_cpu = smp_processor_id();
+	int cpu = task_cpu(task);
 
-	if (curr && curr->prio < prio)
-		prio = curr->prio;
-	if (curr == rq->stop)
-		prio = -1;
-	return prio;	/* MAX_RT_PRIO and up: no RT work there */
+	if (task->nr_cpus_allowed == 1)
+		return -1;
+	if (!cpupri_find(&def_cpupri, task, lowest_mask))
+		return -1;
+	if (cpumask_test_cpu(cpu, lowest_mask))
+		return cpu;
+	if (cpumask_test_cpu(this_cpu, lowest_mask))
+		return this_cpu;
+	cpu = cpumask_first(lowest_mask);
+	return cpu < NR_CPUS ? cpu : -1;
 }
 
-/* The online CPU allowed for @p that runs the least important work. */
-static int find_lowest_rq(struct task_struct *p)
-{
-	int best = -1, best_prio = p->prio, cpu;
-
-	for_each_cpu(cpu, p->cpus_ptr) {
-		int prio;
-
-		if (!cpu_online(cpu))
-			continue;
-		prio = cpu_rt_prio(cpu);
-		/* Strictly lower priority (higher number) than @p; prefer its own CPU. */
-		if (prio > best_prio || (prio == best_prio && best >= 0 &&
-					 cpu == task_cpu(p))) {
-			best = cpu;
-			best_prio = prio;
-		}
-	}
-	return best;
-}
-
+/*
+ * Stay where it was, unless what runs there is RT and either at least as
+ * important or unable to move (it would be preempted with nowhere to go):
+ * then take a CPU at a lower level, if @p outranks everything queued there.
+ */
 static int select_task_rq_rt(struct task_struct *p, int cpu, int flags)
 {
 	struct task_struct *curr = READ_ONCE(cpu_rq(cpu)->curr);
 	int target;
 
-	/* Stay unless @p could not preempt what runs there. */
-	if (!curr || !rt_task(curr) || curr->prio > p->prio)
+	if (!curr || !rt_task(curr) ||
+	    (curr->nr_cpus_allowed >= 2 && curr->prio > p->prio))
 		return cpu;
 	target = find_lowest_rq(p);
-	return target >= 0 ? target : cpu;
+	if (target != -1 && p->prio < READ_ONCE(cpu_rq(target)->rt.highest_prio_curr))
+		cpu = target;
+	return cpu;
 }
 
 /* Highest-priority RT task queued on @rq that is not running and may move. */
@@ -267,7 +292,7 @@ static struct rq *find_lock_lowest_rq(struct task_struct *task, struct rq *rq)
 		if (cpu < 0 || cpu == rq->cpu)
 			break;
 		lowest_rq = cpu_rq(cpu);
-		if (cpu_rt_prio(cpu) <= task->prio) {
+		if (lowest_rq->rt.highest_prio_curr <= task->prio) {
 			lowest_rq = NULL;	/* no better than here */
 			break;
 		}
@@ -281,7 +306,7 @@ static struct rq *find_lock_lowest_rq(struct task_struct *task, struct rq *rq)
 				break;
 			}
 		}
-		if (cpu_rt_prio(cpu) > task->prio)
+		if (lowest_rq->rt.highest_prio_curr > task->prio)
 			break;
 		double_unlock_balance(rq, lowest_rq);
 		lowest_rq = NULL;
