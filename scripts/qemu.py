@@ -55,6 +55,9 @@ cause it). `qemu.py kvm-probe [--force]` shows (or redoes) the verdict.
 While QEMU runs, its stderr is watched for "KVM internal error": QEMU is killed at once and
 the run is no verdict with that reason (and the cached verdict becomes a failure).
 
+Timeout: run() and `qemu.py run` default to default_timeout() of the command line (a fixed
+allowance for boot and count-based work plus the time-based workloads' durations, scaled for
+icount); 0 means no limit, on request only.
 
 Verdict (isa-debug-exit: QEMU exits with ((value << 1) | 1) & 0xff):
   status 1              pass (the guest wrote 0)
@@ -801,6 +804,61 @@ def qemu_error_from_stderr(text):
     return None
 
 
+# ---------------------------------------------------------------------------- timeout
+
+# Boot plus the count-based work (ktest, hackbench, slabbench, pi_stress...): the longest
+# test entry (a whole ktest suite list under TCG) is given 300 s, so twice that.
+BASE_TIMEOUT = 600
+# Host seconds per guest second of the time-based workloads: under KVM and plain TCG the
+# guest clock follows the host's; under icount a guest second is 10^9 instructions, which
+# TCG executes in a few host seconds.
+TIMEOUT_FACTOR = {"kvm": 2, "tcg": 2, "icount": 20}
+
+# workload -> (parameter defaults, guest seconds from the parameters); the kernel's
+# defaults (README: Kernel command line and the workloads' tables).
+_TIMED_WORKLOADS = {
+    "cyclic": ({"duration_ms": 0, "loops": 1000, "interval_us": 1000},
+               lambda p, smp: p["duration_ms"] / 1e3 or p["loops"] * p["interval_us"] / 1e6),
+    "cyclicdl": ({"duration_ms": 0, "loops": 1000, "period_us": 1000},
+                 lambda p, smp: p["duration_ms"] / 1e3 or p["loops"] * p["period_us"] / 1e6),
+    "osnoise": ({"duration_ms": 0, "period_us": 1000000},
+                lambda p, smp: p["duration_ms"] / 1e3 or p["period_us"] / 1e6),
+    "hwlat": ({"windows": 0, "window_us": 1000000},
+              lambda p, smp: (p["windows"] or smp) * p["window_us"] / 1e6),
+    "rt_migrate": ({"loops": 50, "interval_us": 100000, "run_us": 20000},
+                   lambda p, smp: p["loops"] * (p["interval_us"] + p["run_us"]) / 1e6),
+    "ptsema": ({"loops": 1000, "interval_us": 1000, "pairs": 1, "distance_us": 500},
+               lambda p, smp: p["loops"] * (p["interval_us"] + (p["pairs"] - 1) *
+                                            p["distance_us"]) / 1e6),
+}
+
+
+def workload_seconds(cmdline, smp=1):
+    """Guest seconds the time-based workloads of `cmdline` run for (summed, though
+    workloads named together run at once). Values the kernel would reject count as
+    their defaults: the kernel then stops with a command-line error anyway."""
+    words = dict(w.split("=", 1) for w in (cmdline or "").split() if "=" in w)
+    total = 0.0
+    for name in words.get("run", "").split(","):
+        if name not in _TIMED_WORKLOADS:
+            continue
+        defaults, seconds = _TIMED_WORKLOADS[name]
+        p = dict(defaults)
+        for k in p:
+            v = words.get(f"{name}.{k}", "")
+            if re.fullmatch(r"[0-9]{1,12}", v):
+                p[k] = int(v)
+        total += seconds(p, smp)
+    return total
+
+
+def default_timeout(cmdline, accel, icount, smp=1):
+    """The timeout (seconds) of a run that was given none: BASE_TIMEOUT plus the
+    time-based workloads' guest seconds times the mode's TIMEOUT_FACTOR."""
+    factor = TIMEOUT_FACTOR["icount" if icount else accel]
+    return BASE_TIMEOUT + int(factor * workload_seconds(cmdline, smp) + 0.999)
+
+
 # ---------------------------------------------------------------------------- running
 
 _live = set()
@@ -970,12 +1028,14 @@ def run(params, serial_file=None, timeout=None, stream=None, tee=None, echo_cmd=
         kvm_available=None):
     """Boot once. Serial goes to `serial_file`, or (when None) is streamed to the binary
     file object `stream` (default: stdout) and optionally copied to the path `tee`.
-    A timeout (seconds, None/0 = none) kills QEMU's process group; a KVM internal error
-    kills it at once (no verdict).
+    timeout: seconds before QEMU's process group is killed; None = default_timeout() of
+    the command line, 0 = no limit. A KVM internal error kills QEMU at once (no verdict).
     Returns RunResult; raises ParamError for bad parameters or when QEMU cannot be
     started."""
     r = resolve(params, kvm_available=kvm_available)
-    if timeout is not None and timeout <= 0:
+    if timeout is None:
+        timeout = default_timeout(r.cmdline, r.accel, r.icount, r.smp)
+    elif timeout <= 0:
         timeout = None
     with tempfile.TemporaryDirectory(prefix="irqlab-qemu-") as work:
         ovmf = None
@@ -1030,6 +1090,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
 
 
+def _timeout_arg(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 10 ** 7 or value != value:
+        raise argparse.ArgumentTypeError(f"invalid timeout {text!r}: seconds, a number "
+                                         ">= 0 (0: no limit)")
+    return value
+
+
 def _params_from_args(a):
     return Params(kernel=a.kernel, iso=a.iso, disk=a.disk, smp=a.smp, mem=a.mem, accel=a.accel,
                   icount=a.icount, boot=a.boot, machine=a.machine, cpu=a.cpu,
@@ -1063,8 +1134,9 @@ def main(argv=None):
     rp.add_argument("--serial-file", help="write the serial console to this file "
                     "instead of stdout")
     rp.add_argument("--tee", help="when streaming, also copy the serial console to this file")
-    rp.add_argument("--timeout", type=float, default=0,
-                    help="seconds before QEMU is killed (default 0 = no limit)")
+    rp.add_argument("--timeout", type=_timeout_arg, default=None,
+                    help="seconds before QEMU is killed (default: from the command "
+                    "line's workloads, see default_timeout(); 0 = no limit)")
     rp.add_argument("--debug", action="store_true",
                     help="start stopped with a gdb stub on localhost:1234 (-s -S)")
     rp.add_argument("--print-cmd", action="store_true",
@@ -1100,7 +1172,7 @@ def main(argv=None):
             print(f"{me}: QEMU starts stopped; gdb stub on localhost:1234 "
                   "(gdb build/<config>/kernel.elf -ex 'target remote :1234')",
                   file=sys.stderr)
-        res = run(params, serial_file=a.serial_file, timeout=a.timeout or None,
+        res = run(params, serial_file=a.serial_file, timeout=a.timeout,
                   tee=a.tee, echo_cmd=sys.stderr if a.print_cmd else None)
     except ParamError as e:
         print(f"{me}: error: {e}", file=sys.stderr)
@@ -1115,7 +1187,10 @@ def main(argv=None):
     if v.cause == "qemu-error":
         print(f"{me}: {v.reason}", file=sys.stderr)
         return EXIT_ERROR
-    print(f"{me}: {v.reason} [{res.elapsed:.2f} s]", file=sys.stderr)
+    how = ""
+    if v.cause == "timeout" and a.timeout is None:
+        how = " (the default for this command line; --timeout/TIMEOUT= sets another, 0 none)"
+    print(f"{me}: {v.reason}{how} [{res.elapsed:.2f} s]", file=sys.stderr)
     return {"pass": EXIT_PASS, "fail": EXIT_FAIL}.get(v.kind, EXIT_NOVERDICT)
 
 

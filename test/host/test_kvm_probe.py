@@ -1,5 +1,5 @@
 """scripts/qemu.py's KVM probe, its cache, the fallback to TCG, the KVM-internal-error
-watch, against a fake QEMU and a fake /dev/kvm (a plain file:
+watch and the default timeout, against a fake QEMU and a fake /dev/kvm (a plain file:
 it opens read-write, which is all today's check looked at)."""
 
 import contextlib
@@ -222,7 +222,7 @@ class FallbackTest(_FakeKvm):
             self.assertEqual(f.read().split("\n")[-2], "run tcg")
 
     def test_cli_run_ends_at_once_with_the_reason(self):
-        # no --timeout: the run must not wait for one
+        # no --timeout: the default is minutes, the run must not wait for it
         os.environ["FAKE_KVM_RUN"] = "internal"
         rc, out, err, secs = self.cli()
         self.assertEqual(rc, 2)
@@ -277,6 +277,59 @@ class ProbeAsmTest(unittest.TestCase):
                             "--oformat", "binary", "-o", out, obj], check=True)
             with open(out, "rb") as f:
                 self.assertEqual(f.read().hex(), qemu.PROBE_CODE.hex())
+
+
+class DefaultTimeoutTest(unittest.TestCase):
+    DEFAULT_RUN = ("run=cyclic,hackbench cyclic.duration_ms=3000 hackbench.groups=2 "
+                   "hackbench.loops=20")
+
+    def test_workload_seconds(self):
+        w = qemu.workload_seconds
+        self.assertEqual(w(self.DEFAULT_RUN), 3)
+        self.assertEqual(w("run=ktest"), 0)
+        self.assertEqual(w("run=cyclic"), 1)                   # 1000 loops of 1 ms
+        self.assertEqual(w("run=cyclic cyclic.loops=500 cyclic.interval_us=200"), 0.1)
+        self.assertEqual(w("run=cyclic cyclic.duration_ms=bad"), 1)   # kernel rejects it
+        self.assertEqual(w("cyclic.duration_ms=9000"), 0)     # not run
+        self.assertEqual(w("run=hwlat", smp=4), 4)
+        self.assertEqual(w("run=rt_migrate rt_migrate.loops=10"), 1.2)
+        self.assertEqual(w("run=osnoise osnoise.duration_ms=20000 run=osnoise"), 20)
+
+    def test_default_timeout(self):
+        t = qemu.default_timeout
+        base = qemu.BASE_TIMEOUT
+        self.assertEqual(t("run=ktest", "kvm", False), base)
+        self.assertEqual(t(self.DEFAULT_RUN, "tcg", False), base + 6)
+        self.assertEqual(t(self.DEFAULT_RUN, "tcg", True), base + 60)
+        self.assertEqual(t("run=cyclic cyclic.duration_ms=3600000", "kvm", False),
+                         base + 7200)
+
+    def test_run_uses_it_and_0_means_none(self):
+        seen = []
+
+        def fake_run_argv(argv, timeout, *a):
+            seen.append(timeout)
+            return qemu._Raw(1, False, False, 0.0, "")
+        with tempfile.TemporaryDirectory() as d, \
+                mock.patch.object(qemu, "_run_argv", fake_run_argv):
+            k = os.path.join(d, "k")
+            open(k, "w").close()
+            for timeout in (None, 0, 5):
+                qemu.run(P(kernel=k, cmdline="run=cyclic cyclic.duration_ms=10000"),
+                         serial_file=os.path.join(d, "log"), timeout=timeout,
+                         kvm_available=False)
+        self.assertEqual(seen, [qemu.BASE_TIMEOUT + 20, None, 5])
+
+    def test_cli_timeout_values(self):
+        with tempfile.TemporaryDirectory() as d:
+            k = os.path.join(d, "k")
+            open(k, "w").close()
+            for bad in ("-1", "x", "nan"):
+                p = subprocess.run([sys.executable, _load.QEMU_PY, "run", "--kernel", k,
+                                    "--timeout", bad, "--dry-run"], capture_output=True,
+                                   text=True, timeout=60)
+                self.assertEqual(p.returncode, 3, bad)
+                self.assertIn("invalid timeout", p.stderr)
 
 
 if __name__ == "__main__":
