@@ -285,7 +285,7 @@ debug: build
 	$(Q)$(PYTHON) scripts/qemu.py run $(RUN_IMAGE) $(QEMU_ARGS) --debug
 
 test: deps
-	$(Q)test/run -j $(J)
+	$(Q)test/run -j $(J) --accel $(ACCEL)
 
 # The seeds' experiments E1-E6 (tools/experiments/; long, resumable; not
 # part of make test).  Results and comparisons in build/experiments/eN/.
