@@ -91,6 +91,12 @@ FAKE_KVM_QEMU = textwrap.dedent(r'''
     $FAKE_QEMU_VERSION."""
     import os, sys, time
     args = sys.argv[1:]
+    parent = os.getppid()
+    def stay():
+        # "forever", but not past whoever started it (a test that failed half-way)
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        sys.exit(9)
     if args == ["-version"]:
         print("QEMU emulator version " + os.environ.get("FAKE_QEMU_VERSION", "7.2.0"))
         sys.exit(0)
@@ -116,11 +122,9 @@ FAKE_KVM_QEMU = textwrap.dedent(r'''
         sys.stderr.write("KVM internal error. Suberror: 1\nextra data[0]: 0x0000000000000000\n"
                          "emulation failure\nRAX=0000000000000000 RBX=0000000000000000\n")
         sys.stderr.flush()
-        while True:
-            time.sleep(3600)
+        stay()
     if mode == "hang":
-        while True:
-            time.sleep(3600)
+        stay()
     if mode == "denied":
         sys.stderr.write("Could not access KVM kernel module: Permission denied\n"
                          "qemu-system-x86_64: failed to initialize kvm: Permission denied\n")
