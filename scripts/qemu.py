@@ -37,8 +37,9 @@ Empty strings mean "default" (so the Makefile can pass `--cpu "$(CPU)"` uncondit
 
 Environment: IRQLAB_QEMU (QEMU binary, default qemu-system-x86_64), IRQLAB_OVMF_CODE and
 IRQLAB_OVMF_VARS (firmware images; default the Debian `ovmf` package's files),
-IRQLAB_KVM_DEV (the KVM device, default /dev/kvm), IRQLAB_CACHE (where the KVM probe's
-verdict is kept, default ~/.cache/irqlab).
+IRQLAB_KVM_DEV (the KVM device checked and keyed, default /dev/kvm; QEMU itself always
+opens /dev/kvm, so this is for tests), IRQLAB_CACHE (where the KVM probe's verdict is kept,
+default ~/.cache/irqlab).
 
 KVM probe: a /dev/kvm that opens does not mean KVM can run guests (nested or software
 hypervisors such as kvm_pvm stop at irqlab's first ldmxcsr with "KVM internal error ...
@@ -80,7 +81,6 @@ import re
 import shlex
 import shutil
 import signal
-import stat
 import struct
 import subprocess
 import sys
@@ -299,7 +299,7 @@ KVM_DEV_ENV = "IRQLAB_KVM_DEV"
 DEFAULT_KVM_DEV = "/dev/kvm"
 CACHE_ENV = "IRQLAB_CACHE"
 KVM_PROBE_FILE = "kvm-probe.json"
-KVM_PROBE_TIMEOUT = 10.0        # a KVM boot of PROBE_ASM takes well under a second
+KVM_PROBE_TIMEOUT = 10.0        # the probe boots in 0.25 s even under TCG
 KVM_PROBE_VERSION = 1           # bump when PROBE_ASM or the probe's QEMU options change
 KVM_ERROR = "KVM internal error"
 KVM_ERROR_GRACE = 0.2           # lets QEMU finish the register dump it prints after it
