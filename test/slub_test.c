@@ -931,6 +931,77 @@ static void kfree_bulk_mixed(struct ktest *t)
 	slub_t_run_pinned(t, 0, kfree_bulk_mixed_body);
 }
 
+/* ------------------------------------------- allocation as a preemption point */
+
+/*
+ * might_alloc(): a blocking allocation is a might_resched() point, so on
+ * PREEMPT_VOLUNTARY a task woken on this CPU (need_resched set, no
+ * involuntary preemption on that model) gets the CPU inside the call; a
+ * GFP_ATOMIC allocation never yields, and on PREEMPT_NONE neither does.
+ * The woken task only sets a flag, so "it ran inside the call" is an
+ * ordering read right after the call returns, not a timing.
+ */
+static volatile bool alloc_probe_ran;
+
+static int alloc_probe_fn(void *data)
+{
+	WRITE_ONCE(alloc_probe_ran, true);
+	return 0;
+}
+
+enum alloc_kind { ALLOC_KMALLOC, ALLOC_PAGE };
+
+/* Wake the probe, allocate once, and say whether the probe ran meanwhile. */
+static bool alloc_yielded(struct ktest *t, enum alloc_kind kind, gfp_t gfp)
+{
+	struct task_struct *p;
+	struct page *page = NULL;
+	void *obj = NULL;
+	bool pending, ran;
+
+	WRITE_ONCE(alloc_probe_ran, false);
+	p = ktest_kthread(alloc_probe_fn, NULL, "alloc-probe", smp_processor_id(),
+			  SCHED_FIFO, 50);
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	wake_up_process(p);
+	pending = tif_need_resched_now() && !READ_ONCE(alloc_probe_ran);
+	if (kind == ALLOC_KMALLOC)
+		obj = kmalloc(64, gfp);
+	else
+		page = alloc_page(gfp);
+	ran = READ_ONCE(alloc_probe_ran);
+	/* The wakeup must have left the probe waiting for a preemption point. */
+	KTEST_EXPECT_TRUE(t, pending);
+	KTEST_EXPECT_TRUE(t, obj != NULL || page != NULL);
+	kfree(obj);
+	if (page)
+		__free_page(page);
+	for (int i = 0; i < 1000 && !READ_ONCE(alloc_probe_ran); i++)
+		yield();
+	KTEST_EXPECT_TRUE(t, READ_ONCE(alloc_probe_ran));
+	return ran;
+}
+
+static void alloc_preemption_point_body(struct ktest *t)
+{
+	bool voluntary = IS_ENABLED(CONFIG_PREEMPT_VOLUNTARY);
+
+	/* Warm the kmalloc-64 CPU slab: the calls below take the fast path. */
+	kfree(kmalloc(64, GFP_KERNEL));
+	KTEST_EXPECT_FALSE(t, alloc_yielded(t, ALLOC_KMALLOC, GFP_ATOMIC));
+	KTEST_EXPECT_FALSE(t, alloc_yielded(t, ALLOC_KMALLOC, GFP_NOWAIT));
+	KTEST_EXPECT_EQ(t, alloc_yielded(t, ALLOC_KMALLOC, GFP_KERNEL), voluntary);
+	KTEST_EXPECT_FALSE(t, alloc_yielded(t, ALLOC_PAGE, GFP_ATOMIC));
+	KTEST_EXPECT_EQ(t, alloc_yielded(t, ALLOC_PAGE, GFP_KERNEL), voluntary);
+}
+
+static void kmalloc_preemption_point(struct ktest *t)
+{
+	if (IS_ENABLED(CONFIG_PREEMPTION))
+		ktest_skip(t, "full preemption: the wakeup preempts at once");
+	slub_t_run_pinned(t, 0, alloc_preemption_point_body);
+}
+
 /* ----------------------------------------------------------- suite */
 
 static int slub_init(struct ktest *t)
@@ -969,6 +1040,7 @@ static struct ktest_case slub_cases[] = {
 	KTEST_CASE(slub_stress_all_cpus),
 	KTEST_CASE(slub_failslab_one_percent),
 	KTEST_CASE(slub_bulk_page_failure),
+	KTEST_CASE(kmalloc_preemption_point),
 	{}
 };
 
