@@ -138,7 +138,8 @@ FAKE_KVM_QEMU = textwrap.dedent(r'''
 
 FAKE_MAKE = textwrap.dedent(r'''
     #!PYTHON
-    """Fake make: `-s build CONFIG=c` and `-s iso CONFIG=c CMDLINE=... ISO=path`."""
+    """Fake make: `-s build CONFIG=c` (kernel.elf, and .config copied from the defconfig)
+    and `-s iso CONFIG=c CMDLINE=... ISO=path`."""
     import os, sys
     args = [a for a in sys.argv[1:] if a != "-s" and not a.startswith("-j")]
     target, var = args[0], dict(a.split("=", 1) for a in args[1:])
@@ -149,6 +150,10 @@ FAKE_MAKE = textwrap.dedent(r'''
     os.makedirs(f"build/{var['CONFIG']}", exist_ok=True)
     if target == "build":
         open(f"build/{var['CONFIG']}/kernel.elf", "w").write("ELF")
+        # the resolved configuration: here the defconfig as it is
+        with open(f"configs/{var['CONFIG']}_defconfig") as src, \
+                open(f"build/{var['CONFIG']}/.config", "w") as dst:
+            dst.write(src.read())
     elif target == "iso":
         open(var["ISO"], "w").write(var["CMDLINE"])
     else:
