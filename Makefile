@@ -15,7 +15,7 @@ BOOT	?= pvh
 MACHINE	?=
 CPU	?=
 CMDLINE	?=
-TIMEOUT	?= 0
+TIMEOUT	?=
 SERIAL	?=
 HPET	?=
 J	?= 2
@@ -275,7 +275,7 @@ RUN_PREPARE = $(if $(filter pvh,$(BOOT)),,$(if $(filter efi,$(BOOT)),\
 run: build
 	$(Q)$(if $(RUN_PREPARE),$(RUN_PREPARE) CMDLINE='$(RUN_CMDLINE)')
 	$(Q)$(PYTHON) scripts/qemu.py run $(RUN_IMAGE) $(QEMU_ARGS) \
-		$(if $(filter-out 0,$(TIMEOUT)),--timeout $(TIMEOUT))
+		$(if $(TIMEOUT),--timeout $(TIMEOUT))
 
 debug: build
 	$(Q)$(if $(RUN_PREPARE),$(RUN_PREPARE))
@@ -285,7 +285,7 @@ debug: build
 	$(Q)$(PYTHON) scripts/qemu.py run $(RUN_IMAGE) $(QEMU_ARGS) --debug
 
 test: deps
-	$(Q)test/run -j $(J)
+	$(Q)test/run -j $(J) --accel $(ACCEL)
 
 # The seeds' experiments E1-E6 (tools/experiments/; long, resumable; not
 # part of make test).  Results and comparisons in build/experiments/eN/.

@@ -280,6 +280,11 @@ static int kernel_init(void *unused)
 	if (atomic_read(&sched_bug_count))
 		pr_err("irqlab: the kernel reported %d scheduling bug(s): see above\n",
 		       atomic_read(&sched_bug_count));
+	/* As a kernel test would: a warning nobody expected is a failure. */
+	if (READ_ONCE(taint_warn_count))
+		pr_err("irqlab: the kernel warned %lu time(s): see above\n",
+		       READ_ONCE(taint_warn_count));
+	failed += READ_ONCE(taint_warn_count) != 0;
 #ifdef CONFIG_PROVE_LOCKING
 	/* Tests forget the reports they provoke; any other one is a bug. */
 	if (atomic_read(&lockdep_bug_count))

@@ -20,7 +20,11 @@
 #include "sched/sched.h"
 
 LIST_HEAD(task_list);
-DEFINE_RAW_SPINLOCK(tasklist_lock);
+/*
+ * An rwlock_t as in Linux: writers (fork, exit) hold it with IRQs off on
+ * !RT; on PREEMPT_RT it is a sleeping rwlock and IRQs stay on.
+ */
+DEFINE_RWLOCK(tasklist_lock);
 /* Threads that have exited but whose memory is not freed yet. */
 atomic_t nr_dying_tasks;
 static int next_pid = 1;
@@ -89,7 +93,6 @@ static void sched_fork(struct task_struct *p)
 static struct task_struct *create_kthread(int (*fn)(void *), void *data, const char *name)
 {
 	struct task_struct *p = alloc_task_struct();
-	unsigned long flags;
 
 	if (!p)
 		return NULL;
@@ -110,11 +113,11 @@ static struct task_struct *create_kthread(int (*fn)(void *), void *data, const c
 		fair_sched_class.task_fork(p);
 	/* Asleep until wake_up_process(): nothing runs it before that. */
 	p->__state = TASK_UNINTERRUPTIBLE;
-	raw_spin_lock_irqsave(&tasklist_lock, flags);
+	write_lock_irq(&tasklist_lock);
 	p->pid = next_pid++;
 	WRITE_ONCE(total_forks, total_forks + 1);
 	list_add_tail(&p->tasks, &task_list);
-	raw_spin_unlock_irqrestore(&tasklist_lock, flags);
+	write_unlock_irq(&tasklist_lock);
 	return p;
 }
 
@@ -195,16 +198,15 @@ static void exit_checks(struct task_struct *p)
 __noreturn void kthread_exit(int result)
 {
 	struct task_struct *p = current;
-	unsigned long flags;
 
 	exit_checks(p);
 	preempt_count_set(0);
 	p->exit_code = result;
 	p->flags |= PF_EXITING;
 	atomic_inc(&nr_dying_tasks);
-	raw_spin_lock_irqsave(&tasklist_lock, flags);
+	write_lock_irq(&tasklist_lock);
 	list_del_init(&p->tasks);
-	raw_spin_unlock_irqrestore(&tasklist_lock, flags);
+	write_unlock_irq(&tasklist_lock);
 	/*
 	 * TASK_DEAD before waking kthread_stop()'s caller, or it could check,
 	 * find us alive and sleep forever.  Preemption stays off from here

@@ -25,6 +25,7 @@
 #include <linux/irqflags.h>
 #include <linux/fault-inject.h>
 #include <linux/moduleparam.h>
+#include <linux/sched/mm.h>
 #include "internal.h"
 
 /* ---------------------------------------------------------------- buddy */
@@ -552,6 +553,8 @@ struct page *__alloc_pages(gfp_t gfp, unsigned int order, int preferred_nid)
 	zl = (gfp & __GFP_THISNODE) ? ZONELIST_NOFALLBACK : ZONELIST_FALLBACK;
 	ac.zonelist = &NODE_DATA(preferred_nid)->node_zonelists[zl];
 	ac.highest_zoneidx = gfp_zone(gfp);
+	/* A blocking request is a voluntary preemption point, as in Linux. */
+	might_alloc(gfp);
 	/*
 	 * Where Linux's prepare_alloc_pages() asks: an injected failure
 	 * returns before any list is touched, with no allocation-failure

@@ -14,6 +14,7 @@
 #include <linux/atomic.h>
 #include <linux/fault-inject.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 
 /*
  * list_lock: a spinlock_t (a sleeping rtlock on PREEMPT_RT) as in 5.15;
@@ -194,13 +195,6 @@ slab_want_init_on_alloc(gfp_t flags, struct kmem_cache *c)
  * Before every allocation: the checks and the failure injection point
  * (failslab=).  NULL means "fail this allocation".
  */
-static inline void might_alloc(gfp_t flags)
-{
-	if (IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP) &&
-	    gfpflags_allow_blocking(flags))
-		might_sleep();
-}
-
 static inline struct kmem_cache *
 slab_pre_alloc_hook(struct kmem_cache *s, gfp_t flags)
 {

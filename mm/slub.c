@@ -71,10 +71,12 @@
 
 /*
  * Whether __slab_alloc pins around ___slab_alloc: CONFIG_PREEMPT_COUNT in
- * 5.15; v2r1 tested CONFIG_PREEMPTION, which on a PREEMPT_VOLUNTARY kernel
- * left the unconditional unpin/pin around new_slab() unbalanced.
+ * 5.15 (v2r3).  v2r1 and v2r2 tested CONFIG_PREEMPTION, which on a kernel
+ * that is not preemptible leaves the unconditional unpin/pin around
+ * new_slab() unbalanced: v2r1's migrate_enable() without a disable, v2r2's
+ * preempt_enable() without a disable when PREEMPT_COUNT is on.
  */
-#ifdef CONFIG_SLUB_BUG_MIGRATE_IFDEF
+#ifdef CONFIG_SLUB_BUG_PREEMPTION_GUARD
 #define SLUB_PIN_SLOWPATH	IS_ENABLED(CONFIG_PREEMPTION)
 #else
 #define SLUB_PIN_SLOWPATH	IS_ENABLED(CONFIG_PREEMPT_COUNT)
@@ -1075,8 +1077,8 @@ return_single:
 
 /*
  * Pin, then slow path.  The guards are CONFIG_PREEMPT_COUNT as in 5.15
- * (v2r3 of the series; v2r1 used CONFIG_PREEMPTION and unbalanced the
- * pin on PREEMPTION=n kernels that count preemption).
+ * (v2r3 of the series; v2r1 and v2r2 used CONFIG_PREEMPTION and unbalanced
+ * the pin on PREEMPTION=n kernels: SLUB_PIN_SLOWPATH above).
  */
 static void *
 __slab_alloc(struct kmem_cache *s, gfp_t gfp, int node, unsigned long addr,

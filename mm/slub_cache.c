@@ -49,7 +49,13 @@ struct page *alloc_slab_page(struct kmem_cache *s, gfp_t flags,
 	slub_probe(SLUB_PROBE_ALLOC_PAGES);
 	if (node == NUMA_NO_NODE)
 		return alloc_pages(flags, order);
-	return alloc_pages_node(node, flags | __GFP_THISNODE, order);
+	/*
+	 * The node is a preference, as in Linux: an exhausted node's slab
+	 * comes from another node (node_match() then tells the next
+	 * allocation for @node to look again).  Only a caller's own
+	 * __GFP_THISNODE makes it strict.
+	 */
+	return __alloc_pages_node(node, flags, order);
 }
 
 static void

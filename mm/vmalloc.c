@@ -4,7 +4,9 @@
  * by a guard page, mapped to individually allocated pages (vmalloc) or to
  * the caller's pages (vmap).  Layout and rules in linux/vmalloc.h.
  *
- * Areas sit on one address-sorted list under vmap_area_lock; a new area
+ * Areas sit on one address-sorted list under vmap_area_lock, a plain
+ * spinlock as in Linux (nobody takes it from interrupts: vfree() there is
+ * deferred), so it opens no IRQ-off window on !RT.  A new area
  * takes the first gap that fits (Linux keeps an augmented rbtree of free
  * space; a list is enough for irqlab's few hundred areas).  The area
  * descriptors come from pages of the page allocator, as there is no
@@ -38,22 +40,21 @@ static struct llist_head vfree_deferred = LLIST_HEAD_INIT(vfree_deferred);
 static struct vm_struct *alloc_vm_struct(gfp_t gfp)
 {
 	struct vm_struct *vm;
-	unsigned long flags;
 
 	for (;;) {
 		unsigned long page;
 
-		spin_lock_irqsave(&vmap_area_lock, flags);
+		spin_lock(&vmap_area_lock);
 		vm = vm_struct_pool;
 		if (vm)
 			vm_struct_pool = (struct vm_struct *)vm->list.next;
-		spin_unlock_irqrestore(&vmap_area_lock, flags);
+		spin_unlock(&vmap_area_lock);
 		if (vm)
 			break;
 		page = get_zeroed_page(gfp & GFP_RECLAIM_MASK);
 		if (!page)
 			return NULL;
-		spin_lock_irqsave(&vmap_area_lock, flags);
+		spin_lock(&vmap_area_lock);
 		for (unsigned long p = page; p + sizeof(*vm) <= page + PAGE_SIZE;
 		     p += sizeof(*vm)) {
 			struct vm_struct *spare = (struct vm_struct *)p;
@@ -61,7 +62,7 @@ static struct vm_struct *alloc_vm_struct(gfp_t gfp)
 			spare->list.next = (struct list_head *)vm_struct_pool;
 			vm_struct_pool = spare;
 		}
-		spin_unlock_irqrestore(&vmap_area_lock, flags);
+		spin_unlock(&vmap_area_lock);
 	}
 	memset(vm, 0, sizeof(*vm));
 	return vm;
@@ -110,7 +111,6 @@ static struct vm_struct *__get_vm_area_node(unsigned long size, unsigned long al
 					    const void *caller)
 {
 	struct vm_struct *vm;
-	unsigned long irqflags;
 	bool ok;
 
 	/* As Linux's alloc_vmap_area(): a sleeping context, and a voluntary preemption point. */
@@ -128,11 +128,11 @@ static struct vm_struct *__get_vm_area_node(unsigned long size, unsigned long al
 	vm->flags = flags;
 	vm->node = node;
 	vm->caller = caller;
-	spin_lock_irqsave(&vmap_area_lock, irqflags);
+	spin_lock(&vmap_area_lock);
 	ok = insert_vmap_area(vm, size, align, start, end);
 	if (!ok)
 		__free_vm_struct(vm);
-	spin_unlock_irqrestore(&vmap_area_lock, irqflags);
+	spin_unlock(&vmap_area_lock);
 	if (ok)
 		return vm;
 fail:
@@ -172,35 +172,32 @@ static struct vm_struct *__find_vm_area(unsigned long addr, bool inside)
 struct vm_struct *find_vm_area(const void *addr)
 {
 	struct vm_struct *vm;
-	unsigned long flags;
 
-	spin_lock_irqsave(&vmap_area_lock, flags);
+	spin_lock(&vmap_area_lock);
 	vm = __find_vm_area((unsigned long)addr, false);
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	spin_unlock(&vmap_area_lock);
 	return vm;
 }
 
 struct vm_struct *find_vm_area_containing(const void *addr)
 {
 	struct vm_struct *vm;
-	unsigned long flags;
 
-	spin_lock_irqsave(&vmap_area_lock, flags);
+	spin_lock(&vmap_area_lock);
 	vm = __find_vm_area((unsigned long)addr, true);
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	spin_unlock(&vmap_area_lock);
 	return vm;
 }
 
 /* Give back an area whose mappings are gone and flushed. */
 void free_vm_area(struct vm_struct *vm)
 {
-	unsigned long flags;
 
-	spin_lock_irqsave(&vmap_area_lock, flags);
+	spin_lock(&vmap_area_lock);
 	list_del(&vm->list);
 	nr_vmap_areas--;
 	__free_vm_struct(vm);
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	spin_unlock(&vmap_area_lock);
 }
 
 /* ------------------------------------------------------------ mapping */
@@ -262,15 +259,14 @@ static bool can_flush_now(void)
 static struct vm_struct *claim_vm_area(const void *addr, const char *what)
 {
 	struct vm_struct *vm;
-	unsigned long flags;
 
-	spin_lock_irqsave(&vmap_area_lock, flags);
+	spin_lock(&vmap_area_lock);
 	vm = __find_vm_area((unsigned long)addr, false);
 	if (vm && (vm->flags & VM_DYING))
 		vm = NULL;
 	if (vm)
 		vm->flags |= VM_DYING;
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	spin_unlock(&vmap_area_lock);
 	if (!vm) {
 		pr_err("Trying to %s() nonexistent vm area (%016lx)\n", what,
 		       (unsigned long)addr);
@@ -418,15 +414,14 @@ unsigned long vmalloc_to_pfn(const void *vmalloc_addr)
 void vmalloc_dump(void)
 {
 	struct vm_struct *vm;
-	unsigned long flags;
 
-	spin_lock_irqsave(&vmap_area_lock, flags);
+	spin_lock(&vmap_area_lock);
 	list_for_each_entry(vm, &vmap_area_list, list)
 		pr_info("%016lx-%016lx %7lu pages=%u%s%s\n", (unsigned long)vm->addr,
 			(unsigned long)vm->addr + vm->size, vm->size, vm->nr_pages,
 			vm->flags & VM_ALLOC ? " vmalloc" : "",
 			vm->flags & VM_MAP ? " vmap" : "");
-	spin_unlock_irqrestore(&vmap_area_lock, flags);
+	spin_unlock(&vmap_area_lock);
 }
 
 void vmalloc_init(void)

@@ -7,7 +7,9 @@ code is the guest's verdict) and by test/run (serial to a log file, under a time
 Parameters (DESIGN.md section 9; the same names as the Makefile variables):
   SMP      number of vCPUs, 1..255                                   default 1
   MEM      guest RAM: a number with an optional K/M/G/T suffix, >= 1M default 256M
-  ACCEL    auto | tcg | kvm; auto = kvm if /dev/kvm opens read-write  default auto
+  ACCEL    auto | tcg | kvm; auto = kvm if the KVM probe passed       default auto
+           (below), else tcg with a one-line reason on stderr; kvm when the probe
+           failed is a parameter error (exit 3)
   ICOUNT   0 | 1; 1 adds `-icount shift=0,sleep=off -rtc clock=vm`,
            needs TCG and SMP=1 (QEMU 7.2 livelocks SMP guests under icount)
   BOOT     pvh  : -kernel kernel.elf -append CMDLINE (QEMU's PVH loader)
@@ -34,26 +36,52 @@ Always: -no-reboot -display none -monitor none -device isa-debug-exit,iobase=0xf
 Empty strings mean "default" (so the Makefile can pass `--cpu "$(CPU)"` unconditionally).
 
 Environment: IRQLAB_QEMU (QEMU binary, default qemu-system-x86_64), IRQLAB_OVMF_CODE and
-IRQLAB_OVMF_VARS (firmware images; default the Debian `ovmf` package's files).
+IRQLAB_OVMF_VARS (firmware images; default the Debian `ovmf` package's files),
+IRQLAB_KVM_DEV (the KVM device checked and keyed, default /dev/kvm; QEMU itself always
+opens /dev/kvm, so this is for tests), IRQLAB_CACHE (where the KVM probe's verdict is kept,
+default ~/.cache/irqlab).
+
+KVM probe: a /dev/kvm that opens does not mean KVM can run guests (nested or software
+hypervisors such as kvm_pvm stop at irqlab's first ldmxcsr with "KVM internal error ...
+emulation failure", and QEMU then stays alive with the VM stopped). So before the first KVM
+run, a 210-byte PVH guest (PROBE_ASM below) boots under -accel kvm -cpu host with a
+KVM_PROBE_TIMEOUT: it enters long mode as irqlab does, runs the SSE instructions irqlab's
+fpu__init_cpu() and kernel_fpu_begin() run, and exits through isa-debug-exit. The verdict is
+kept in $IRQLAB_CACHE/kvm-probe.json under a key of the QEMU binary and version, the host
+kernel release (uname -r), the KVM device's identity (device number, inode, change time:
+a new node after a reboot or a module reload re-probes), the loaded kvm modules and the
+probe's own version; any change probes again. A probe timeout is not kept (host load may
+cause it). `qemu.py kvm-probe [--force]` shows (or redoes) the verdict.
+
+While QEMU runs, its stderr is watched for "KVM internal error": QEMU is killed at once and
+the run is no verdict with that reason (and the cached verdict becomes a failure).
+
+Timeout: run() and `qemu.py run` default to default_timeout() of the command line (a fixed
+allowance for boot and count-based work plus the time-based workloads' durations, scaled for
+icount); 0 means no limit, on request only.
 
 Verdict (isa-debug-exit: QEMU exits with ((value << 1) | 1) & 0xff):
   status 1              pass (the guest wrote 0)
   odd status 3..255     fail, guest code = status >> 1 (1 = tests failed, 2 = bad command line, 3 = panic)
   0, even, signal       no verdict (0 is a triple fault under -no-reboot)
   host timeout          no verdict
+  KVM internal error    no verdict (QEMU killed as soon as it printed it)
   status 1 but QEMU printed an error (it exits 1 on start-up errors too): no verdict.
 
-CLI exit codes: 0 guest passed, 1 guest failed, 2 no verdict (timeout, triple fault...),
-3 bad parameters or QEMU could not be started.
+CLI exit codes: 0 guest passed, 1 guest failed, 2 no verdict (timeout, triple fault, KVM
+internal error...), 3 bad parameters (ACCEL=kvm where the KVM probe failed is one) or QEMU
+could not be started. `qemu.py kvm-probe`: 0 KVM usable, 1 not.
 """
 
 import argparse
 import dataclasses
+import json
 import os
 import re
 import shlex
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -136,7 +164,8 @@ class Resolved:
 class Verdict:
     kind: str            # "pass" | "fail" | "noverdict"
     code: int = None     # guest failure code (kind == "fail")
-    cause: str = None    # noverdict: "timeout" | "status0" | "status" | "signal" | "qemu-error"
+    cause: str = None    # noverdict: "timeout" | "status0" | "status" | "signal" |
+                         # "qemu-error" | "kvm-error"
     reason: str = ""     # one human-readable line
 
     @property
@@ -254,7 +283,8 @@ _CPU_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*(,[+-]?[A-Za-z0-9_.-]+(=[A-Za-z
 
 
 def kvm_usable(path="/dev/kvm"):
-    """True when `path` opens read-write (what QEMU needs for -accel kvm)."""
+    """True when `path` opens read-write (what QEMU needs for -accel kvm; not enough to
+    run a guest: see kvm_state())."""
     try:
         fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
     except OSError:
@@ -263,10 +293,311 @@ def kvm_usable(path="/dev/kvm"):
     return True
 
 
+# ---------------------------------------------------------------------------- KVM probe
+
+KVM_DEV_ENV = "IRQLAB_KVM_DEV"
+DEFAULT_KVM_DEV = "/dev/kvm"
+CACHE_ENV = "IRQLAB_CACHE"
+KVM_PROBE_FILE = "kvm-probe.json"
+KVM_PROBE_TIMEOUT = 10.0        # the probe boots in 0.25 s even under TCG
+KVM_PROBE_VERSION = 1           # bump when PROBE_ASM or the probe's QEMU options change
+KVM_ERROR = "KVM internal error"
+KVM_ERROR_GRACE = 0.2           # lets QEMU finish the register dump it prints after it
+
+# The probe guest, assembled with `as --64` and linked at 0x100000 as a flat binary
+# (test/host checks PROBE_CODE against this text when binutils are installed). QEMU's
+# PVH loader enters it in 32-bit protected mode with paging off; it maps the first 2 MiB
+# with one large page (the tables live in zero-filled memory past the code), enters long
+# mode, then does what irqlab does first with SSE: CR0.EM/TS clear, CR4.OSFXSR set,
+# fninit; ldmxcsr (where kvm_pvm stops), then fxsave64/fxrstor64 around a little SSE
+# arithmetic. It writes 0 to isa-debug-exit (QEMU exits 1) when every result is right,
+# 1 when MXCSR did not read back, 2 when 7 + 7 was not 14.
+PROBE_ASM = r"""
+	.set	PML4, 0x101000
+	.set	PDPT, 0x102000
+	.set	PD, 0x103000
+	.set	FXAREA, 0x104000
+	.code32
+	.globl	_start
+_start:
+	movl	$PDPT + 3, PML4
+	movl	$PD + 3, PDPT
+	movl	$0x83, PD		/* 2 MiB page at 0, present and writable */
+	movl	%cr4, %eax
+	orl	$0x620, %eax		/* PAE | OSFXSR | OSXMMEXCPT */
+	movl	%eax, %cr4
+	movl	$PML4, %eax
+	movl	%eax, %cr3
+	movl	$0xc0000080, %ecx	/* EFER */
+	rdmsr
+	orl	$0x100, %eax		/* LME */
+	wrmsr
+	movl	%cr0, %eax
+	andl	$~0xc, %eax		/* EM and TS off */
+	orl	$0x80000022, %eax	/* PG | NE | MP */
+	movl	%eax, %cr0
+	lgdt	gdtr
+	ljmp	$8, $long64
+	.code64
+long64:
+	fninit
+	ldmxcsr	mxcsr(%rip)
+	stmxcsr	FXAREA
+	movl	$1, %eax
+	cmpl	$0x9f80, FXAREA
+	jne	out
+	fxsave64 FXAREA
+	movl	$7, %ecx
+	cvtsi2ss %ecx, %xmm0
+	addss	%xmm0, %xmm0
+	cvttss2si %xmm0, %ecx
+	fxrstor64 FXAREA
+	movl	$2, %eax
+	cmpl	$14, %ecx
+	jne	out
+	xorl	%eax, %eax
+out:
+	movw	$0xf4, %dx
+	outl	%eax, %dx
+1:	hlt
+	jmp	1b
+	.balign	8
+gdt:	.quad	0, 0x00209a0000000000	/* null, 64-bit code */
+gdtr:	.word	15
+	.long	gdt
+mxcsr:	.long	0x9f80			/* Linux's default 0x1f80 plus flush-to-zero */
+"""
+PROBE_CODE = bytes.fromhex(
+    "c7050010100003201000c7050020100003301000c7050030100083000000"
+    "0f20e00d200600000f22e0b8001010000f22d8b9800000c00f320d000100"
+    "000f300f20c083e0f30d220000800f22c00f0115c8001000ea5b00100008"
+    "00dbe30fae156a0000000fae1c2500401000b801000000813c2500401000"
+    "809f0000752f480fae042500401000b907000000f30f2ac1f30f58c0f30f"
+    "2cc8480fae0c2500401000b80200000083f90e750231c066baf400eff4eb"
+    "fd0f1f00000000000000000000000000009a20000f00b8001000809f0000")
+PROBE_BASE = 0x100000
+PROBE_MEMSZ = 0x4200            # code, three page tables, the fxsave area
+PROBE_CODE_OFFSET = 0x100       # in the file, after the ELF header, phdrs and note
+
+
+def probe_elf():
+    """PROBE_CODE as an ELF64 executable with the PVH entry note QEMU's -kernel wants:
+    one PT_LOAD at PROBE_BASE (memory past the code is zero-filled) and one PT_NOTE
+    ("Xen", type 18 = XEN_ELFNOTE_PHYS32_ENTRY, the 32-bit entry address)."""
+    note = struct.pack("<III4sI", 4, 4, 18, b"Xen\0", PROBE_BASE)
+    ehdr = struct.pack("<4sBBBB8xHHIQQQIHHHHHH", b"\x7fELF", 2, 1, 1, 0,
+                       2, 62, 1, PROBE_BASE, 64, 0, 0, 64, 56, 2, 0, 0, 0)
+    load = struct.pack("<IIQQQQQQ", 1, 5 | 2, PROBE_CODE_OFFSET, PROBE_BASE, PROBE_BASE,
+                       len(PROBE_CODE), PROBE_MEMSZ, 0x100)
+    note_off = len(ehdr) + 2 * 56
+    pnote = struct.pack("<IIQQQQQQ", 4, 4, note_off, 0, 0, len(note), len(note), 4)
+    head = ehdr + load + pnote + note
+    return head + bytes(PROBE_CODE_OFFSET - len(head)) + PROBE_CODE
+
+
+@dataclasses.dataclass(frozen=True)
+class KvmState:
+    """Whether KVM can run irqlab here; `reason` says why not (or how it was found)."""
+    usable: bool
+    reason: str
+    cached: bool = False
+
+
+def kvm_device(environ=None):
+    env = os.environ if environ is None else environ
+    return env.get(KVM_DEV_ENV) or DEFAULT_KVM_DEV
+
+
+def cache_dir(environ=None):
+    """IRQLAB_CACHE, else $XDG_CACHE_HOME/irqlab, else ~/.cache/irqlab (as newlib.sh)."""
+    env = os.environ if environ is None else environ
+    if env.get(CACHE_ENV):
+        return env[CACHE_ENV]
+    base = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "irqlab")
+
+
+def _qemu_version(qemu):
+    try:
+        p = subprocess.run([qemu, "-version"], stdin=subprocess.DEVNULL,
+                           capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    lines = p.stdout.decode("utf-8", "replace").splitlines()
+    return lines[0].strip() if lines else ""
+
+
+def _kvm_modules():
+    try:
+        return sorted(m for m in os.listdir("/sys/module") if m == "kvm" or
+                      m.startswith("kvm_"))
+    except OSError:
+        return []
+
+
+def probe_key(qemu, device):
+    """What the cached verdict depends on; a change in any field probes again."""
+    path = shutil.which(qemu) or qemu
+    try:
+        qst = os.stat(path)
+        qid = f"{os.path.realpath(path)} {qst.st_size} {qst.st_mtime_ns}"
+    except OSError:
+        qid = path
+    st = os.stat(device)
+    return {"probe": KVM_PROBE_VERSION, "qemu": qid, "qemu_version": _qemu_version(path),
+            "kernel": os.uname().release,
+            "device": f"{device} {os.major(st.st_rdev)}:{os.minor(st.st_rdev)} "
+                      f"ino {st.st_ino} ctime {st.st_ctime_ns}",
+            "modules": _kvm_modules()}
+
+
+def _cache_path(environ=None):
+    return os.path.join(cache_dir(environ), KVM_PROBE_FILE)
+
+
+def _cache_load(key, environ=None):
+    try:
+        with open(_cache_path(environ), encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != key or \
+            not isinstance(data.get("usable"), bool):
+        return None
+    return KvmState(data["usable"], str(data.get("reason", "")), cached=True)
+
+
+def _cache_store(key, state, environ=None):
+    """Keep the verdict; an unwritable cache only costs a probe per run."""
+    path = _cache_path(environ)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump({"key": key, "usable": state.usable, "reason": state.reason,
+                       "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, f,
+                      indent=1, sort_keys=True)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def _kvm_error_reason(stderr):
+    """'KVM internal error. Suberror: 1 (emulation failure)' from QEMU's stderr."""
+    lines = [l.strip() for l in (stderr or "").splitlines()]
+    first = next((l for l in lines if KVM_ERROR in l), KVM_ERROR)
+    detail = next((l for l in lines if l.lower() in ("emulation failure",)), None)
+    return first + (f" ({detail})" if detail else "")
+
+
+def probe_argv(qemu, elf, accel="kvm"):
+    """QEMU's argv for the probe guest `elf` (-cpu host under KVM, as irqlab's default)."""
+    return [qemu, "-machine", "pc", "-accel", accel,
+            "-cpu", "host" if accel == "kvm" else "max", "-smp", "1", "-m", "32M",
+            "-nodefaults", "-no-reboot", "-display", "none", "-monitor", "none",
+            "-serial", "none", "-device", EXIT_DEVICE, "-kernel", elf]
+
+
+def probe_kvm(qemu=None, timeout=KVM_PROBE_TIMEOUT):
+    """Boot the probe guest under KVM once; return KvmState (cached=False).
+    None instead when QEMU cannot be started (that is not KVM's fault)."""
+    qemu = qemu or qemu_binary()
+    with tempfile.TemporaryDirectory(prefix="irqlab-kvm-probe-") as work:
+        elf = os.path.join(work, "probe.elf")
+        with open(elf, "wb") as f:
+            f.write(probe_elf())
+        try:
+            raw = _run_argv(probe_argv(qemu, elf), timeout)
+        except OSError:
+            return None
+    if raw.kvm_error:
+        return KvmState(False, f"{_kvm_error_reason(raw.stderr)} at the probe")
+    if raw.timed_out:
+        return KvmState(False, f"the probe guest did not finish in {timeout:g} s")
+    err = qemu_error_from_stderr(raw.stderr)
+    status = raw.status
+    if status == 1 and not err:
+        return KvmState(True, "the KVM probe passed")
+    if err:
+        return KvmState(False, f"QEMU error at the probe: {err}")
+    if status is not None and status > 1 and status & 1:
+        what = {1: "MXCSR did not read back", 2: "SSE arithmetic was wrong"}
+        return KvmState(False, "the probe guest reported: " +
+                        what.get(status >> 1, f"code {status >> 1}"))
+    return KvmState(False, "the probe " + classify(status, False).reason)
+
+
+_kvm_memo = {}
+
+
+def kvm_state(device=None, qemu=None, force=False, timeout=KVM_PROBE_TIMEOUT, environ=None):
+    """Can KVM run guests here? The device must open read-write and the probe guest must
+    pass; the probe's verdict is cached per host (probe_key()) and per process."""
+    device = device or kvm_device(environ)
+    qemu = qemu or qemu_binary(environ)
+    memo = (device, qemu, cache_dir(environ))
+    if not force and memo in _kvm_memo:
+        return _kvm_memo[memo]
+    try:
+        fd = os.open(device, os.O_RDWR | os.O_CLOEXEC)
+        os.close(fd)
+    except OSError as e:
+        state = KvmState(False, f"{device}: {e.strerror}")
+        _kvm_memo[memo] = state
+        return state
+    try:
+        key = probe_key(qemu, device)
+    except OSError as e:
+        return KvmState(False, f"{device}: {e.strerror}")
+    state = None if force else _cache_load(key, environ)
+    if state is None:
+        state = probe_kvm(qemu, timeout)
+        if state is None:
+            # QEMU itself is missing: let the run report that; do not blame KVM.
+            return KvmState(False, f"cannot start {qemu} for the KVM probe")
+        if "did not finish" not in state.reason:
+            _cache_store(key, state, environ)
+    _kvm_memo[memo] = state
+    return state
+
+
+def kvm_failed_at_run(reason, environ=None):
+    """A run under KVM hit a KVM internal error: the next ACCEL=auto run takes TCG."""
+    device, qemu = kvm_device(environ), qemu_binary(environ)
+    try:
+        key = probe_key(qemu, device)
+    except OSError:
+        return
+    state = KvmState(False, f"{reason} in an earlier run")
+    _cache_store(key, state, environ)
+    _kvm_memo[(device, qemu, cache_dir(environ))] = state
+
+
+_noted = set()
+
+
+def _note(line):
+    """Print an informational line on stderr once per process."""
+    if line not in _noted:
+        _noted.add(line)
+        print(line, file=sys.stderr, flush=True)
+
+
+def _kvm_arg(kvm_available):
+    """resolve()'s kvm_available: None (probe), a bool (tests) or a KvmState."""
+    if kvm_available is None:
+        return kvm_state(), True
+    if isinstance(kvm_available, KvmState):
+        return kvm_available, False
+    return KvmState(bool(kvm_available), "KVM available" if kvm_available else
+                    "no usable /dev/kvm"), False
+
+
 def resolve(params, kvm_available=None, check_files=True):
     """Validate `params` and decide every default; raise ParamError with a clear message.
 
-    kvm_available: bool, or None to probe /dev/kvm (only probed when it matters).
+    kvm_available: None to ask kvm_state() (only when it matters; a fallback to TCG
+    is then noted on stderr), a KvmState, or a bool (tests).
     check_files: require the kernel/ISO file to exist (off for argv unit tests)."""
     p = params
     boot = _choice("BOOT", p.boot, BOOTS, "pvh")
@@ -289,16 +620,14 @@ def resolve(params, kvm_available=None, check_files=True):
                              "guests under icount (vCPU starvation); use SMP=1 with ICOUNT=1, "
                              "or ICOUNT=0 for SMP runs")
         accel = "tcg"
-    if accel == "auto":
-        if kvm_available is None:
-            kvm_available = kvm_usable()
-        accel = "kvm" if kvm_available else "tcg"
-    elif accel == "kvm":
-        if kvm_available is None:
-            kvm_available = kvm_usable()
-        if not kvm_available:
-            raise ParamError("ACCEL=kvm but /dev/kvm cannot be opened read-write "
-                             "(no KVM here, or no permission); use ACCEL=tcg or ACCEL=auto")
+    if accel in ("auto", "kvm"):
+        kvm, probed_here = _kvm_arg(kvm_available)
+        if accel == "kvm" and not kvm.usable:
+            raise ParamError(f"ACCEL=kvm but KVM cannot run guests here: {kvm.reason}; "
+                             "use ACCEL=tcg or ACCEL=auto")
+        if accel == "auto" and not kvm.usable and probed_here:
+            _note(f"irqlab: KVM unusable here ({kvm.reason}); using TCG")
+        accel = "kvm" if kvm.usable else "tcg"
 
     cpu = None if _blank(p.cpu) else str(p.cpu).strip()
     if cpu is None:
@@ -426,12 +755,17 @@ def describe_code(code):
     return f"guest failure code {code}" + (f" ({name})" if name else "")
 
 
-def classify(status, timed_out, timeout=None, qemu_error=None):
+def classify(status, timed_out, timeout=None, qemu_error=None, kvm_error=None):
     """Pure: QEMU exit status (+ whether the host timeout fired) -> Verdict.
 
     status: QEMU's exit status (negative = killed by that signal, None = unknown).
     timeout: the limit in seconds, for the message.  qemu_error: an error line QEMU printed
-    on stderr (QEMU exits 1 on start-up errors, which would otherwise read as a pass)."""
+    on stderr (QEMU exits 1 on start-up errors, which would otherwise read as a pass).
+    kvm_error: QEMU reported a KVM internal error (and was killed for it)."""
+    if kvm_error:
+        return Verdict("noverdict", cause="kvm-error",
+                       reason=f"no verdict: {kvm_error}: KVM cannot run irqlab here "
+                       "(QEMU stopped the VM and was killed); use ACCEL=tcg")
     if timed_out:
         limit = f" after {timeout:g} s" if timeout is not None else ""
         return Verdict("noverdict", cause="timeout", reason=f"timeout{limit}")
@@ -468,6 +802,61 @@ def qemu_error_from_stderr(text):
         if m and not m.group(1).lower().startswith(("warning:", "terminating on signal")):
             return line.strip()
     return None
+
+
+# ---------------------------------------------------------------------------- timeout
+
+# Boot plus the count-based work (ktest, hackbench, slabbench, pi_stress...): the longest
+# test entry (a whole ktest suite list under TCG) is given 300 s, so twice that.
+BASE_TIMEOUT = 600
+# Host seconds per guest second of the time-based workloads: under KVM and plain TCG the
+# guest clock follows the host's; under icount a guest second is 10^9 instructions, which
+# TCG executes in a few host seconds.
+TIMEOUT_FACTOR = {"kvm": 2, "tcg": 2, "icount": 20}
+
+# workload -> (parameter defaults, guest seconds from the parameters); the kernel's
+# defaults (README: Kernel command line and the workloads' tables).
+_TIMED_WORKLOADS = {
+    "cyclic": ({"duration_ms": 0, "loops": 1000, "interval_us": 1000},
+               lambda p, smp: p["duration_ms"] / 1e3 or p["loops"] * p["interval_us"] / 1e6),
+    "cyclicdl": ({"duration_ms": 0, "loops": 1000, "period_us": 1000},
+                 lambda p, smp: p["duration_ms"] / 1e3 or p["loops"] * p["period_us"] / 1e6),
+    "osnoise": ({"duration_ms": 0, "period_us": 1000000},
+                lambda p, smp: p["duration_ms"] / 1e3 or p["period_us"] / 1e6),
+    "hwlat": ({"windows": 0, "window_us": 1000000},
+              lambda p, smp: (p["windows"] or smp) * p["window_us"] / 1e6),
+    "rt_migrate": ({"loops": 50, "interval_us": 100000, "run_us": 20000},
+                   lambda p, smp: p["loops"] * (p["interval_us"] + p["run_us"]) / 1e6),
+    "ptsema": ({"loops": 1000, "interval_us": 1000, "pairs": 1, "distance_us": 500},
+               lambda p, smp: p["loops"] * (p["interval_us"] + (p["pairs"] - 1) *
+                                            p["distance_us"]) / 1e6),
+}
+
+
+def workload_seconds(cmdline, smp=1):
+    """Guest seconds the time-based workloads of `cmdline` run for (summed, though
+    workloads named together run at once). Values the kernel would reject count as
+    their defaults: the kernel then stops with a command-line error anyway."""
+    words = dict(w.split("=", 1) for w in (cmdline or "").split() if "=" in w)
+    total = 0.0
+    for name in words.get("run", "").split(","):
+        if name not in _TIMED_WORKLOADS:
+            continue
+        defaults, seconds = _TIMED_WORKLOADS[name]
+        p = dict(defaults)
+        for k in p:
+            v = words.get(f"{name}.{k}", "")
+            if re.fullmatch(r"[0-9]{1,12}", v):
+                p[k] = int(v)
+        total += seconds(p, smp)
+    return total
+
+
+def default_timeout(cmdline, accel, icount, smp=1):
+    """The timeout (seconds) of a run that was given none: BASE_TIMEOUT plus the
+    time-based workloads' guest seconds times the mode's TIMEOUT_FACTOR."""
+    factor = TIMEOUT_FACTOR["icount" if icount else accel]
+    return BASE_TIMEOUT + int(factor * workload_seconds(cmdline, smp) + 0.999)
 
 
 # ---------------------------------------------------------------------------- running
@@ -535,14 +924,118 @@ def _pump(src, sinks):
                 pass
 
 
+class _Collect:
+    """A sink keeping every chunk (QEMU's stderr, for the verdict)."""
+    def __init__(self):
+        self.chunks = []
+
+    def write(self, b):
+        self.chunks.append(b)
+
+    def flush(self):
+        pass
+
+
+class _KvmErrorWatch:
+    """A sink that fires `event` once QEMU has printed "KVM internal error" (QEMU then
+    stops the VM but stays alive, so nothing else would end the run), and sets `wake`."""
+    def __init__(self, event, wake):
+        self.event, self.wake = event, wake
+        self.tail = b""
+
+    def write(self, b):
+        if self.event.is_set():
+            return
+        self.tail = (self.tail + b)[-1024:]
+        if KVM_ERROR.encode() in self.tail:
+            self.event.set()
+            self.wake.set()
+
+    def flush(self):
+        pass
+
+
+@dataclasses.dataclass
+class _Raw:
+    status: int
+    timed_out: bool
+    kvm_error: bool
+    elapsed: float
+    stderr: str
+
+
+def _run_argv(argv, timeout, out_sinks=None, err_echo=None):
+    """Run QEMU's `argv` in its own process group until it exits, `timeout` seconds pass
+    (None: no limit) or it prints a KVM internal error; kill it in the last two cases.
+    out_sinks: binary sinks for its stdout (None: stdout goes to /dev/null).
+    err_echo: a binary sink that also gets its stderr. Raises OSError when it cannot be
+    started."""
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE if out_sinks else subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    with _live_lock:
+        _live.add(proc)
+        stopping = _stopping
+    if stopping:
+        _kill(proc, grace=1.0)
+    wake, kvm_event = threading.Event(), threading.Event()
+    collect = _Collect()
+    threads = []
+    timed_out = kvm_error = False
+    try:
+        if out_sinks:
+            threads.append(threading.Thread(target=_pump, args=(proc.stdout, out_sinks),
+                                            daemon=True))
+        err_sinks = [collect, _KvmErrorWatch(kvm_event, wake)]
+        if err_echo is not None:
+            err_sinks.append(err_echo)
+        threads.append(threading.Thread(target=_pump, args=(proc.stderr, err_sinks),
+                                        daemon=True))
+        threads.append(threading.Thread(target=lambda: (proc.wait(), wake.set()),
+                                        daemon=True))
+        for t in threads:
+            t.start()
+        wake.wait(timeout)
+        if proc.poll() is None:
+            if kvm_event.is_set():
+                kvm_error = True
+                time.sleep(KVM_ERROR_GRACE)
+                _kill(proc, grace=0.5)
+            else:
+                timed_out = True
+                _kill(proc)
+        proc.wait()
+        kvm_error = kvm_error or kvm_event.is_set()
+    except BaseException:
+        _kill(proc, grace=1.0)
+        raise
+    finally:
+        with _live_lock:
+            _live.discard(proc)
+        for t in threads:
+            if t.ident is not None:
+                t.join(timeout=5)
+        for f in (proc.stdout, proc.stderr):
+            if f is not None:
+                f.close()
+    return _Raw(status=proc.returncode, timed_out=timed_out, kvm_error=kvm_error,
+                elapsed=time.monotonic() - start,
+                stderr=b"".join(collect.chunks).decode("utf-8", "replace"))
+
+
 def run(params, serial_file=None, timeout=None, stream=None, tee=None, echo_cmd=None,
         kvm_available=None):
     """Boot once. Serial goes to `serial_file`, or (when None) is streamed to the binary
     file object `stream` (default: stdout) and optionally copied to the path `tee`.
-    A timeout (seconds, None/0 = none) kills QEMU's process group. Returns RunResult;
-    raises ParamError for bad parameters or when QEMU cannot be started."""
+    timeout: seconds before QEMU's process group is killed; None = default_timeout() of
+    the command line, 0 = no limit. A KVM internal error kills QEMU at once (no verdict).
+    Returns RunResult; raises ParamError for bad parameters or when QEMU cannot be
+    started."""
     r = resolve(params, kvm_available=kvm_available)
-    if timeout is not None and timeout <= 0:
+    if timeout is None:
+        timeout = default_timeout(r.cmdline, r.accel, r.icount, r.smp)
+    elif timeout <= 0:
         timeout = None
     with tempfile.TemporaryDirectory(prefix="irqlab-qemu-") as work:
         ovmf = None
@@ -561,69 +1054,32 @@ def run(params, serial_file=None, timeout=None, stream=None, tee=None, echo_cmd=
         if echo_cmd is not None:
             echo_cmd.write(shlex.join(argv) + "\n")
             echo_cmd.flush()
-        start = time.monotonic()
-        try:
-            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.DEVNULL if serial_file else subprocess.PIPE,
-                                    stderr=subprocess.PIPE, start_new_session=True)
-        except OSError as e:
-            raise ParamError(f"cannot start {argv[0]}: {e.strerror} "
-                             f"(install qemu-system-x86 or set {QEMU_ENV})") from None
-        with _live_lock:
-            _live.add(proc)
-            stopping = _stopping
-        if stopping:
-            _kill(proc, grace=1.0)
-        err_chunks = []
         tee_file = None
-        threads = []
+        out_sinks = None
         try:
             if not serial_file:
-                sinks = [stream if stream is not None else _binary(sys.stdout)]
+                out_sinks = [stream if stream is not None else _binary(sys.stdout)]
                 if tee:
                     tee_file = open(tee, "wb")
-                    sinks.append(tee_file)
-                threads.append(threading.Thread(target=_pump, args=(proc.stdout, sinks),
-                                                daemon=True))
-
-            class _Collect:
-                def write(self, b):
-                    err_chunks.append(b)
-
-                def flush(self):
-                    pass
-            err_sinks = [_Collect()]
-            if not serial_file:
-                err_sinks.append(_binary(sys.stderr))   # interactive: show QEMU's messages
-            threads.append(threading.Thread(target=_pump, args=(proc.stderr, err_sinks),
-                                            daemon=True))
-            for t in threads:
-                t.start()
-            timed_out = False
+                    out_sinks.append(tee_file)
             try:
-                proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                _kill(proc)
-        except BaseException:
-            _kill(proc, grace=1.0)
-            raise
+                raw = _run_argv(argv, timeout, out_sinks,
+                                # interactive: show QEMU's messages
+                                None if serial_file else _binary(sys.stderr))
+            except OSError as e:
+                raise ParamError(f"cannot start {argv[0]}: {e.strerror} "
+                                 f"(install qemu-system-x86 or set {QEMU_ENV})") from None
         finally:
-            with _live_lock:
-                _live.discard(proc)
-            for t in threads:
-                if t.ident is not None:
-                    t.join(timeout=5)
-            for f in (proc.stdout, proc.stderr, tee_file):
-                if f is not None:
-                    f.close()
-        elapsed = time.monotonic() - start
-    stderr = b"".join(err_chunks).decode("utf-8", "replace")
-    status = proc.returncode
-    verdict = classify(status, timed_out, timeout,
-                       qemu_error_from_stderr(stderr) if status == 1 else None)
-    return RunResult(verdict=verdict, status=status, timed_out=timed_out, elapsed=elapsed,
-                     argv=argv, stderr=stderr)
+            if tee_file is not None:
+                tee_file.close()
+    kvm_error = _kvm_error_reason(raw.stderr) if raw.kvm_error else None
+    if kvm_error and r.accel == "kvm":
+        kvm_failed_at_run(kvm_error)
+    verdict = classify(raw.status, raw.timed_out, timeout,
+                       qemu_error_from_stderr(raw.stderr) if raw.status == 1 else None,
+                       kvm_error=kvm_error)
+    return RunResult(verdict=verdict, status=raw.status, timed_out=raw.timed_out,
+                     elapsed=raw.elapsed, argv=argv, stderr=raw.stderr)
 
 
 # ---------------------------------------------------------------------------- CLI
@@ -632,6 +1088,17 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.print_usage(sys.stderr)
         self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
+
+
+def _timeout_arg(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 10 ** 7 or value != value:
+        raise argparse.ArgumentTypeError(f"invalid timeout {text!r}: seconds, a number "
+                                         ">= 0 (0: no limit)")
+    return value
 
 
 def _params_from_args(a):
@@ -667,16 +1134,26 @@ def main(argv=None):
     rp.add_argument("--serial-file", help="write the serial console to this file "
                     "instead of stdout")
     rp.add_argument("--tee", help="when streaming, also copy the serial console to this file")
-    rp.add_argument("--timeout", type=float, default=0,
-                    help="seconds before QEMU is killed (default 0 = no limit)")
+    rp.add_argument("--timeout", type=_timeout_arg, default=None,
+                    help="seconds before QEMU is killed (default: from the command "
+                    "line's workloads, see default_timeout(); 0 = no limit)")
     rp.add_argument("--debug", action="store_true",
                     help="start stopped with a gdb stub on localhost:1234 (-s -S)")
     rp.add_argument("--print-cmd", action="store_true",
                     help="print the QEMU command line to stderr before running it")
     rp.add_argument("--dry-run", action="store_true",
                     help="print the QEMU command line to stdout and do not run it")
+    kp = sub.add_parser("kvm-probe", help="can KVM run irqlab here? (the cached verdict)",
+                        description="Print whether ACCEL=auto would use KVM and why; exit 0 "
+                        "when KVM is usable, 1 when not.")
+    kp.add_argument("--force", action="store_true", help="probe again, ignoring the cache")
     a = ap.parse_args(argv)
     me = "qemu.py"
+    if a.cmd == "kvm-probe":
+        st = kvm_state(force=a.force)
+        how = " (cached in " + _cache_path() + ")" if st.cached else ""
+        print(f"{me}: KVM {'usable' if st.usable else 'unusable'}: {st.reason}{how}")
+        return EXIT_PASS if st.usable else EXIT_FAIL
     params = _params_from_args(a)
     try:
         if a.dry_run:
@@ -695,7 +1172,7 @@ def main(argv=None):
             print(f"{me}: QEMU starts stopped; gdb stub on localhost:1234 "
                   "(gdb build/<config>/kernel.elf -ex 'target remote :1234')",
                   file=sys.stderr)
-        res = run(params, serial_file=a.serial_file, timeout=a.timeout or None,
+        res = run(params, serial_file=a.serial_file, timeout=a.timeout,
                   tee=a.tee, echo_cmd=sys.stderr if a.print_cmd else None)
     except ParamError as e:
         print(f"{me}: error: {e}", file=sys.stderr)
@@ -710,7 +1187,10 @@ def main(argv=None):
     if v.cause == "qemu-error":
         print(f"{me}: {v.reason}", file=sys.stderr)
         return EXIT_ERROR
-    print(f"{me}: {v.reason} [{res.elapsed:.2f} s]", file=sys.stderr)
+    how = ""
+    if v.cause == "timeout" and a.timeout is None:
+        how = " (the default for this command line; --timeout/TIMEOUT= sets another, 0 none)"
+    print(f"{me}: {v.reason}{how} [{res.elapsed:.2f} s]", file=sys.stderr)
     return {"pass": EXIT_PASS, "fail": EXIT_FAIL}.get(v.kind, EXIT_NOVERDICT)
 
 

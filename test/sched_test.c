@@ -424,7 +424,7 @@ static void fair_wakeup_preempts_hog(struct ktest *t)
 /* ---------------------------------------------------------------- migrate_disable */
 
 struct pinned {
-	int cpu_before, cpu_after;
+	int cpu_before, cpu_after, cpu_at_aff_return;
 	bool moved_while_disabled;
 	unsigned long preemptions;
 	int enable_seq, aff_seq;
@@ -451,6 +451,12 @@ static int pinned_fn(void *data)
 	m->preemptions = current->nivcsw - nivcsw;
 	m->enable_seq = __atomic_add_fetch(&pin_seq, 1, __ATOMIC_SEQ_CST);
 	migrate_enable();
+	/*
+	 * The move is the stopper's, queued by migrate_enable(): it preempts
+	 * at once on preemptible kernels and at the next scheduling point on
+	 * the others (Linux has the same hole on !PREEMPT).
+	 */
+	cond_resched();
 	m->cpu_after = smp_processor_id();
 	smp_store_release(&m->done, true);
 	wake_up_process(m->waiter);
@@ -464,6 +470,7 @@ static int affinity_fn(void *data)
 	smp_store_release(&m->aff_calling, true);
 	set_cpus_allowed_ptr(m->task, cpumask_of(0));	/* blocks until migrate_enable() */
 	m->aff_seq = __atomic_add_fetch(&pin_seq, 1, __ATOMIC_SEQ_CST);
+	m->cpu_at_aff_return = task_cpu(m->task);	/* returns once it was moved */
 	smp_store_release(&m->aff_done, true);
 	wake_up_process(m->waiter);
 	return 0;
@@ -522,6 +529,7 @@ static void migrate_disable_pins_and_defers_affinity(struct ktest *t)
 	KTEST_EXPECT_EQ(t, m.cpu_before, cpu);
 	KTEST_EXPECT_GT(t, m.aff_seq, m.enable_seq);	/* the change waited */
 	KTEST_EXPECT_EQ(t, m.cpu_after, 0);		/* and then took effect */
+	KTEST_EXPECT_EQ(t, m.cpu_at_aff_return, 0);
 }
 
 /* ---------------------------------------------------------------- push/pull */

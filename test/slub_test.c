@@ -931,6 +931,163 @@ static void kfree_bulk_mixed(struct ktest *t)
 	slub_t_run_pinned(t, 0, kfree_bulk_mixed_body);
 }
 
+/* ------------------------------------------------------------ NUMA fallback */
+
+/*
+ * Take every free page of @nid (largest blocks first, __GFP_THISNODE so
+ * nothing comes from elsewhere) onto @held; the count of pages taken.
+ */
+static unsigned long exhaust_node(int nid, struct list_head *held)
+{
+	unsigned long pages = 0;
+
+	for (int order = MAX_ORDER - 1; order >= 0; order--) {
+		struct page *page;
+
+		/* No __GFP_NORETRY: the CPUs' page lists are drained too. */
+		while ((page = alloc_pages_node(nid, GFP_KERNEL | __GFP_THISNODE |
+						__GFP_NOWARN, order))) {
+			set_page_private(page, order);
+			list_add(&page->lru, held);
+			pages += 1UL << order;
+		}
+	}
+	return pages;
+}
+
+static void release_node(struct list_head *held)
+{
+	struct page *page, *next;
+
+	list_for_each_entry_safe(page, next, held, lru) {
+		unsigned int order = page_private(page);
+
+		list_del(&page->lru);
+		set_page_private(page, 0);
+		__free_pages(page, order);
+	}
+}
+
+/*
+ * Linux's alloc_slab_page() prefers the requested node and falls back
+ * along the node's zonelist: with node 1 out of pages, a slab for
+ * kmem_cache_alloc_node(..., 1) comes from node 0 instead of the
+ * allocation failing.  Only __GFP_THISNODE from the caller is strict.
+ */
+static void slub_node_fallback(struct ktest *t)
+{
+	const int nid = 1;
+	struct kmem_cache *s;
+	LIST_HEAD(held);
+	struct page *page;
+	unsigned long taken;
+	void *a, *strict;
+
+	if (nr_online_nodes < 2 || !node_online(nid))
+		ktest_skip(t, "needs NUMA node 1 (%u nodes online)", nr_online_nodes);
+	/* A new cache: no slab of it on node 1 to satisfy the request. */
+	s = slub_t_cache(t, "node_fallback", 128, 0, SLAB_NOLEAKTRACE, NULL);
+	taken = exhaust_node(nid, &held);
+	ktest_info(t, "node %d: %lu pages taken", nid, taken);
+	KTEST_EXPECT_GT(t, taken, 0);
+	/* The page allocator itself: preferred node, then the others. */
+	page = alloc_pages_node(nid, GFP_KERNEL, 0);
+	KTEST_EXPECT_TRUE(t, page && page_to_nid(page) != nid);
+	if (page)
+		__free_page(page);
+	a = kmem_cache_alloc_node(s, GFP_KERNEL, nid);
+	/* The caller's own __GFP_THISNODE stays strict. */
+	strict = kmem_cache_alloc_node(s, GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN, nid);
+	release_node(&held);
+	KTEST_EXPECT_TRUE(t, a != NULL);
+	if (a) {
+		KTEST_EXPECT_NE(t, page_to_nid(virt_to_page(a)), nid);
+		kmem_cache_free(s, a);
+	}
+	/* Strict: from node 1 or not at all (a page freed there meanwhile). */
+	if (strict) {
+		KTEST_EXPECT_EQ(t, page_to_nid(virt_to_page(strict)), nid);
+		kmem_cache_free(s, strict);
+	}
+	/* Node 1 has pages again: it is preferred again. */
+	a = kmem_cache_alloc_node(s, GFP_KERNEL, nid);
+	KTEST_EXPECT_TRUE(t, a && page_to_nid(virt_to_page(a)) == nid);
+	if (a)
+		kmem_cache_free(s, a);
+	kmem_cache_destroy(s);
+}
+
+/* ------------------------------------------- allocation as a preemption point */
+
+/*
+ * might_alloc(): a blocking allocation is a might_resched() point, so on
+ * PREEMPT_VOLUNTARY a task woken on this CPU (need_resched set, no
+ * involuntary preemption on that model) gets the CPU inside the call; a
+ * GFP_ATOMIC allocation never yields, and on PREEMPT_NONE neither does.
+ * The woken task only sets a flag, so "it ran inside the call" is an
+ * ordering read right after the call returns, not a timing.
+ */
+static volatile bool alloc_probe_ran;
+
+static int alloc_probe_fn(void *data)
+{
+	WRITE_ONCE(alloc_probe_ran, true);
+	return 0;
+}
+
+enum alloc_kind { ALLOC_KMALLOC, ALLOC_PAGE };
+
+/* Wake the probe, allocate once, and say whether the probe ran meanwhile. */
+static bool alloc_yielded(struct ktest *t, enum alloc_kind kind, gfp_t gfp)
+{
+	struct task_struct *p;
+	struct page *page = NULL;
+	void *obj = NULL;
+	bool pending, ran;
+
+	WRITE_ONCE(alloc_probe_ran, false);
+	p = ktest_kthread(alloc_probe_fn, NULL, "alloc-probe", smp_processor_id(),
+			  SCHED_FIFO, 50);
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	wake_up_process(p);
+	pending = tif_need_resched_now() && !READ_ONCE(alloc_probe_ran);
+	if (kind == ALLOC_KMALLOC)
+		obj = kmalloc(64, gfp);
+	else
+		page = alloc_page(gfp);
+	ran = READ_ONCE(alloc_probe_ran);
+	/* The wakeup must have left the probe waiting for a preemption point. */
+	KTEST_EXPECT_TRUE(t, pending);
+	KTEST_EXPECT_TRUE(t, obj != NULL || page != NULL);
+	kfree(obj);
+	if (page)
+		__free_page(page);
+	for (int i = 0; i < 1000 && !READ_ONCE(alloc_probe_ran); i++)
+		yield();
+	KTEST_EXPECT_TRUE(t, READ_ONCE(alloc_probe_ran));
+	return ran;
+}
+
+static void alloc_preemption_point_body(struct ktest *t)
+{
+	bool voluntary = IS_ENABLED(CONFIG_PREEMPT_VOLUNTARY);
+
+	/* Warm the kmalloc-64 CPU slab: the calls below take the fast path. */
+	kfree(kmalloc(64, GFP_KERNEL));
+	KTEST_EXPECT_FALSE(t, alloc_yielded(t, ALLOC_KMALLOC, GFP_ATOMIC));
+	KTEST_EXPECT_FALSE(t, alloc_yielded(t, ALLOC_KMALLOC, GFP_NOWAIT));
+	KTEST_EXPECT_EQ(t, alloc_yielded(t, ALLOC_KMALLOC, GFP_KERNEL), voluntary);
+	KTEST_EXPECT_FALSE(t, alloc_yielded(t, ALLOC_PAGE, GFP_ATOMIC));
+	KTEST_EXPECT_EQ(t, alloc_yielded(t, ALLOC_PAGE, GFP_KERNEL), voluntary);
+}
+
+static void kmalloc_preemption_point(struct ktest *t)
+{
+	if (IS_ENABLED(CONFIG_PREEMPTION))
+		ktest_skip(t, "full preemption: the wakeup preempts at once");
+	slub_t_run_pinned(t, 0, alloc_preemption_point_body);
+}
+
 /* ----------------------------------------------------------- suite */
 
 static int slub_init(struct ktest *t)
@@ -969,6 +1126,8 @@ static struct ktest_case slub_cases[] = {
 	KTEST_CASE(slub_stress_all_cpus),
 	KTEST_CASE(slub_failslab_one_percent),
 	KTEST_CASE(slub_bulk_page_failure),
+	KTEST_CASE(kmalloc_preemption_point),
+	KTEST_CASE(slub_node_fallback),
 	{}
 };
 

@@ -5,6 +5,8 @@
 #include <linux/compiler.h>
 
 void __warn(const char *file, int line, const char *cond);
+/* WARNs so far; the end of a run fails if it is not zero (tests that provoke one put it back). */
+extern unsigned long taint_warn_count;
 __noreturn void panic(const char *fmt, ...) __printf(1, 2);
 
 #define WARN_ON(cond) ({						\

@@ -114,6 +114,15 @@ void __free_pages(struct page *page, unsigned int order);
 void free_pages(unsigned long addr, unsigned int order);
 void free_unref_page(struct page *page, unsigned int order);
 
+/*
+ * A specific node, preferred: its zones first, then the other nodes' in
+ * its fallback zonelist, unless the caller adds __GFP_THISNODE itself.
+ */
+static inline struct page *__alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+{
+	return __alloc_pages(gfp, order, nid);
+}
+
 #define alloc_page(gfp)			alloc_pages(gfp, 0)
 #define __get_free_page(gfp)		__get_free_pages((gfp), 0)
 #define __free_page(page)		__free_pages((page), 0)

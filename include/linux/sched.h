@@ -169,7 +169,8 @@ struct task_struct {
 	unsigned long migrate_disable_ip;
 	unsigned long migrate_disable_gen;
 #endif
-	unsigned short migration_flags;
+	unsigned short migration_flags;		/* MDF_* */
+#define MDF_PUSH	0x01	/* push_cpu_stop() met it pinned: push at migrate_enable() */
 	struct set_affinity_pending *migration_pending;
 
 	raw_spinlock_t pi_lock;
@@ -226,7 +227,7 @@ static __always_inline struct task_struct *get_current(void)
 
 extern struct task_struct init_task;
 extern struct list_head task_list;
-extern raw_spinlock_t tasklist_lock;
+extern rwlock_t tasklist_lock;
 
 static inline unsigned int task_cpu(const struct task_struct *p)
 {
@@ -380,6 +381,8 @@ void sched_getattr(struct task_struct *p, struct sched_attr *attr);
 void set_user_nice(struct task_struct *p, long nice);
 int task_nice(const struct task_struct *p);
 int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask);
+/* Do the two CPUs share a last-level cache (kernel/sched/topology.c)? */
+bool cpus_share_cache(int this_cpu, int that_cpu);
 void migrate_disable(void);
 void migrate_enable(void);
 

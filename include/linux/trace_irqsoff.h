@@ -95,6 +95,10 @@ unsigned int latency_tracer_threshold(enum lat_kind kind, int cpu,
 				      struct lat_window *out, unsigned int max);
 /* Totals of the windows opened inside function @func, all CPUs. */
 struct lat_func_total latency_tracer_func(enum lat_kind kind, const char *func);
+/* Every opening site with windows, per CPU (tests). */
+void latency_tracer_for_each_opener(enum lat_kind kind,
+				    void (*fn)(unsigned long ip, u64 windows, void *arg),
+				    void *arg);
 /* Windows dropped because a table was full, or left open across a reset. */
 unsigned long latency_tracer_dropped(enum lat_kind kind);
 /* Set tracer parameters from a test (the command line sets them at boot). */

@@ -1,27 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU affinity and migrate_disable() with Linux 5.11+ semantics.
+ * CPU affinity and migrate_disable(), with Linux 5.15's semantics.
  *
- * A migrate-disabled task stays preemptible; when it is switched out,
- * migrate_disable_switch() narrows its cpus_ptr to its current CPU so no
- * balancer moves it.  An affinity change that would have to move such a
- * task is recorded as pending and its caller waits until migrate_enable()
- * has moved the task (through this CPU's stopper).
+ * migrate_disable() only counts: the task stays preemptible and nothing is
+ * locked.  Only when such a task is switched out does migrate_disable_switch()
+ * (in __schedule()) narrow its cpus_ptr to the CPU it is on, and only then
+ * does migrate_enable() have work to do: point cpus_ptr back at cpus_mask,
+ * under pi_lock and the rq lock.  A section that is not preempted costs two
+ * increments and two decrements, with no lock and no IRQ-off window.
+ *
+ * An affinity change that excludes the CPU of a running task is handed to
+ * that CPU's stopper (migration_cpu_stop()): the stopper preempts the task,
+ * and if the task is migrate-disabled, that preemption is what narrows
+ * cpus_ptr; the move then happens when migrate_enable() finds its CPU no
+ * longer allowed and queues the stopper again, without waiting for it.
+ * Callers of set_cpus_allowed_ptr() wait on a set_affinity_pending, shared
+ * by concurrent callers and reference counted so that the one whose stack
+ * holds it returns last.
  */
 #include "sched.h"
 #include <linux/irqflags.h>
+#include <linux/completion.h>
+#include <linux/refcount.h>
+#include <linux/wait_bit.h>
 #include <linux/trace_irqsoff.h>
-
-struct set_affinity_pending {
-	struct task_struct *waiter;
-	bool done;
-	int dest_cpu;
-};
 
 struct migration_arg {
 	struct task_struct *task;
 	int dest_cpu;
 	struct set_affinity_pending *pending;
+};
+
+/*
+ * One outstanding affinity change of a task that could not be moved at
+ * once.  Lives on the stack of the first caller; later callers share it.
+ * stop_pending: a migration_cpu_stop() for it is queued and owns arg and
+ * stop_work until it runs.  refs: callers still to see the completion.
+ */
+struct set_affinity_pending {
+	refcount_t refs;
+	unsigned int stop_pending;
+	struct completion done;
+	struct cpu_stop_work stop_work;
+	struct migration_arg arg;
 };
 
 static struct cpumask cpu_single_masks[NR_CPUS];
@@ -38,37 +59,46 @@ void init_cpumask_of(void)
 }
 
 /*
- * Change cpus_ptr (SCA_MIGRATE_DISABLE: to @mask; SCA_MIGRATE_ENABLE: back
- * to cpus_mask) or else cpus_mask, dequeuing and requeuing the task around
- * it as Linux does: the classes count movable tasks by nr_cpus_allowed at
- * enqueue and dequeue, so it must not change while the task is queued.
+ * A migrate_disable()/enable() change moves only cpus_ptr: the task is as
+ * migratory as before (nr_cpus_allowed stays), which is what lets the RT
+ * and deadline balancers see a pinned task that should run elsewhere and
+ * push away whatever runs there instead (push_cpu_stop()).
+ */
+static void set_cpus_allowed_common(struct task_struct *p, const struct cpumask *new_mask,
+				    u32 flags)
+{
+	if (flags & (SCA_MIGRATE_ENABLE | SCA_MIGRATE_DISABLE)) {
+		p->cpus_ptr = new_mask;
+		return;
+	}
+	cpumask_copy(&p->cpus_mask, new_mask);
+	p->nr_cpus_allowed = cpumask_weight(new_mask);
+}
+
+/*
+ * Requeue @p around the change, as the classes count movable tasks when
+ * they enqueue and dequeue.  For SCA_MIGRATE_DISABLE the caller is
+ * __schedule() with @p still on its CPU (so no wakeup can look at it) and
+ * only the rq lock held; every other caller holds pi_lock and the rq lock.
  * For the idle task the dequeue is exactly what reports "bad: scheduling
  * from the idle thread!".
  */
-void __do_set_cpus_allowed(struct task_struct *task, const struct cpumask *mask, u32 flags)
+void __do_set_cpus_allowed(struct task_struct *p, const struct cpumask *new_mask, u32 flags)
 {
-	struct rq *rq = task_rq(task);
-	bool queued = task_on_rq_queued(task);
-	bool running = task_current(rq, task);
+	struct rq *rq = task_rq(p);
+	bool queued = task_on_rq_queued(p);
+	bool running = task_current(rq, p);
 
 	if (queued)
-		dequeue_task(rq, task, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
 	if (running)
-		task->sched_class->put_prev_task(rq, task);
-	if (flags & SCA_MIGRATE_DISABLE) {
-		task->cpus_ptr = mask;
-	} else if (flags & SCA_MIGRATE_ENABLE) {
-		task->cpus_ptr = &task->cpus_mask;
-	} else {
-		cpumask_copy(&task->cpus_mask, mask);
-		if (!task->migration_disabled)
-			task->cpus_ptr = &task->cpus_mask;
-	}
-	task->nr_cpus_allowed = cpumask_weight(task->cpus_ptr);
+		p->sched_class->put_prev_task(rq, p);
+	/* One root domain: every class's set_cpus_allowed is the common one. */
+	set_cpus_allowed_common(p, new_mask, flags);
 	if (queued)
-		enqueue_task(rq, task, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
+		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
 	if (running)
-		task->sched_class->set_next_task(rq, task, false);
+		p->sched_class->set_next_task(rq, p, false);
 }
 
 void migrate_disable(void)
@@ -89,168 +119,329 @@ void migrate_disable(void)
 	preempt_enable();
 }
 
-static int migration_cpu_stop(void *data);
+static int __set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask,
+				  u32 flags);
 
 void migrate_enable(void)
 {
 	struct task_struct *p = current;
-	struct migration_arg arg = { .task = p, .dest_cpu = -1 };
-	unsigned long flags;
 
 	if (p->migration_disabled > 1) {
 		p->migration_disabled--;
 		return;
 	}
-	if (WARN_ON_ONCE(!p->migration_disabled))
-		return;
-
+	/*
+	 * Preemption off: the stopper this may queue runs after us, never in
+	 * the middle, and the affinity code below cannot schedule.
+	 */
 	preempt_disable();
 	tracer_migrate_on(_RET_IP_);
-	raw_spin_lock_irqsave(&p->pi_lock, flags);
-	if (p->cpus_ptr != &p->cpus_mask) {
-		struct rq *rq = this_rq();
-
-		raw_spin_rq_lock(rq);
-		if (is_idle_task(p)) {
-			/* Never queued: nothing counts it (and it was reported). */
-			p->cpus_ptr = &p->cpus_mask;
-			p->nr_cpus_allowed = cpumask_weight(&p->cpus_mask);
-		} else {
-			update_rq_clock(rq);
-			__do_set_cpus_allowed(p, &p->cpus_mask, SCA_MIGRATE_ENABLE);
-		}
-		raw_spin_rq_unlock(rq);
-	}
-	arg.pending = p->migration_pending;
-	if (arg.pending || !cpumask_test_cpu(smp_processor_id(), &p->cpus_mask))
-		arg.dest_cpu = cpumask_first(&p->cpus_mask);
+	/* Only a task that was switched out while pinned has work here. */
+	if (p->cpus_ptr != &p->cpus_mask)
+		__set_cpus_allowed_ptr(p, &p->cpus_mask, SCA_MIGRATE_ENABLE);
+	/* cpus_ptr first: whoever sees the count at zero sees the full mask. */
 	barrier();
 	p->migration_disabled = 0;
 	this_rq()->nr_pinned--;
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
 #ifdef CONFIG_PREEMPT_LAZY
 	p->thread_info.preempt_lazy_count--;	/* preempt_lazy_enable() */
 #endif
 	preempt_enable();
-
-	/* An affinity change waited for us: move now, through the stopper. */
-	if (arg.dest_cpu >= 0)
-		stop_one_cpu(smp_processor_id(), migration_cpu_stop, &arg);
 }
 
-/* Runs in the stopper of the task's CPU: nothing else runs there now. */
+/*
+ * Move queued, not running @p from @rq to @new_cpu.  Only one rq lock is
+ * held at a time: @p is marked migrating while it is on neither queue,
+ * which makes __task_rq_lock() wait.  Returns the new rq, locked.
+ */
+static struct rq *move_queued_task(struct rq *rq, struct task_struct *p, int new_cpu)
+{
+	deactivate_task(rq, p, DEQUEUE_NOCLOCK);
+	set_task_cpu(p, new_cpu);
+	raw_spin_rq_unlock(rq);
+
+	rq = cpu_rq(new_cpu);
+	raw_spin_rq_lock(rq);
+	update_rq_clock(rq);
+	activate_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_MIGRATED);
+	check_preempt_curr(rq, p, 0);
+	return rq;
+}
+
+static struct rq *__migrate_task(struct rq *rq, struct task_struct *p, int dest_cpu)
+{
+	if (!is_cpu_allowed(p, dest_cpu))
+		return rq;
+	update_rq_clock(rq);
+	return move_queued_task(rq, p, dest_cpu);
+}
+
+/*
+ * The stopper's half of an affinity change, on the CPU @arg->task was on
+ * when it was queued.  The stopper outranks everything, so the task is not
+ * running here now: either it is queued or asleep (move it, or let its next
+ * wakeup place it), still pinned (leave it: its migrate_enable() comes
+ * back here), or it already left this CPU (done if where it went is
+ * allowed, else chase it).
+ */
 static int migration_cpu_stop(void *data)
 {
 	struct migration_arg *arg = data;
+	struct set_affinity_pending *pending = arg->pending;
 	struct task_struct *p = arg->task;
-	struct rq *src = this_rq(), *dst;
-	struct set_affinity_pending *pending;
+	struct rq *rq = this_rq();
+	bool complete = false;
 	unsigned long flags;
 
+	local_irq_save(flags);
 	/*
-	 * A wakeup may have put @p on this CPU's wake list, not yet on its
-	 * run queue (that happens at the IPI, after us): activate it now, as
-	 * Linux flushes its pending wakeups here, so that it is moved below
-	 * instead of starting on a CPU it may no longer use.
+	 * A wakeup queued for this CPU but not yet activated would start @p
+	 * here after we decided it was asleep: activate it first.
 	 */
-	scheduler_ipi();
-	raw_spin_lock_irqsave(&p->pi_lock, flags);
-	pending = arg->pending;
-	if (task_rq(p) == src && !is_migration_disabled(p) &&
-	    !cpumask_test_cpu(src->cpu, p->cpus_ptr)) {
-		int dest = arg->dest_cpu;
+	sched_ttwu_pending();
 
-		if (!cpumask_test_cpu(dest, p->cpus_ptr))
-			dest = cpumask_first(p->cpus_ptr);
-		dst = cpu_rq(dest);
-		double_rq_lock(src, dst);
-		update_rq_clock(src);
-		update_rq_clock(dst);
-		/*
-		 * Asleep: as Linux, its next wakeup moves it (set_task_cpu()
-		 * then, so the class sees a wakeup's migration).
-		 */
+	raw_spin_lock(&p->pi_lock);
+	raw_spin_rq_lock(rq);
+	/* With stop_pending set, the task's pending cannot have changed. */
+	WARN_ON_ONCE(pending && pending != p->migration_pending);
+
+	if (task_rq(p) == rq) {
+		if (is_migration_disabled(p))
+			goto out;
+		if (pending) {
+			p->migration_pending = NULL;
+			complete = true;
+			if (cpumask_test_cpu(task_cpu(p), &p->cpus_mask))
+				goto out;
+		}
 		if (task_on_rq_queued(p))
-			move_queued_task_locked(src, dst, p);
+			rq = __migrate_task(rq, p, arg->dest_cpu);
 		else
-			p->wake_cpu = dest;
-		double_rq_unlock(src, dst);
+			p->wake_cpu = arg->dest_cpu;	/* its wakeup moves it */
+	} else if (pending) {
+		/*
+		 * @p ran migrate_enable() and was moved by someone else
+		 * before we ran.  pi_lock keeps its mask stable.
+		 */
+		if (cpumask_test_cpu(task_cpu(p), p->cpus_ptr)) {
+			p->migration_pending = NULL;
+			complete = true;
+			goto out;
+		}
+		/* Still somewhere it may not be: follow it. */
+		WARN_ON_ONCE(!pending->stop_pending);
+		raw_spin_rq_unlock(rq);
+		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+		stop_one_cpu_nowait(task_cpu(p), migration_cpu_stop,
+				    &pending->arg, &pending->stop_work);
+		return 0;
 	}
-	if (pending) {
-		p->migration_pending = NULL;
-		WRITE_ONCE(pending->done, true);
-	}
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+out:
 	if (pending)
-		wake_up_process(pending->waiter);
+		pending->stop_pending = false;
+	raw_spin_rq_unlock(rq);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	if (complete)
+		complete_all(&pending->done);
 	return 0;
 }
 
-int set_cpus_allowed_ptr(struct task_struct *task, const struct cpumask *new_mask)
+/*
+ * Queued by the RT and deadline balancers (get_push_task()): a pinned task
+ * on this CPU should run, and the running task @arg can go elsewhere; move
+ * it to the lowest-priority CPU its class finds.  A task that pinned itself
+ * meanwhile is marked MDF_PUSH and pushed from its migrate_enable().
+ */
+int push_cpu_stop(void *arg)
 {
-	struct set_affinity_pending pending = { .waiter = current };
-	struct migration_arg arg = { .task = task };
+	struct task_struct *p = arg;
+	struct rq *lowest_rq = NULL, *rq = this_rq();
+
+	raw_spin_lock_irq(&p->pi_lock);
+	raw_spin_rq_lock(rq);
+	if (task_rq(p) != rq)
+		goto out_unlock;
+	if (is_migration_disabled(p)) {
+		p->migration_flags |= MDF_PUSH;
+		goto out_unlock;
+	}
+	p->migration_flags &= ~MDF_PUSH;
+	if (p->sched_class->find_lock_rq)
+		lowest_rq = p->sched_class->find_lock_rq(p, rq);
+	if (!lowest_rq)
+		goto out_unlock;
+	if (task_rq(p) == rq) {
+		update_rq_clock(rq);
+		update_rq_clock(lowest_rq);
+		deactivate_task(rq, p, DEQUEUE_NOCLOCK);
+		set_task_cpu(p, lowest_rq->cpu);
+		activate_task(lowest_rq, p, ENQUEUE_NOCLOCK | ENQUEUE_MIGRATED);
+		resched_curr(lowest_rq);
+	}
+	double_unlock_balance(rq, lowest_rq);
+out_unlock:
+	rq->push_busy = false;
+	raw_spin_rq_unlock(rq);
+	raw_spin_unlock_irq(&p->pi_lock);
+	put_task_struct(p);
+	return 0;
+}
+
+/*
+ * The task may stay where it is: finish any pending change now (unless a
+ * stopper still owns it) and, on migrate_enable() of a task a balancer
+ * wanted pushed, queue that push.  Drops the locks.
+ */
+static int affine_move_task_stay(struct rq *rq, struct task_struct *p, unsigned long flags,
+				 u32 sca)
+{
+	struct set_affinity_pending *pending = p->migration_pending;
+	struct task_struct *push_task = NULL;
+	bool complete = false;
+
+	if ((sca & SCA_MIGRATE_ENABLE) && (p->migration_flags & MDF_PUSH) && !rq->push_busy) {
+		rq->push_busy = true;
+		push_task = get_task_struct(p);
+	}
+	if (pending && !pending->stop_pending) {
+		p->migration_pending = NULL;
+		complete = true;
+	}
+	raw_spin_rq_unlock(rq);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	if (push_task)
+		stop_one_cpu_nowait(rq->cpu, push_cpu_stop, p, &rq->push_work);
+	if (complete)
+		complete_all(&pending->done);
+	return 0;
+}
+
+/*
+ * Called with pi_lock and the rq lock held, after cpus_mask changed; drops
+ * both.  If @p may stay on its CPU nothing moves.  Otherwise a pending is
+ * installed (or joined) and @p is moved now if it can be (queued or asleep
+ * and not pinned), else by the stopper; all but migrate_enable() then wait
+ * until the move is done.
+ */
+static int affine_move_task(struct rq *rq, struct task_struct *p, unsigned long flags,
+			    int dest_cpu, u32 sca)
+{
+	struct set_affinity_pending my_pending = { }, *pending = NULL;
+	bool stop_pending, complete = false;
+
+	if (cpumask_test_cpu(task_cpu(p), &p->cpus_mask))
+		return affine_move_task_stay(rq, p, flags, sca);
+
+	if (!(sca & SCA_MIGRATE_ENABLE)) {
+		if (!p->migration_pending) {
+			refcount_set(&my_pending.refs, 1);
+			init_completion(&my_pending.done);
+			my_pending.arg = (struct migration_arg){
+				.task = p, .dest_cpu = dest_cpu, .pending = &my_pending,
+			};
+			p->migration_pending = &my_pending;
+		} else {
+			/* Join: a queued stopper must see the newest target. */
+			pending = p->migration_pending;
+			refcount_inc(&pending->refs);
+			pending->arg.dest_cpu = dest_cpu;
+		}
+	}
+	pending = p->migration_pending;
+	/*
+	 * migrate_enable() only gets here when a concurrent affinity change
+	 * excluded this CPU, and that change left its pending behind.
+	 */
+	if (WARN_ON_ONCE(!pending)) {
+		raw_spin_rq_unlock(rq);
+		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+		return -EINVAL;
+	}
+
+	if (task_running(rq, p) || READ_ONCE(p->__state) == TASK_WAKING) {
+		/* Only the stopper can tell race-free whether @p is pinned. */
+		stop_pending = pending->stop_pending;
+		if (!stop_pending)
+			pending->stop_pending = true;
+		if (sca & SCA_MIGRATE_ENABLE)
+			p->migration_flags &= ~MDF_PUSH;
+		raw_spin_rq_unlock(rq);
+		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+		if (!stop_pending)
+			stop_one_cpu_nowait(cpu_of(rq), migration_cpu_stop,
+					    &pending->arg, &pending->stop_work);
+		/* migrate_enable() runs with preemption off: never wait there. */
+		if (sca & SCA_MIGRATE_ENABLE)
+			return 0;
+	} else {
+		if (!is_migration_disabled(p)) {
+			if (task_on_rq_queued(p))
+				rq = move_queued_task(rq, p, dest_cpu);
+			else
+				p->wake_cpu = dest_cpu;
+			if (!pending->stop_pending) {
+				p->migration_pending = NULL;
+				complete = true;
+			}
+		}
+		raw_spin_rq_unlock(rq);
+		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+		if (complete)
+			complete_all(&pending->done);
+	}
+
+	wait_for_completion(&pending->done);
+	if (refcount_dec_and_test(&pending->refs))
+		wake_up_var(&pending->refs);	/* the address only: no use after free */
+	/* The owner of the stack it lives on waits for every sharer. */
+	wait_var_event(&my_pending.refs, !refcount_read(&my_pending.refs));
+	WARN_ON_ONCE(my_pending.stop_pending);
+	return 0;
+}
+
+/* Lock @p's rq with pi_lock held (the order Linux takes them in). */
+static struct rq *task_rq_lock(struct task_struct *p, unsigned long *flags)
+{
+	raw_spin_lock_irqsave(&p->pi_lock, *flags);
+	return __task_rq_lock(p);
+}
+
+static int __set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask,
+				  u32 flags)
+{
+	struct cpumask valid;
 	unsigned long irq_flags;
 	struct rq *rq;
-	int dest;
+	int ret = 0;
 
-	if (!cpumask_weight(new_mask))
-		return -EINVAL;
-	dest = -1;
-	for_each_cpu(arg.dest_cpu, new_mask) {
-		if (cpu_online(arg.dest_cpu)) {
-			dest = arg.dest_cpu;
-			break;
-		}
-	}
-	if (dest < 0 || (task->flags & PF_NO_SETAFFINITY))
-		return -EINVAL;
-	arg.dest_cpu = dest;
-
-	raw_spin_lock_irqsave(&task->pi_lock, irq_flags);
-	/* Waits out a balancing move (TASK_ON_RQ_MIGRATING between two rq locks). */
-	rq = __task_rq_lock(task);
+	rq = task_rq_lock(p, &irq_flags);
 	update_rq_clock(rq);
-	__do_set_cpus_allowed(task, new_mask, 0);
-	if (cpumask_test_cpu(task_cpu(task), new_mask)) {
-		raw_spin_rq_unlock(rq);
-		raw_spin_unlock_irqrestore(&task->pi_lock, irq_flags);
-		return 0;
-	}
-	if (is_migration_disabled(task)) {
-		/* migrate_enable() moves it and completes us. */
-		task->migration_pending = &pending;
-		raw_spin_rq_unlock(rq);
-		raw_spin_unlock_irqrestore(&task->pi_lock, irq_flags);
-		for (;;) {
-			set_current_state(TASK_UNINTERRUPTIBLE);
-			if (READ_ONCE(pending.done))
-				break;
-			schedule();
+	if (!(flags & SCA_MIGRATE_ENABLE)) {
+		if (!memcmp(&p->cpus_mask, new_mask, sizeof(p->cpus_mask)))
+			goto out;
+		/*
+		 * A pinned task cannot be moved, and waiting for its own
+		 * migrate_enable() would wait forever.
+		 */
+		if (WARN_ON_ONCE(p == current && is_migration_disabled(p) &&
+				 !cpumask_test_cpu(task_cpu(p), new_mask))) {
+			ret = -EBUSY;
+			goto out;
 		}
-		__set_current_state(TASK_RUNNING);
-		return 0;
 	}
-	if (task_running(rq, task) || READ_ONCE(task->__state) == TASK_WAKING) {
-		raw_spin_rq_unlock(rq);
-		raw_spin_unlock_irqrestore(&task->pi_lock, irq_flags);
-		stop_one_cpu(task_cpu(task), migration_cpu_stop, &arg);
-		return 0;
+	if (!cpumask_and(&valid, cpu_online_mask, new_mask)) {
+		ret = -EINVAL;
+		goto out;
 	}
-	if (task_on_rq_queued(task)) {
-		struct rq *dst = cpu_rq(dest);
+	__do_set_cpus_allowed(p, new_mask, flags);
+	return affine_move_task(rq, p, irq_flags, cpumask_first(&valid), flags);
+out:
+	raw_spin_rq_unlock(rq);
+	raw_spin_unlock_irqrestore(&p->pi_lock, irq_flags);
+	return ret;
+}
 
-		raw_spin_rq_unlock(rq);
-		double_rq_lock(rq, dst);
-		if (task_on_rq_queued(task) && task_rq(task) == rq && !task_running(rq, task)) {
-			update_rq_clock(dst);
-			move_queued_task_locked(rq, dst, task);
-		}
-		double_rq_unlock(rq, dst);
-	} else {
-		task->wake_cpu = dest;	/* asleep: the wakeup moves it there, as in Linux */
-		raw_spin_rq_unlock(rq);
-	}
-	raw_spin_unlock_irqrestore(&task->pi_lock, irq_flags);
-	return 0;
+int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
+{
+	return __set_cpus_allowed_ptr(p, new_mask, 0);
 }

@@ -5,8 +5,9 @@
  * Linux 5.15 (+ the RT patch's lazy preemption): the rq lock is held across
  * the switch and released by the next task in finish_task_switch(); every
  * switch happens with preempt_count() == PREEMPT_DISABLE_OFFSET, so the
- * per-CPU count needs no saving; a remote wakeup is queued on the target
- * CPU's wake_list and completed there from the reschedule IPI.
+ * per-CPU count needs no saving.  A remote wakeup is done by the waker under
+ * the target's rq lock, except where Linux queues it on the target CPU's
+ * wake_list for the reschedule IPI to complete (ttwu_queue_cond()).
  */
 #include "sched.h"
 #include <linux/smp.h>
@@ -227,7 +228,7 @@ static void ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flag
 }
 
 /* Complete the wakeups other CPUs queued for us (from the reschedule IPI). */
-static void sched_ttwu_pending(void)
+void sched_ttwu_pending(void)
 {
 	struct rq *rq = this_rq();
 	struct llist_node *list = llist_del_all(&rq->wake_list);
@@ -253,21 +254,46 @@ void scheduler_ipi(void)
 	sched_ttwu_pending();
 }
 
+/*
+ * Queue the wakeup on @cpu's wake list instead of taking its rq lock from
+ * here?  As Linux 5.15: when @cpu does not share our last-level cache (its
+ * rq stays in its cache), or when the task is still switching out there
+ * (WF_ON_CPU) and that CPU is about to idle, so it may as well do the
+ * work.  Never on PREEMPT_RT, where the RT patch turns TTWU_QUEUE off: the
+ * IPI would run the activation in hard-IRQ context, a window the waker's
+ * priority does not govern.
+ */
+static bool ttwu_queue_cond(int cpu, int wake_flags)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) || !cpu_online(cpu))
+		return false;
+	if (!cpus_share_cache(smp_processor_id(), cpu))
+		return true;
+	return (wake_flags & WF_ON_CPU) && cpu_rq(cpu)->nr_running <= 1;
+}
+
+static bool ttwu_queue_wakelist(struct task_struct *task, int cpu, int wake_flags)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	if (!ttwu_queue_cond(cpu, wake_flags))
+		return false;
+	if (WARN_ON_ONCE(cpu == smp_processor_id()))
+		return false;
+	/* try_to_wake_up() set TASK_WAKING already; it stays so till then. */
+	task->sched_remote_wakeup = !!(wake_flags & WF_MIGRATED);
+	if (llist_add(&task->wake_entry, &rq->wake_list))
+		smp_send_reschedule(cpu);
+	return true;
+}
+
 static void ttwu_queue(struct task_struct *task, int cpu, int wake_flags)
 {
 	struct rq *rq = cpu_rq(cpu);
 	unsigned long flags;
 
-	if (cpu != smp_processor_id() && cpu_online(cpu)) {
-		/*
-		 * The target activates it: fewer cross-CPU rq lock bounces.
-		 * try_to_wake_up() set TASK_WAKING already; it stays so till then.
-		 */
-		task->sched_remote_wakeup = !!(wake_flags & WF_MIGRATED);
-		if (llist_add(&task->wake_entry, &rq->wake_list))
-			smp_send_reschedule(cpu);
+	if (ttwu_queue_wakelist(task, cpu, wake_flags))
 		return;
-	}
 	raw_spin_lock_irqsave(&rq->__lock, flags);
 	update_rq_clock(rq);
 	ttwu_do_activate(rq, task, wake_flags);
@@ -332,15 +358,22 @@ int try_to_wake_up(struct task_struct *task, unsigned int state, int wake_flags)
 	smp_rmb();
 	if (READ_ONCE(task->on_rq) && ttwu_runnable(task, wake_flags))
 		goto out;
-	/* Wait for a CPU still switching away from @task to finish doing so. */
-	while (smp_load_acquire(&task->on_cpu))
-		cpu_relax();
 	/*
 	 * As Linux: from here the task is being woken, which tells the
 	 * class's migrate_task_rq() hook a move is a wakeup's (the deadline
 	 * class moves its bandwidth then).  pi_lock keeps other wakeups out.
 	 */
 	WRITE_ONCE(task->__state, TASK_WAKING);
+	/*
+	 * Still switching out on its CPU: rather than spin until it is off,
+	 * let that CPU activate it where ttwu_queue_cond() allows.  Its IRQs
+	 * are off until the switch is over, so the IPI lands after it.
+	 */
+	if (smp_load_acquire(&task->on_cpu) &&
+	    ttwu_queue_wakelist(task, task_cpu(task), wake_flags | WF_ON_CPU))
+		goto out;
+	while (smp_load_acquire(&task->on_cpu))
+		cpu_relax();
 	cpu = select_task_rq(task, task->wake_cpu, wake_flags);
 	if (task_cpu(task) != cpu) {
 		wake_flags |= WF_MIGRATED;
@@ -423,8 +456,13 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
 	const struct sched_class *class;
 	struct task_struct *p;
 
-	/* Pull work before picking (RT pull, fair newidle balance). */
-	for_each_class(class)
+	/*
+	 * Pull work before picking, from prev's class down (as Linux's
+	 * put_prev_task_balance()): a class above prev's had nothing to run
+	 * here before and prev leaving does not change that, so a fair task
+	 * switching to another fair task pulls no RT work.
+	 */
+	for (class = prev->sched_class; class; class = class->next)
 		if (class->balance && class->balance(rq, prev))
 			break;
 	prev->sched_class->put_prev_task(rq, prev);
@@ -554,6 +592,8 @@ static void __schedule(unsigned int sched_mode)
 	} else {
 		raw_spin_rq_unlock(rq);
 		local_irq_enable();
+		/* pick_next_task() may have queued push/pull work even so. */
+		balance_after_unlock(rq);
 	}
 }
 
@@ -778,6 +818,7 @@ void cpu_rq_set_online(int cpu)
 	raw_spin_lock_irqsave(&rq->__lock, flags);
 	rq->online = 1;
 	rq_online_dl(rq);
+	rq_online_rt(rq);
 	raw_spin_unlock_irqrestore(&rq->__lock, flags);
 }
 
@@ -788,6 +829,7 @@ void sched_init_granularity(unsigned int ncpus);
 void sched_init_smp(void)
 {
 	sched_init_granularity(num_online_cpus());
+	sched_init_topology();
 	sched_init_domains();
 	cpu_stop_init();
 	spawn_ksoftirqd();
@@ -799,6 +841,7 @@ void sched_init(void)
 	int cpu;
 
 	init_cpumask_of();
+	wait_bit_init();
 	for_each_possible_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
 
@@ -809,11 +852,13 @@ void sched_init(void)
 		init_dl_rq(&rq->dl);
 	}
 	init_sched_dl_class();
+	init_rt_class();
 	init_sched_fair_class();
 	init_dl_task(&init_task);
 	init_idle(&init_task, 0);
 	cpu_rq(0)->online = 1;
 	rq_online_dl(cpu_rq(0));
+	rq_online_rt(cpu_rq(0));
 }
 
 /*

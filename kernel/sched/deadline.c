@@ -1214,8 +1214,8 @@ static void pull_dl_task(struct rq *this_rq)
 	/* Pairs with dl_set_overload(): the count implies the mask bit. */
 	smp_rmb();
 	for_each_cpu(cpu, &dlo_mask) {
+		struct task_struct *p, *push_task = NULL;
 		struct rq *src_rq = cpu_rq(cpu);
-		struct task_struct *p;
 
 		if (cpu == this_cpu)
 			continue;
@@ -1235,20 +1235,27 @@ static void pull_dl_task(struct rq *this_rq)
 			if (dl_time_before(p->dl.deadline, src_rq->curr->dl.deadline))
 				goto skip;
 			/*
-			 * Linux asks the stopper of src_rq to push its
-			 * running task away so that @p can run there;
-			 * irqlab has no push_cpu_stop: it leaves @p.
+			 * Pinned where it waits: have src_rq's stopper push
+			 * the running task away so that @p can run there.
 			 */
-			if (is_migration_disabled(p))
-				goto skip;
-			update_rq_clock(src_rq);
-			update_rq_clock(this_rq);
-			move_queued_task_locked(src_rq, this_rq, p);
-			dmin = p->dl.deadline;
-			resched = true;
+			if (is_migration_disabled(p)) {
+				push_task = get_push_task(src_rq);
+			} else {
+				update_rq_clock(src_rq);
+				update_rq_clock(this_rq);
+				move_queued_task_locked(src_rq, this_rq, p);
+				dmin = p->dl.deadline;
+				resched = true;
+			}
 		}
 skip:
 		double_unlock_balance(this_rq, src_rq);
+		if (push_task) {
+			raw_spin_rq_unlock(this_rq);
+			stop_one_cpu_nowait(src_rq->cpu, push_cpu_stop, push_task,
+					    &src_rq->push_work);
+			raw_spin_rq_lock(this_rq);
+		}
 	}
 	if (resched)
 		resched_curr(this_rq);
@@ -1438,5 +1445,6 @@ const struct sched_class dl_sched_class = {
 	.prio_changed = prio_changed_dl,
 	.update_curr = update_curr_dl,
 	.task_dead = task_dead_dl,
+	.find_lock_rq = find_lock_later_rq,
 	.next = &rt_sched_class,
 };

@@ -40,7 +40,6 @@ void __might_sleep(const char *file, int line)
 void sched_print_stats(void)
 {
 	struct task_struct *p;
-	unsigned long flags;
 	int cpu;
 
 	char json[RECORD_MAX_JSON];
@@ -56,7 +55,7 @@ void sched_print_stats(void)
 		record_emit(json);
 	}
 	pr_info("sched: tasks: pid comm runtime-us voluntary involuntary migrations\n");
-	raw_spin_lock_irqsave(&tasklist_lock, flags);
+	read_lock(&tasklist_lock);
 	list_for_each_entry(p, &task_list, tasks) {
 		pr_info("sched: %5d %-16s %10llu %8lu %8lu %6llu\n", p->pid, p->comm,
 			(unsigned long long)(p->se.sum_exec_runtime / 1000), p->nvcsw,
@@ -67,5 +66,5 @@ void sched_print_stats(void)
 			 p->nvcsw, p->nivcsw, (unsigned long long)p->se.nr_migrations);
 		record_emit(json);
 	}
-	raw_spin_unlock_irqrestore(&tasklist_lock, flags);
+	read_unlock(&tasklist_lock);
 }

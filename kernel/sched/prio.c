@@ -33,21 +33,25 @@ struct prio_change {
 	const struct sched_class *prev_class;
 	int oldprio;
 	bool queued, running;
+	int move;		/* DEQUEUE_MOVE, or 0: keep its place in the queue */
 };
 
 /*
  * Take @task off its run queue (DEQUEUE_SAVE: its class keeps what it
  * must, such as the deadline bandwidth it takes back with ENQUEUE_RESTORE)
- * before anything its class reads changes; both locks held.
+ * before anything its class reads changes; both locks held.  @move is
+ * DEQUEUE_MOVE unless the priority stays, when the task keeps its place.
  */
-static void prio_change_begin(struct rq *rq, struct task_struct *task, struct prio_change *pc)
+static void prio_change_begin(struct rq *rq, struct task_struct *task, struct prio_change *pc,
+			      int move)
 {
 	pc->prev_class = task->sched_class;
 	pc->oldprio = task->prio;
 	pc->queued = task_on_rq_queued(task);
 	pc->running = task_current(rq, task);
+	pc->move = move;
 	if (pc->queued)
-		dequeue_task(rq, task, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+		dequeue_task(rq, task, DEQUEUE_SAVE | DEQUEUE_NOCLOCK | move);
 	if (pc->running)
 		pc->prev_class->put_prev_task(rq, task);
 }
@@ -62,6 +66,7 @@ static void prio_change_end(struct rq *rq, struct task_struct *task, int prio,
 		task->rt.time_slice = sched_rr_timeslice();
 	if (pc->queued)
 		enqueue_task(rq, task, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK | queue_flags |
+			     (pc->move ? ENQUEUE_MOVE : 0) |
 			     (pc->oldprio < prio ? ENQUEUE_HEAD : 0));
 	if (pc->running)
 		task->sched_class->set_next_task(rq, task, false);
@@ -83,7 +88,7 @@ static void change_prio_locked(struct rq *rq, struct task_struct *task, int prio
 
 	if (prio == task->prio && class_for_prio(prio) == task->sched_class && !queue_flags)
 		return;
-	prio_change_begin(rq, task, &pc);
+	prio_change_begin(rq, task, &pc, DEQUEUE_MOVE);
 	prio_change_end(rq, task, prio, queue_flags, &pc);
 }
 
@@ -124,6 +129,24 @@ static bool sched_flags_valid(const struct sched_attr *attr)
 	return true;
 }
 
+/*
+ * A change that leaves the effective priority as it is (a boosted task, or
+ * new parameters at the same level) keeps the task's place in its queue,
+ * as Linux does; any other change requeues it.
+ */
+static int setscheduler_move(struct task_struct *p, int policy, const struct sched_attr *attr)
+{
+	int static_prio = p->static_prio, newprio;
+	struct task_struct *top = p->pi_top_task;
+
+	if (!dl_policy(policy) && policy != SCHED_FIFO && policy != SCHED_RR)
+		static_prio = NICE_TO_PRIO((int)attr->sched_nice);
+	newprio = __normal_prio(policy, attr->sched_priority, static_prio);
+	if (top && top->prio < newprio)
+		newprio = top->prio;
+	return newprio == p->prio ? 0 : DEQUEUE_MOVE;
+}
+
 static int __sched_setscheduler(struct task_struct *p, const struct sched_attr *attr)
 {
 	int policy = attr->sched_policy;
@@ -162,7 +185,7 @@ static int __sched_setscheduler(struct task_struct *p, const struct sched_attr *
 	 * new parameters (a deadline task's bandwidth, a fair task's weight)
 	 * must leave with the old values and come back with the new ones.
 	 */
-	prio_change_begin(rq, p, &pc);
+	prio_change_begin(rq, p, &pc, setscheduler_move(p, policy, attr));
 	p->policy = policy;
 	if (dl_policy(policy))
 		__setparam_dl(p, attr);
@@ -318,4 +341,6 @@ void rt_mutex_setprio(struct task_struct *task, struct task_struct *pi_task)
 	}
 	change_prio_locked(rq, task, prio, queue_flag);
 	raw_spin_rq_unlock(rq);
+	/* A boost or deboost may leave push or pull work, as in any requeue. */
+	balance_after_unlock(rq);
 }

@@ -9,10 +9,13 @@
  * pull from pick_next_task()'s balance step.
  */
 #include "sched.h"
+#include "cpupri.h"
 #include <linux/smp.h>
 #include <linux/moduleparam.h>
 
 static struct cpumask rto_mask;		/* CPUs with waiting, movable RT tasks */
+static struct cpupri def_cpupri;	/* the one root domain's RT levels */
+static DEFINE_PER_CPU(struct cpumask, local_cpu_mask);	/* find_lowest_rq()'s scratch */
 
 /* SCHED_RR quantum, Linux's sched_rr_timeslice_ms (default 100 ms). */
 static unsigned int sched_rr_timeslice_ms = 100;
@@ -29,6 +32,23 @@ static inline struct task_struct *rt_task_of(struct sched_rt_entity *rtse)
 	return container_of(rtse, struct task_struct, rt);
 }
 
+/* An rq comes online: its CPU joins cpupri at its current level. */
+void rq_online_rt(struct rq *rq)
+{
+	cpupri_set(&def_cpupri, rq->cpu, rq->rt.highest_prio_curr);
+}
+
+/* @cpu's cpupri level: -1 offline, 0 no RT work, else the rt_priority. */
+int rt_cpupri_level(int cpu)
+{
+	return READ_ONCE(def_cpupri.cpu_to_pri[cpu]);
+}
+
+void init_rt_class(void)
+{
+	cpupri_init(&def_cpupri);
+}
+
 void init_rt_rq(struct rt_rq *rt_rq)
 {
 	for (int i = 0; i < MAX_RT_PRIO; i++)
@@ -37,9 +57,20 @@ void init_rt_rq(struct rt_rq *rt_rq)
 	rt_rq->highest_prio_curr = MAX_RT_PRIO;
 }
 
+/* Linux's pushable criterion: a pinned task stays pushable (see push_rt_task()). */
 static bool rt_migratory(struct task_struct *p)
 {
-	return p->nr_cpus_allowed > 1 && !is_migration_disabled(p);
+	return p->nr_cpus_allowed > 1;
+}
+
+/* The rq's highest queued RT level changed: tell cpupri (if online). */
+static void update_rt_prio(struct rq *rq, int prio)
+{
+	if (prio == rq->rt.highest_prio_curr)
+		return;
+	rq->rt.highest_prio_curr = prio;
+	if (rq->online)
+		cpupri_set(&def_cpupri, rq->cpu, prio);
 }
 
 static void update_rt_overload(struct rq *rq)
@@ -54,7 +85,7 @@ static void update_rt_overload(struct rq *rq)
 		else
 			cpumask_clear_cpu(rq->cpu, &rto_mask);
 	}
-	rt_rq->highest_prio_curr = find_first_bit(rt_rq->active.bitmap, MAX_RT_PRIO);
+	update_rt_prio(rq, find_first_bit(rt_rq->active.bitmap, MAX_RT_PRIO));
 }
 
 static void update_curr_rt(struct rq *rq)
@@ -71,19 +102,33 @@ static void update_curr_rt(struct rq *rq)
 	curr->se.exec_start = rq->clock_task;
 }
 
+/*
+ * A save/restore pair without DEQUEUE_MOVE (affinity changes, a parameter
+ * change that keeps the priority) leaves the task where it is in its
+ * priority list: only the counts change.  Everything else re-lists it.
+ */
+static inline bool move_entity(unsigned int flags)
+{
+	return (flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE;
+}
+
 static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct rt_prio_array *array = &rq->rt.active;
 	struct list_head *queue = &array->queue[p->prio];
 
-	if (flags & ENQUEUE_HEAD)
-		list_add(&p->rt.run_list, queue);
-	else
-		list_add_tail(&p->rt.run_list, queue);
-	__set_bit(p->prio, array->bitmap);
+	if (move_entity(flags)) {
+		WARN_ON_ONCE(p->rt.on_list);
+		if (flags & ENQUEUE_HEAD)
+			list_add(&p->rt.run_list, queue);
+		else
+			list_add_tail(&p->rt.run_list, queue);
+		__set_bit(p->prio, array->bitmap);
+		p->rt.on_list = 1;
+	}
 	p->rt.on_rq = 1;
 	rq->rt.rt_nr_running++;
-	/* By nr_cpus_allowed alone (see __do_set_cpus_allowed()), as Linux. */
+	/* By nr_cpus_allowed alone: a pinned task still counts, as in Linux. */
 	if (p->nr_cpus_allowed > 1)
 		rq->rt.rt_nr_migratory++;
 	rq->nr_running++;
@@ -95,9 +140,13 @@ static void dequeue_task_rt(struct rq *rq, struct task_struct *task, int deq_fla
 	struct rt_prio_array *array = &rq->rt.active;
 
 	update_curr_rt(rq);
-	list_del_init(&task->rt.run_list);
-	if (list_empty(&array->queue[task->prio]))
-		__clear_bit(task->prio, array->bitmap);
+	if (move_entity(deq_flags)) {
+		WARN_ON_ONCE(!task->rt.on_list);
+		list_del_init(&task->rt.run_list);
+		if (list_empty(&array->queue[task->prio]))
+			__clear_bit(task->prio, array->bitmap);
+		task->rt.on_list = 0;
+	}
 	task->rt.on_rq = 0;
 	rq->rt.rt_nr_running--;
 	if (task->nr_cpus_allowed > 1)
@@ -166,51 +215,46 @@ static void task_tick_rt(struct rq *rq, struct task_struct *task, int queued)
 	}
 }
 
-/* The priority a CPU is running at, as far as placing an RT task goes. */
-static int cpu_rt_prio(int cpu)
+/*
+ * A CPU at the lowest RT level below @p's that @p may use (cpupri), or
+ * -1: its own CPU if that is one of them (its cache is warm), else this
+ * CPU (one domain: every CPU shares the LLC), else any.
+ */
+static int find_lowest_rq(struct task_struct *task)
 {
-	struct rq *rq = cpu_rq(cpu);
-	struct task_struct *curr = READ_ONCE(rq->curr);
-	int prio = READ_ONCE(rq->rt.highest_prio_curr);
+	struct cpumask *lowest_mask = this_cpu_ptr(&local_cpu_mask);
+	int this_cpu = smp_processor_id();
+	int cpu = task_cpu(task);
 
-	if (curr && curr->prio < prio)
-		prio = curr->prio;
-	if (curr == rq->stop)
-		prio = -1;
-	return prio;	/* MAX_RT_PRIO and up: no RT work there */
+	if (task->nr_cpus_allowed == 1)
+		return -1;
+	if (!cpupri_find(&def_cpupri, task, lowest_mask))
+		return -1;
+	if (cpumask_test_cpu(cpu, lowest_mask))
+		return cpu;
+	if (cpumask_test_cpu(this_cpu, lowest_mask))
+		return this_cpu;
+	cpu = cpumask_first(lowest_mask);
+	return cpu < NR_CPUS ? cpu : -1;
 }
 
-/* The online CPU allowed for @p that runs the least important work. */
-static int find_lowest_rq(struct task_struct *p)
-{
-	int best = -1, best_prio = p->prio, cpu;
-
-	for_each_cpu(cpu, p->cpus_ptr) {
-		int prio;
-
-		if (!cpu_online(cpu))
-			continue;
-		prio = cpu_rt_prio(cpu);
-		/* Strictly lower priority (higher number) than @p; prefer its own CPU. */
-		if (prio > best_prio || (prio == best_prio && best >= 0 &&
-					 cpu == task_cpu(p))) {
-			best = cpu;
-			best_prio = prio;
-		}
-	}
-	return best;
-}
-
+/*
+ * Stay where it was, unless what runs there is RT and either at least as
+ * important or unable to move (it would be preempted with nowhere to go):
+ * then take a CPU at a lower level, if @p outranks everything queued there.
+ */
 static int select_task_rq_rt(struct task_struct *p, int cpu, int flags)
 {
 	struct task_struct *curr = READ_ONCE(cpu_rq(cpu)->curr);
 	int target;
 
-	/* Stay unless @p could not preempt what runs there. */
-	if (!curr || !rt_task(curr) || curr->prio > p->prio)
+	if (!curr || !rt_task(curr) ||
+	    (curr->nr_cpus_allowed >= 2 && curr->prio > p->prio))
 		return cpu;
 	target = find_lowest_rq(p);
-	return target >= 0 ? target : cpu;
+	if (target != -1 && p->prio < READ_ONCE(cpu_rq(target)->rt.highest_prio_curr))
+		cpu = target;
+	return cpu;
 }
 
 /* Highest-priority RT task queued on @rq that is not running and may move. */
@@ -231,29 +275,90 @@ static struct task_struct *pick_pushable_task(struct rq *rq, int below_prio)
 	return NULL;
 }
 
-/* Called with rq locked; may drop and retake it. */
-static bool push_rt_task(struct rq *rq)
-{
-	struct task_struct *p = pick_pushable_task(rq, MAX_RT_PRIO);
-	struct rq *lowest;
-	int cpu;
+#define RT_MAX_TRIES	3
 
+/*
+ * Find a CPU that runs something less important than @task and lock its rq
+ * beside @rq (whose lock may be dropped on the way: then everything about
+ * @task is checked again).  Returns it locked, or NULL.
+ */
+static struct rq *find_lock_lowest_rq(struct task_struct *task, struct rq *rq)
+{
+	struct rq *lowest_rq = NULL;
+
+	for (int tries = 0; tries < RT_MAX_TRIES; tries++) {
+		int cpu = find_lowest_rq(task);
+
+		if (cpu < 0 || cpu == rq->cpu)
+			break;
+		lowest_rq = cpu_rq(cpu);
+		if (lowest_rq->rt.highest_prio_curr <= task->prio) {
+			lowest_rq = NULL;	/* no better than here */
+			break;
+		}
+		if (double_lock_balance(rq, lowest_rq)) {
+			if (unlikely(task_rq(task) != rq ||
+				     !cpumask_test_cpu(lowest_rq->cpu, &task->cpus_mask) ||
+				     task_running(rq, task) || !rt_task(task) ||
+				     !task_on_rq_queued(task))) {
+				double_unlock_balance(rq, lowest_rq);
+				lowest_rq = NULL;
+				break;
+			}
+		}
+		if (lowest_rq->rt.highest_prio_curr > task->prio)
+			break;
+		double_unlock_balance(rq, lowest_rq);
+		lowest_rq = NULL;
+	}
+	return lowest_rq;
+}
+
+/*
+ * Push the first waiting task of @rq to a CPU running something less
+ * important.  Called with rq locked; may drop and retake it.  A pinned
+ * waiter cannot go; if a CPU is free for the running task instead, the
+ * running task is pushed there by the stopper, but only when asked by a
+ * puller (@pull): a push after a wakeup would just bounce it.
+ */
+static bool push_rt_task(struct rq *rq, bool pull)
+{
+	struct task_struct *p;
+	struct rq *lowest;
+
+	if (!rq->rt.overloaded)
+		return false;
+	p = pick_pushable_task(rq, MAX_RT_PRIO);
 	if (!p)
 		return false;
+	if (is_migration_disabled(p)) {
+		struct task_struct *push_task;
+		int cpu;
+
+		if (!pull || rq->push_busy)
+			return false;
+		cpu = find_lowest_rq(rq->curr);
+		if (cpu < 0 || cpu == rq->cpu)
+			return false;
+		push_task = get_push_task(rq);
+		if (push_task) {
+			raw_spin_rq_unlock(rq);
+			stop_one_cpu_nowait(rq->cpu, push_cpu_stop, push_task, &rq->push_work);
+			raw_spin_rq_lock(rq);
+		}
+		return false;
+	}
 	/* It will run here as soon as curr yields: nothing to gain. */
 	if (p->prio < rq->curr->prio) {
 		resched_curr(rq);
 		return false;
 	}
-	cpu = find_lowest_rq(p);
-	if (cpu < 0 || cpu == rq->cpu)
+	lowest = find_lock_lowest_rq(p, rq);
+	if (!lowest)
 		return false;
-	lowest = cpu_rq(cpu);
-	double_lock_balance(rq, lowest);
-	/* Recheck everything after the locks were juggled. */
 	if (task_rq(p) == rq && task_on_rq_queued(p) && !task_running(rq, p) &&
-	    rt_migratory(p) && cpumask_test_cpu(cpu, p->cpus_ptr) &&
-	    cpu_rt_prio(cpu) > p->prio) {
+	    !is_migration_disabled(p)) {
+		update_rq_clock(rq);
 		update_rq_clock(lowest);
 		move_queued_task_locked(rq, lowest, p);
 		double_unlock_balance(rq, lowest);
@@ -263,7 +368,11 @@ static bool push_rt_task(struct rq *rq)
 	return false;
 }
 
-/* Pull waiting RT tasks that outrank what @this_rq would run next. */
+/*
+ * Pull waiting RT tasks that outrank what @this_rq would run next.  One
+ * that is pinned where it waits cannot come: the task running over it is
+ * pushed away instead (to here, most likely), as Linux does since 5.11.
+ */
 static void pull_rt_task(struct rq *this_rq)
 {
 	int cpu, this_cpu = this_rq->cpu;
@@ -271,8 +380,8 @@ static void pull_rt_task(struct rq *this_rq)
 	if (!cpumask_weight(&rto_mask))
 		return;
 	for_each_cpu(cpu, &rto_mask) {
+		struct task_struct *p, *push_task = NULL;
 		struct rq *src = cpu_rq(cpu);
-		struct task_struct *p;
 
 		if (cpu == this_cpu)
 			continue;
@@ -285,13 +394,22 @@ static void pull_rt_task(struct rq *this_rq)
 		 * Take it only if it is waiting behind its CPU's current task:
 		 * one that is about to preempt there gains nothing from moving.
 		 */
-		if (p && cpumask_test_cpu(this_cpu, p->cpus_ptr) &&
+		if (p && cpumask_test_cpu(this_cpu, &p->cpus_mask) &&
 		    p->prio >= src->curr->prio) {
-			update_rq_clock(src);
-			update_rq_clock(this_rq);
-			move_queued_task_locked(src, this_rq, p);
+			if (is_migration_disabled(p)) {
+				push_task = get_push_task(src);
+			} else {
+				update_rq_clock(src);
+				update_rq_clock(this_rq);
+				move_queued_task_locked(src, this_rq, p);
+			}
 		}
 		double_unlock_balance(this_rq, src);
+		if (push_task) {
+			raw_spin_rq_unlock(this_rq);
+			stop_one_cpu_nowait(src->cpu, push_cpu_stop, push_task, &src->push_work);
+			raw_spin_rq_lock(this_rq);
+		}
 	}
 }
 
@@ -325,7 +443,7 @@ void rt_balance_after_unlock(struct rq *rq)
 		return;
 	raw_spin_lock_irqsave(&rq->__lock, flags);
 	rq->rt_push_pending = false;
-	for (int i = 0; i < 4 && rq->rt.overloaded && push_rt_task(rq); i++)
+	for (int i = 0; i < 4 && rq->rt.overloaded && push_rt_task(rq, false); i++)
 		;
 	raw_spin_unlock_irqrestore(&rq->__lock, flags);
 }
@@ -364,5 +482,6 @@ const struct sched_class rt_sched_class = {
 	.switched_to = switched_to_rt,
 	.prio_changed = prio_changed_rt,
 	.update_curr = update_curr_rt,
+	.find_lock_rq = find_lock_lowest_rq,
 	.next = &fair_sched_class,
 };

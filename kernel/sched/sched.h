@@ -14,6 +14,8 @@
 #include <linux/jiffies.h>
 #include <asm/stacktrace.h>
 #include <linux/errno.h>
+#include <linux/stop_machine.h>
+#include <linux/sched/task.h>
 
 #define TASK_ON_RQ_QUEUED	1
 #define TASK_ON_RQ_MIGRATING	2
@@ -38,6 +40,7 @@ void __do_set_cpus_allowed(struct task_struct *p, const struct cpumask *mask, u3
 
 #define WF_FORK			0x02
 #define WF_MIGRATED		0x04
+#define WF_ON_CPU		0x08	/* the wakee is still switching out on its CPU */
 
 #define NICE_0_LOAD_SHIFT	10
 #define NICE_0_LOAD		(1UL << NICE_0_LOAD_SHIFT)
@@ -192,6 +195,9 @@ struct rq {
 	bool rt_pull_pending;
 	bool dl_push_pending;
 	bool dl_pull_pending;
+	/* push_cpu_stop() queued for the running task (get_push_task()) */
+	bool push_busy;
+	struct cpu_stop_work push_work;
 };
 
 struct sched_class {
@@ -214,6 +220,8 @@ struct sched_class {
 	/* set_task_cpu() is about to move @p (a wakeup or a queued move) */
 	void (*migrate_task_rq)(struct task_struct *p, int new_cpu);
 	void (*switched_from)(struct rq *rq, struct task_struct *p);
+	/* push_cpu_stop(): a CPU where @p would run, locked beside @rq */
+	struct rq *(*find_lock_rq)(struct task_struct *p, struct rq *rq);
 	const struct sched_class *next;	/* the next lower class */
 };
 
@@ -230,6 +238,11 @@ DECLARE_PER_CPU(struct rq, runqueues);
 #define cpu_rq(cpu)	(&per_cpu(runqueues, (cpu)))
 #define this_rq()	this_cpu_ptr(&runqueues)
 #define task_rq(p)	cpu_rq(task_cpu(p))
+
+static inline int cpu_of(struct rq *rq)
+{
+	return rq->cpu;
+}
 
 extern unsigned long volatile jiffies;
 extern const int sched_prio_to_weight[40];
@@ -322,6 +335,9 @@ unsigned int sched_rr_timeslice(void);
 void init_cfs_rq(struct cfs_rq *cfs_rq);
 void init_rt_rq(struct rt_rq *rt_rq);
 void rt_balance_after_unlock(struct rq *rq);
+void init_rt_class(void);
+void rq_online_rt(struct rq *rq);
+int rt_cpupri_level(int cpu);
 void init_dl_rq(struct dl_rq *dl_rq);
 void dl_balance_after_unlock(struct rq *rq);
 void init_dl_task(struct task_struct *p);
@@ -383,9 +399,34 @@ void init_sched_fair_class(void);
 void sched_init_domains(void);
 void update_curr_fair(struct rq *rq);
 
-/* stop class: run @fn on @cpu in its stopper thread, waiting for it. */
-typedef int (*cpu_stop_fn_t)(void *arg);
-int stop_one_cpu(unsigned int cpu, cpu_stop_fn_t fn, void *arg);
-void cpu_stop_init(void);
+/* The stop class's task for @cpu (kernel/stop_machine.c makes them). */
+void sched_set_stop_task(int cpu, struct task_struct *p);
+
+/* Activate the wakeups other CPUs queued for this one. */
+void sched_ttwu_pending(void);
+void wait_bit_init(void);
+void sched_init_topology(void);
+
+/*
+ * A pinned task waits on @rq behind the running one, which could run
+ * elsewhere: claim the running task for push_cpu_stop() (one at a time per
+ * rq, and never one that is pinned itself).  rq lock held.
+ */
+static inline struct task_struct *get_push_task(struct rq *rq)
+{
+	struct task_struct *p = rq->curr;
+
+	lockdep_assert_rq_held(rq);
+	if (rq->push_busy)
+		return NULL;
+	if (p->nr_cpus_allowed == 1)
+		return NULL;
+	if (p->migration_disabled)
+		return NULL;
+	rq->push_busy = true;
+	return get_task_struct(p);
+}
+
+int push_cpu_stop(void *arg);
 
 #endif

@@ -95,6 +95,33 @@ unsigned int latency_tracer_threshold(enum lat_kind kind, int cpu,
 	return n;
 }
 
+/*
+ * Call @fn once per (CPU, opening site) slot that recorded windows, with
+ * the site's address and count: what a test needs to check every opener
+ * against a list, without the report's merging and table limits.
+ */
+void latency_tracer_for_each_opener(enum lat_kind kind,
+				    void (*fn)(unsigned long ip, u64 windows, void *arg),
+				    void *arg)
+{
+	int cpu;
+
+	if (kind >= LAT_NR_KINDS)
+		return;
+	for_each_possible_cpu(cpu) {
+		struct lat_stats *st = lat_cpu_stats(kind, cpu);
+
+		if (!st)
+			continue;
+		for (unsigned int i = 0; i < LAT_FUNC_SLOTS; i++) {
+			unsigned long ip = READ_ONCE(st->funcs[i].ip);
+
+			if (ip && st->funcs[i].windows)
+				fn(ip, st->funcs[i].windows, arg);
+		}
+	}
+}
+
 struct lat_func_total latency_tracer_func(enum lat_kind kind, const char *func)
 {
 	struct lat_func_total r = { 0 };

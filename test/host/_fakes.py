@@ -77,9 +77,69 @@ FAKE_QEMU = textwrap.dedent(r'''
     sys.exit(2)
 ''').lstrip()
 
+FAKE_KVM_QEMU = textwrap.dedent(r'''
+    #!PYTHON
+    """Fake qemu-system-x86_64 for the KVM probe: under -accel tcg it boots a passing
+    irqlab; under -accel kvm it does what $FAKE_KVM says, for the probe guest (a -kernel
+    named probe.elf) and for a real boot alike unless $FAKE_KVM_RUN says otherwise there:
+      ok        the guest passes (status 1)
+      internal  "KVM internal error. Suberror: 1 ... emulation failure" on stderr, then
+                it stays alive with the VM stopped, as QEMU does
+      hang      nothing at all, forever
+      denied    QEMU's error for a /dev/kvm it cannot use, status 1
+    Every call except -version is appended to $FAKE_QEMU_CALLS; -version prints
+    $FAKE_QEMU_VERSION."""
+    import os, sys, time
+    args = sys.argv[1:]
+    parent = os.getppid()
+    def stay():
+        # "forever", but not past whoever started it (a test that failed half-way)
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        sys.exit(9)
+    if args == ["-version"]:
+        print("QEMU emulator version " + os.environ.get("FAKE_QEMU_VERSION", "7.2.0"))
+        sys.exit(0)
+    def opt(name):
+        return args[args.index(name) + 1] if name in args else ""
+    probe = os.path.basename(opt("-kernel")) == "probe.elf"
+    if os.environ.get("FAKE_QEMU_CALLS"):
+        with open(os.environ["FAKE_QEMU_CALLS"], "a") as f:
+            f.write(("probe " if probe else "run ") + opt("-accel") + "\n")
+    mode = "ok"
+    if opt("-accel") == "kvm":
+        mode = os.environ.get("FAKE_KVM", "ok")
+        if not probe:
+            mode = os.environ.get("FAKE_KVM_RUN", mode)
+    serial = opt("-serial") if "-serial" in args else ""
+    for i, a in enumerate(args):
+        if a == "-serial" and args[i + 1] != "none":
+            serial = args[i + 1]
+    out = open(serial[5:], "w") if serial.startswith("file:") else sys.stdout
+    if mode == "internal":
+        out.write("irqlab: start 0.1 deadbeef\n")
+        out.flush()
+        sys.stderr.write("KVM internal error. Suberror: 1\nextra data[0]: 0x0000000000000000\n"
+                         "emulation failure\nRAX=0000000000000000 RBX=0000000000000000\n")
+        sys.stderr.flush()
+        stay()
+    if mode == "hang":
+        stay()
+    if mode == "denied":
+        sys.stderr.write("Could not access KVM kernel module: Permission denied\n"
+                         "qemu-system-x86_64: failed to initialize kvm: Permission denied\n")
+        sys.exit(1)
+    if not probe:
+        out.write("irqlab: start 0.1 deadbeef\nKTAP version 1\n1..1\nok 1 x\n"
+                  "irqlab: end status=ok\n")
+        out.flush()
+    sys.exit(1)
+''').lstrip()
+
 FAKE_MAKE = textwrap.dedent(r'''
     #!PYTHON
-    """Fake make: `-s build CONFIG=c` and `-s iso CONFIG=c CMDLINE=... ISO=path`."""
+    """Fake make: `-s build CONFIG=c` (kernel.elf, and .config copied from the defconfig)
+    and `-s iso CONFIG=c CMDLINE=... ISO=path`."""
     import os, sys
     args = [a for a in sys.argv[1:] if a != "-s" and not a.startswith("-j")]
     target, var = args[0], dict(a.split("=", 1) for a in args[1:])
@@ -90,6 +150,10 @@ FAKE_MAKE = textwrap.dedent(r'''
     os.makedirs(f"build/{var['CONFIG']}", exist_ok=True)
     if target == "build":
         open(f"build/{var['CONFIG']}/kernel.elf", "w").write("ELF")
+        # the resolved configuration: here the defconfig as it is
+        with open(f"configs/{var['CONFIG']}_defconfig") as src, \
+                open(f"build/{var['CONFIG']}/.config", "w") as dst:
+            dst.write(src.read())
     elif target == "iso":
         open(var["ISO"], "w").write(var["CMDLINE"])
     else:

@@ -320,6 +320,30 @@ class ToolTest(unittest.TestCase):
                     _load.ROOT, "configs", f"{c}_defconfig")), f"{name}: {c}")
             for cmd in mx["workloads"].values():
                 self.assertTrue(cmd.startswith("run="), f"{name}: {cmd}")
+            compared = {c for a, b, _ in mx["compare"] for c in (a, b)}
+            self.assertEqual(compared, set(mx["configs"]), f"{name}: a configuration unused")
+
+    @unittest.skipUnless(shutil.which("kconfig-conf"), "needs kconfig-frontends")
+    def test_experiment_pairs_differ_in_what_they_study(self):
+        """Resolve every experiment configuration as make does and diff the pairs:
+        the check boot_matrix() makes, without building kernels."""
+        exp = os.path.join(_load.ROOT, "tools", "experiments")
+        with tempfile.TemporaryDirectory() as tmp:
+            resolved = set()
+            for name in sorted(f for f in os.listdir(exp) if f.endswith(".ini")):
+                mx = tool.load_matrix(os.path.join(exp, name))
+                for c in set(mx["configs"]) - resolved:
+                    os.makedirs(os.path.join(tmp, c))
+                    p = subprocess.run(
+                        ["kconfig-conf", "-s", f"--defconfig={_load.ROOT}/configs/{c}_defconfig",
+                         os.path.join(_load.ROOT, "Kconfig")],
+                        cwd=os.path.join(tmp, c), capture_output=True, text=True,
+                        env=dict(os.environ, srctree=_load.ROOT, KCONFIG_CONFIG=".config"))
+                    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+                    resolved.add(c)
+                with redirect_stdout(io.StringIO()):
+                    problems = tool.check_comparisons(mx["compare"], tmp)
+                self.assertEqual(problems, [], name)
 
     def test_unreadable_log(self):
         rc, _, err = self.run_tool("report", os.path.join(self.tmp.name, "nope.log"))
@@ -412,9 +436,14 @@ class RunTest(unittest.TestCase):
             f.write(text)
         return path
 
+    def defconfig(self, name, text):
+        with open(os.path.join(self.root, "configs", f"{name}_defconfig"), "w") as f:
+            f.write(text)
+
     def test_matrix_interleaves_and_resumes(self):
-        open(os.path.join(self.root, "configs", "legacy_defconfig"), "w").close()
+        self.defconfig("legacy", "CONFIG_SLUB_LEGACY=y\n")
         m = self.matrix_file("[matrix]\nconfigs = default legacy\nreps = 2\naccel = tcg\n"
+                             "compare = default legacy SLUB_LEGACY\n"
                              "[workloads]\nw = fake=goodrec\n")
         out = os.path.join(self.root, "mx")
         rc, so, se = self.irqlab("matrix", m, "--out", out)
@@ -423,8 +452,11 @@ class RunTest(unittest.TestCase):
                  if l.startswith("[")]
         self.assertEqual(order, ["default w rep 1", "legacy w rep 1",
                                  "default w rep 2", "legacy w rep 2"])
+        self.assertIn("compare legacy against default: they differ in SLUB_LEGACY (n -> y)",
+                      so)
         with open(os.path.join(out, "index.txt")) as f:
-            self.assertIn("w: legacy (B) against default (A)", f.read())
+            self.assertIn("w: legacy (B) against default (A), differing in SLUB_LEGACY",
+                          f.read())
         os.remove(os.path.join(out, "legacy", "w", "rep2.json"))
         rc, so, _ = self.irqlab("matrix", m, "--out", out)
         self.assertEqual(rc, 0)
@@ -457,12 +489,66 @@ class RunTest(unittest.TestCase):
             self.assertEqual(rc, 2, bad)
             self.assertIn(msg, se)
 
+    def test_matrix_refuses_pairs_differing_in_more(self):
+        # rt_rawlistlock as it was: Kconfig also drops SLUB_CPU_PARTIAL there
+        self.defconfig("rt", "CONFIG_PREEMPT_RT=y\nCONFIG_SLUB_CPU_PARTIAL=y\n")
+        self.defconfig("rt_rawlistlock", "CONFIG_PREEMPT_RT=y\nCONFIG_SLUB_RAW_LIST_LOCK=y\n"
+                       "# CONFIG_SLUB_CPU_PARTIAL is not set\n")
+        self.defconfig("rt_nopartial", "CONFIG_PREEMPT_RT=y\n"
+                       "# CONFIG_SLUB_CPU_PARTIAL is not set\n")
+        out = os.path.join(self.root, "mx")
+        m = self.matrix_file("[matrix]\nconfigs = rt rt_rawlistlock\naccel = tcg\n"
+                             "compare = rt rt_rawlistlock SLUB_RAW_LIST_LOCK\n"
+                             "[workloads]\nw = fake=goodrec\n")
+        rc, so, se = self.irqlab("matrix", m, "--out", out)
+        self.assertEqual(rc, 2, so + se)
+        self.assertIn("they differ in SLUB_CPU_PARTIAL (y -> n), SLUB_RAW_LIST_LOCK (n -> y)", so)
+        self.assertIn("rt_rawlistlock against rt: they also differ in SLUB_CPU_PARTIAL "
+                      "(y -> n), but the comparison declares only SLUB_RAW_LIST_LOCK", se)
+        self.assertIn("nothing booted", se)
+        self.assertFalse(os.path.exists(os.path.join(out, "rt")))
+        # a declared symbol the two share is refused too
+        m = self.matrix_file("[matrix]\nconfigs = rt rt_nopartial\naccel = tcg\n"
+                             "compare = rt rt_nopartial SLUB_CPU_PARTIAL PREEMPT_RT\n"
+                             "[workloads]\nw = fake=goodrec\n")
+        rc, so, se = self.irqlab("matrix", m, "--out", out)
+        self.assertEqual(rc, 2, so + se)
+        self.assertIn("declared to differ in PREEMPT_RT, but both have the same value", se)
+        # the pair that differs in exactly the variable under study runs
+        m = self.matrix_file("[matrix]\nconfigs = rt_rawlistlock rt_nopartial\naccel = tcg\n"
+                             "compare = rt_rawlistlock rt_nopartial CONFIG_SLUB_RAW_LIST_LOCK\n"
+                             "[workloads]\nw = fake=goodrec\n")
+        rc, so, se = self.irqlab("matrix", m, "--out", out)
+        self.assertEqual(rc, 0, so + se)
+        self.assertIn("compare rt_nopartial against rt_rawlistlock: they differ in "
+                      "SLUB_RAW_LIST_LOCK (y -> n)", so)
+
+    def test_config_differences_count_absent_as_n(self):
+        path = os.path.join(self.root, "a.config")
+        with open(path, "w") as f:
+            f.write("#\n# comment\n#\nCONFIG_A=y\n# CONFIG_B is not set\n"
+                    "CONFIG_S=\"x y\"\nCONFIG_N=64\n")
+        a = tool.read_dotconfig(path)
+        self.assertEqual(a, {"A": "y", "B": "n", "S": '"x y"', "N": "64"})
+        self.assertEqual(tool.config_differences(a, {"A": "y", "S": '"x y"', "N": "32"}),
+                         [("N", "64", "32")])
+
     def test_matrix_bad_files(self):
         for text, msg in (("[matrix]\nconfigs = default\n", "needs a [matrix] and a [workloads]"),
                           ("[matrix]\nconfigs = default\nreps = x\n[workloads]\nw = a\n",
                            "reps = 'x' is not a number"),
                           ("[matrix]\nconfigs = nosuch\n[workloads]\nw = a\n",
                            "no configuration 'nosuch'"),
+                          ("[matrix]\nconfigs = default legacy\n[workloads]\nw = a\n",
+                           "2 configurations but no compare line"),
+                          ("[matrix]\nconfigs = default legacy\ncompare = default legacy\n"
+                           "[workloads]\nw = a\n", "want 'A B SYMBOL...'"),
+                          ("[matrix]\nconfigs = default legacy\n"
+                           "compare = default other X\n[workloads]\nw = a\n",
+                           "'other' is not in configs (default legacy)"),
+                          ("[matrix]\nconfigs = default legacy\n"
+                           "compare = default legacy slub-legacy\n[workloads]\nw = a\n",
+                           "'slub-legacy' is not a Kconfig symbol"),
                           ("not an ini file\n", "m.ini")):
             rc, _, se = self.irqlab("matrix", self.matrix_file(text))
             self.assertEqual(rc, 2, text)

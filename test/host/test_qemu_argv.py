@@ -242,7 +242,9 @@ class RunTest(unittest.TestCase):
         self.fake = _fakes.write_script(os.path.join(self.d, "qemu"), _fakes.FAKE_QEMU)
         self.kernel = os.path.join(self.d, "kernel.elf")
         open(self.kernel, "w").close()
-        self.env = mock.patch.dict(os.environ, {"IRQLAB_QEMU": self.fake})
+        self.env = mock.patch.dict(os.environ, {
+            "IRQLAB_QEMU": self.fake, "IRQLAB_KVM_DEV": os.path.join(self.d, "no-kvm"),
+            "IRQLAB_CACHE": os.path.join(self.d, "cache")})
         self.env.start()
 
     def tearDown(self):

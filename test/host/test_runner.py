@@ -7,6 +7,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 import unittest
 
 import _fakes
@@ -184,6 +185,8 @@ class WholeRunTest(unittest.TestCase):
         accel = kvm
         """)
 
+    FAKE_QEMU = _fakes.FAKE_QEMU
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         d = self.root = self.tmp.name
@@ -200,9 +203,13 @@ class WholeRunTest(unittest.TestCase):
         fw = os.path.join(d, "fw.fd")
         open(fw, "w").close()
         self.env = dict(os.environ,
-                        IRQLAB_QEMU=_fakes.write_script(os.path.join(d, "fq"), _fakes.FAKE_QEMU),
+                        IRQLAB_QEMU=_fakes.write_script(os.path.join(d, "fq"),
+                                                        self.FAKE_QEMU),
                         IRQLAB_MAKE=_fakes.write_script(os.path.join(d, "fm"), _fakes.FAKE_MAKE),
-                        IRQLAB_OVMF_CODE=fw, IRQLAB_OVMF_VARS=fw)
+                        IRQLAB_OVMF_CODE=fw, IRQLAB_OVMF_VARS=fw,
+                        # no KVM, and the probe's verdict stays in here
+                        IRQLAB_KVM_DEV=os.path.join(d, "no-kvm"),
+                        IRQLAB_CACHE=os.path.join(d, "cache"))
 
     def tearDown(self):
         self.tmp.cleanup()
@@ -242,8 +249,8 @@ class WholeRunTest(unittest.TestCase):
         self.assertIn("expected a panic", line("FAIL sel-wrong (boot"))
         self.assertIn("status 0", line("FAIL sel-wrong (boot"))
         self.assertIn("build failed", line("FAIL nobuild (boot)"))
-        if not qemu.kvm_usable():
-            line("SKIP kvm-only (boot)")
+        self.assertIn("(needs KVM: ", line("SKIP kvm-only (boot)"))
+        self.assertIn("no-kvm: No such file or directory", line("SKIP kvm-only (boot)"))
         # the log tail is shown under a failure, prefixed so it cannot pass for a result
         self.assertIn("    | irqlab: start 0.1 deadbeef", out)
         # summary: alone on the last line and consistent with the lines above
@@ -328,6 +335,80 @@ class WholeRunTest(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("[oops]: invalid smp='many'", err)
         self.assertNotIn("Traceback", err)
+
+
+class AccelTest(WholeRunTest):
+    """--accel and the KVM probe in test/run, with a fake QEMU whose KVM fails on demand
+    and a fake KVM device that opens."""
+
+    CFG = textwrap.dedent("""
+        [auto]
+        [auto-icount]
+        icount = 1
+        [tcg]
+        accel = tcg
+        [kvm]
+        accel = kvm
+        """)
+    FAKE_QEMU = _fakes.FAKE_KVM_QEMU
+
+    def setUp(self):
+        super().setUp()
+        self.env["IRQLAB_KVM_DEV"] = os.path.join(self.root, "kvm")
+        open(self.env["IRQLAB_KVM_DEV"], "w").close()
+
+    def accels(self):
+        out = {}
+        for name in ("auto", "auto-icount", "tcg", "kvm"):
+            path = os.path.join(self.root, "build", "logs", f"{name}.cmd")
+            if os.path.exists(path):
+                with open(path) as f:
+                    words = f.read().split()
+                out[name] = words[words.index("-accel") + 1]
+        return out
+
+    def test_auto_takes_kvm_when_the_probe_passes(self):
+        rc, out, err = self.run_tr("auto", "auto-icount", "tcg", "kvm")
+        self.assertEqual(rc, 0, out + err)
+        self.assertEqual(self.accels(), {"auto": "kvm", "auto-icount": "tcg", "tcg": "tcg",
+                                         "kvm": "kvm"})
+
+    def test_accel_option_overrides_auto_only(self):
+        rc, out, err = self.run_tr("--accel", "tcg", "auto", "auto-icount", "tcg", "kvm")
+        self.assertEqual(rc, 0, out + err)
+        self.assertEqual(self.accels(), {"auto": "tcg", "auto-icount": "tcg", "tcg": "tcg",
+                                         "kvm": "kvm"})
+
+    def test_accel_kvm_leaves_icount_entries_on_tcg(self):
+        rc, out, err = self.run_tr("--accel", "kvm", "auto", "auto-icount", "tcg")
+        self.assertEqual(rc, 0, out + err)
+        self.assertEqual(self.accels(), {"auto": "kvm", "auto-icount": "tcg", "tcg": "tcg"})
+
+    def test_probe_failure_falls_back_and_skips_kvm_entries(self):
+        self.env["FAKE_KVM"] = "internal"
+        rc, out, err = self.run_tr("auto", "kvm")
+        self.assertEqual(rc, 0, out + err)
+        self.assertEqual(self.accels(), {"auto": "tcg"})
+        self.assertIn("test/run: KVM unusable here (KVM internal error. Suberror: 1 "
+                      "(emulation failure) at the probe); accel=auto entries use TCG", err)
+        self.assertIn("SKIP kvm (boot) (needs KVM: KVM internal error", out)
+        rc, out, err = self.run_tr("--accel", "kvm", "auto")
+        self.assertEqual(rc, 2)
+        self.assertIn("test/run: error: --accel kvm but KVM cannot run guests here: KVM "
+                      "internal error", err)
+
+    def test_kvm_internal_error_ends_the_entry_at_once(self):
+        self.env["FAKE_KVM_RUN"] = "internal"
+        start = time.monotonic()
+        rc, out, err = self.run_tr("kvm")                      # timeout = 60
+        self.assertLess(time.monotonic() - start, 30)
+        self.assertEqual(rc, 1)
+        self.assertIn("no verdict: KVM internal error. Suberror: 1 (emulation failure)",
+                      [l for l in out.splitlines() if l.startswith("FAIL kvm (boot")][0])
+
+    # WholeRunTest's cases need its table
+    test_everything = test_all_pass_exit_0_and_format = test_iso_default_gets_its_own_image \
+        = test_no_build = test_host_unittests_entry = test_usage_errors = None
 
 
 if __name__ == "__main__":

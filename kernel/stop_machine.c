@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stopper threads ("migration/N"): one per CPU, in the stop class, running
+ * queued cpu_stop_work items.  The class itself is kernel/sched/stop_task.c.
+ *
+ * Lifetimes are the subtle part.  A waiter in stop_one_cpu() owns both the
+ * work item and its cpu_stop_done on its stack, so the stopper signals it
+ * through a completion: complete() holds the completion's lock while it
+ * wakes the waiter, and wait_for_completion() takes that lock again before
+ * returning, so the waiter's frame outlives every access the stopper makes.
+ * A nowait item has no done at all: the stopper copies what it needs out of
+ * the item before calling it, because the callback itself may release the
+ * memory the item lives in (affine_move_task()'s pending does exactly that).
+ */
+#include <linux/stop_machine.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
+#include <linux/percpu.h>
+#include <linux/sched/wake_q.h>
+#include "sched/sched.h"
+
+struct cpu_stop_done {
+	atomic_t nr_todo;		/* items still to run */
+	int ret;			/* the last nonzero return */
+	struct completion completion;
+};
+
+struct cpu_stopper {
+	struct task_struct *thread;
+	raw_spinlock_t lock;
+	bool enabled;			/* thread exists: accept work */
+	struct list_head works;
+	/* what runs now, for a backtrace taken inside a callback */
+	cpu_stop_fn_t fn;
+	unsigned long caller;
+};
+
+static DEFINE_PER_CPU(struct cpu_stopper, cpu_stopper);
+
+static void cpu_stop_init_done(struct cpu_stop_done *done, unsigned int nr_todo)
+{
+	memset(done, 0, sizeof(*done));
+	atomic_set(&done->nr_todo, nr_todo);
+	init_completion(&done->completion);
+}
+
+/* The last of the items sharing @done has run. */
+static void cpu_stop_signal_done(struct cpu_stop_done *done)
+{
+	if (atomic_dec_and_test(&done->nr_todo))
+		complete(&done->completion);
+}
+
+/*
+ * Append @work to @stopper's list; the stopper is woken through @wakeq once
+ * the caller has dropped the lock, so the wakeup takes no rq lock under it.
+ */
+static void __cpu_stop_queue_work(struct cpu_stopper *stopper, struct cpu_stop_work *work,
+				  struct wake_q_head *wakeq)
+{
+	list_add_tail(&work->list, &stopper->works);
+	wake_q_add(wakeq, stopper->thread);
+}
+
+/* False, and @work->done signalled, if @cpu has no stopper to run it. */
+static bool cpu_stop_queue_work(unsigned int cpu, struct cpu_stop_work *work)
+{
+	struct cpu_stopper *stopper = per_cpu_ptr(&cpu_stopper, cpu);
+	DEFINE_WAKE_Q(wakeq);
+	unsigned long flags;
+	bool enabled;
+
+	/*
+	 * Preemption stays off until the stopper is woken: a caller on @cpu
+	 * must not be preempted by the stopper (woken by someone else) before
+	 * the wakeup below has been issued, or it would stall behind it.
+	 */
+	preempt_disable();
+	raw_spin_lock_irqsave(&stopper->lock, flags);
+	enabled = stopper->enabled;
+	if (enabled)
+		__cpu_stop_queue_work(stopper, work, &wakeq);
+	else if (work->done)
+		cpu_stop_signal_done(work->done);
+	raw_spin_unlock_irqrestore(&stopper->lock, flags);
+	wake_up_q(&wakeq);
+	preempt_enable();
+	return enabled;
+}
+
+int stop_one_cpu(unsigned int cpu, cpu_stop_fn_t fn, void *arg)
+{
+	struct cpu_stop_done done;
+	struct cpu_stop_work work = {
+		.fn = fn, .arg = arg, .done = &done, .caller = _RET_IP_,
+	};
+
+	cpu_stop_init_done(&done, 1);
+	if (!cpu_stop_queue_work(cpu, &work))
+		return -ENOENT;
+	/* Our own CPU: let the stopper in now instead of sleeping first. */
+	cond_resched();
+	wait_for_completion(&done.completion);
+	return done.ret;
+}
+
+bool stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
+			 struct cpu_stop_work *work_buf)
+{
+	*work_buf = (struct cpu_stop_work){ .fn = fn, .arg = arg, .caller = _RET_IP_ };
+	return cpu_stop_queue_work(cpu, work_buf);
+}
+
+static struct cpu_stop_work *cpu_stop_dequeue(struct cpu_stopper *stopper)
+{
+	struct cpu_stop_work *work = NULL;
+
+	raw_spin_lock_irq(&stopper->lock);
+	if (!list_empty(&stopper->works)) {
+		work = list_first_entry(&stopper->works, struct cpu_stop_work, list);
+		list_del_init(&work->list);
+	}
+	raw_spin_unlock_irq(&stopper->lock);
+	return work;
+}
+
+static int cpu_stopper_thread(void *data)
+{
+	struct cpu_stopper *stopper = this_cpu_ptr(&cpu_stopper);
+
+	for (;;) {
+		struct cpu_stop_work *work;
+		struct cpu_stop_done *done;
+		cpu_stop_fn_t fn;
+		void *arg;
+		int ret;
+
+		set_current_state(TASK_INTERRUPTIBLE);
+		work = cpu_stop_dequeue(stopper);
+		if (!work) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		/* Nothing of @work is read after fn() starts (see the top). */
+		fn = work->fn;
+		arg = work->arg;
+		done = work->done;
+		stopper->fn = fn;
+		stopper->caller = work->caller;
+		preempt_disable();		/* callbacks run atomic */
+		ret = fn(arg);
+		if (done) {
+			if (ret)
+				done->ret = ret;
+			cpu_stop_signal_done(done);
+		}
+		preempt_enable_no_resched();
+		stopper->fn = NULL;
+		stopper->caller = 0;
+	}
+	return 0;
+}
+
+/* One stopper per online CPU, bound there, in the stop class. */
+void cpu_stop_init(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct cpu_stopper *stopper = per_cpu_ptr(&cpu_stopper, cpu);
+		struct task_struct *p;
+		unsigned long flags;
+
+		raw_spin_lock_init(&stopper->lock);
+		INIT_LIST_HEAD(&stopper->works);
+		p = kthread_create(cpu_stopper_thread, NULL, "migration/%d", cpu);
+		if (WARN_ON(!p))
+			continue;
+		kthread_bind(p, cpu);
+		sched_set_stop_task(cpu, p);
+		raw_spin_lock_irqsave(&stopper->lock, flags);
+		stopper->thread = p;
+		stopper->enabled = true;
+		raw_spin_unlock_irqrestore(&stopper->lock, flags);
+		wake_up_process(p);
+	}
+}
