@@ -37,6 +37,7 @@ static const struct opener linux_openers[] = {
 	{ "kthread_exit", "do_task_dead()'s set_special_state() inlined: pi_lock irqsave" },
 	{ "__smp_call_function_many", "the local call of smp_call_function_many_cond() runs IRQ-off" },
 	{ "sched_ttwu_pending", "rq_lock_irqsave() to activate queued wakeups" },
+	{ "load_balance", "SCHED_SOFTIRQ / newidle: rq_lock_irqsave(busiest) over detach_tasks() and attach_tasks()" },
 	{ "complete", "raw_spin_lock_irqsave(&x->wait.lock)" },
 	{ "complete_all", "raw_spin_lock_irqsave(&x->wait.lock)" },
 	{ "wait_for_completion", "raw_spin_lock_irq(&x->wait.lock) in do_wait_for_common()" },
