@@ -35,6 +35,7 @@ static const struct opener linux_openers[] = {
 	{ "kthread_create_on_cpu_node", "kthread_bind() inlined: pi_lock irqsave" },
 	{ "do_task_dead", "set_special_state(): raw_spin_lock_irqsave(&current->pi_lock)" },
 	{ "kthread_exit", "do_task_dead()'s set_special_state() inlined: pi_lock irqsave" },
+	{ "cpu_stopper_thread", "raw_spin_lock_irq(&stopper->lock) to take the next work" },
 	{ "__smp_call_function_many", "the local call of smp_call_function_many_cond() runs IRQ-off" },
 	{ "sched_ttwu_pending", "rq_lock_irqsave() to activate queued wakeups" },
 	{ "load_balance", "SCHED_SOFTIRQ / newidle: rq_lock_irqsave(busiest) over detach_tasks() and attach_tasks()" },
