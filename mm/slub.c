@@ -775,11 +775,16 @@ void __flush_cpu_slab(struct kmem_cache *s, int cpu)
 	unfreeze_partials_cpu(s, c);
 }
 
-struct slub_flush_work {
-	struct work_struct work;
-	struct kmem_cache *s;
-	bool skip;
-};
+static bool
+has_cpu_slab(int cpu, struct kmem_cache *s)
+{
+	struct kmem_cache_cpu *c;
+
+	c = per_cpu_ptr(s->cpu_slab, cpu);
+	return c->page || slub_percpu_partial(c);
+}
+
+#include "slub_flush.h"
 
 /*
  * The flush itself, as a work item on the CPU being flushed: thread
@@ -802,53 +807,6 @@ flush_cpu_slab(struct work_struct *item)
 		flush_slab(s, c);
 
 	unfreeze_partials(s);
-}
-
-static bool
-has_cpu_slab(int cpu, struct kmem_cache *s)
-{
-	struct kmem_cache_cpu *c;
-
-	c = per_cpu_ptr(s->cpu_slab, cpu);
-	return c->page || slub_percpu_partial(c);
-}
-
-static DEFINE_MUTEX(flush_lock);
-static DEFINE_PER_CPU(struct slub_flush_work,
-		      slub_flush);
-
-/*
- * Queue the flush on every CPU that has something, then wait for all.
- * Linux holds cpus_read_lock() around this; irqlab has no CPU hotplug.
- */
-static void
-flush_all_cpus_locked(struct kmem_cache *s)
-{
-	struct slub_flush_work *sfw;
-	unsigned int cpu;
-
-	mutex_lock(&flush_lock);
-
-	for_each_online_cpu(cpu) {
-		sfw = &per_cpu(slub_flush, cpu);
-		if (!has_cpu_slab(cpu, s)) {
-			sfw->skip = true;
-			continue;
-		}
-		INIT_WORK(&sfw->work, flush_cpu_slab);
-		sfw->skip = false;
-		sfw->s = s;
-		schedule_work_on(cpu, &sfw->work);
-	}
-
-	for_each_online_cpu(cpu) {
-		sfw = &per_cpu(slub_flush, cpu);
-		if (sfw->skip)
-			continue;
-		flush_work(&sfw->work);
-	}
-
-	mutex_unlock(&flush_lock);
 }
 
 void flush_all(struct kmem_cache *s)

@@ -713,15 +713,7 @@ void flush_all(struct kmem_cache *s)
  * worker: thread context, pinned to the CPU).  The flush itself is still
  * an IRQ-off section; the page frees come after it.
  */
-struct slub_flush_work {
-	struct work_struct work;
-	struct kmem_cache *s;
-	bool skip;
-};
-
-static DEFINE_MUTEX(flush_lock);
-static DEFINE_PER_CPU(struct slub_flush_work,
-		      slub_flush);
+#include "slub_flush.h"
 
 static void
 flush_cpu_slab(struct work_struct *item)
@@ -733,31 +725,9 @@ flush_cpu_slab(struct work_struct *item)
 	__flush_cpu_slab(sfw->s, raw_smp_processor_id());
 }
 
-/* Queue a flush on each CPU that has something to flush; wait for all. */
 void flush_all(struct kmem_cache *s)
 {
-	struct slub_flush_work *sfw;
-	unsigned int cpu;
-
-	mutex_lock(&flush_lock);
-
-	for_each_online_cpu(cpu) {
-		sfw = &per_cpu(slub_flush, cpu);
-		sfw->skip = !has_cpu_slab(cpu, s);
-		if (sfw->skip)
-			continue;
-		INIT_WORK(&sfw->work, flush_cpu_slab);
-		sfw->s = s;
-		schedule_work_on(cpu, &sfw->work);
-	}
-
-	for_each_online_cpu(cpu) {
-		sfw = &per_cpu(slub_flush, cpu);
-		if (!sfw->skip)
-			flush_work(&sfw->work);
-	}
-
-	mutex_unlock(&flush_lock);
+	flush_all_cpus_locked(s);
 }
 #endif /* CONFIG_PREEMPT_RT */
 
