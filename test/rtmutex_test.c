@@ -266,16 +266,41 @@ static bool wait_prio_unless(struct task_struct *p, int prio, volatile bool *gon
 }
 
 /*
+ * Start @a (FIFO @prio) waiting for @lock with a timeout, until @watch is
+ * seen boosted to @prio before that wait times out: a host stall of the
+ * test thread under TCG can outlast a short timeout, so a waiter that
+ * timed out before we saw its boost is tried again with a longer one.
+ * Returns whether the boost was seen; @a has finished either way.
+ */
+static bool boost_before_timeout(struct chain_actor *a, struct rt_mutex *lock,
+				 const char *name, int prio,
+				 struct task_struct *watch)
+{
+	static const unsigned int timeout_ms[] = { 50, 500, 5000 };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(timeout_ms); i++) {
+		bool boosted;
+
+		memset(a, 0, sizeof(*a));
+		a->want = lock;
+		a->timeout_ms = timeout_ms[i];
+		if (!chain_start(a, name, prio))
+			return false;
+		boosted = wait_prio_unless(watch, FIFO_PRIO(prio), &a->done);
+		ktest_wait_flag(&a->done);
+		if (boosted)
+			return true;
+	}
+	return false;
+}
+
+/*
  * A waiter that times out takes its boost with it, also from the owner
  * of the lock its lock's owner waits for (the de-boost walks the chain).
- * The boost must be seen before the timeout: a host stall of the test
- * thread under TCG can outlast a short one, so a waiter that timed out
- * before we saw its boost is tried again with a longer timeout.
  */
 static void pi_timeout_deboosts_chain(struct ktest *t)
 {
-	static const unsigned int timeout_ms[] = { 50, 500, 5000 };
-	bool ok, boosted = false;
+	bool ok, boosted;
 
 	chain_reset();
 	ktest_set_fifo(95);
@@ -284,16 +309,9 @@ static void pi_timeout_deboosts_chain(struct ktest *t)
 	chain[1].want = &chain_lock[0];			/*   waits for L0 */
 	ok = chain_start(&chain[0], "tmo0", 10) && chain_start(&chain[1], "tmo1", 20) &&
 	     wait_blocked(chain[1].task);
-	for (unsigned int i = 0; ok && !boosted && i < ARRAY_SIZE(timeout_ms); i++) {
-		memset(&chain[2], 0, sizeof(chain[2]));
-		chain[2].want = &chain_lock[1];		/* T2 FIFO 60 waits with a timeout */
-		chain[2].timeout_ms = timeout_ms[i];
-		ok = chain_start(&chain[2], "tmo2", 60);
-		if (ok) {
-			boosted = wait_prio_unless(chain[0].task, FIFO_PRIO(60), &chain[2].done);
-			ktest_wait_flag(&chain[2].done);
-		}
-	}
+	/* T2 FIFO 60 waits for L1 with a timeout. */
+	boosted = ok && boost_before_timeout(&chain[2], &chain_lock[1], "tmo2", 60,
+					     chain[0].task);
 	KTEST_EXPECT_TRUE(t, ok);
 	KTEST_EXPECT_TRUE(t, boosted);
 	if (ok && boosted) {
@@ -318,15 +336,14 @@ static void pi_timeout_deboosts_chain(struct ktest *t)
  * and everybody from T2 down runs at 60; when T4 gives up, T2 drops to
  * 20, T3's waiter becomes L1's top, and the walk must carry T3's 30 on to
  * T0, not stop at T1 because the waiter it started with is no longer on
- * top.  Timeouts are retried longer as in pi_timeout_deboosts_chain.
+ * top.
  */
 static void pi_timeout_deboost_hands_over_top(struct ktest *t)
 {
-	static const unsigned int timeout_ms[] = { 50, 500, 5000 };
 	static const int prio[4] = { 10, 15, 20, 30 };
 	static const int hold[4] = { 0, 1, 2, -1 }, want[4] = { -1, 0, 1, 1 };
 	static const char *const names[4] = { "hand0", "hand1", "hand2", "hand3" };
-	bool ok = true, boosted = false;
+	bool ok = true, boosted;
 
 	chain_reset();
 	ktest_set_fifo(95);
@@ -337,16 +354,8 @@ static void pi_timeout_deboost_hands_over_top(struct ktest *t)
 		     (!chain[i].want || wait_blocked(chain[i].task));
 	}
 	ok = ok && wait_prio(chain[0].task, FIFO_PRIO(30));
-	for (unsigned int i = 0; ok && !boosted && i < ARRAY_SIZE(timeout_ms); i++) {
-		memset(&chain[4], 0, sizeof(chain[4]));
-		chain[4].want = &chain_lock[2];
-		chain[4].timeout_ms = timeout_ms[i];
-		ok = chain_start(&chain[4], "hand4", 60);
-		if (ok) {
-			boosted = wait_prio_unless(chain[0].task, FIFO_PRIO(60), &chain[4].done);
-			ktest_wait_flag(&chain[4].done);
-		}
-	}
+	boosted = ok && boost_before_timeout(&chain[4], &chain_lock[2], "hand4", 60,
+					     chain[0].task);
 	KTEST_EXPECT_TRUE(t, ok);
 	KTEST_EXPECT_TRUE(t, boosted);
 	if (ok && boosted) {
