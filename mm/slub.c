@@ -109,10 +109,17 @@
 
 
 /*
- * Debug caches change page->freelist/counters under slab_lock instead of
- * cmpxchg_double.  The __ form is for callers that already run with
- * interrupts disabled (list_lock taken with _irqsave, or the local lock);
- * on RT slab_lock() disables them itself.
+ * page->freelist and page->counters change together or not at all: one
+ * lock cmpxchg16b where the cache allows it, else the same compare and
+ * store under slab_lock (debug caches).  Both return false, with the loss
+ * counted, when the slab changed since the caller read it; the caller
+ * re-reads and tries again.  @n names the caller (Linux prints it when
+ * debugging its retries; irqlab keeps the argument only).
+ *
+ * __cmpxchg_double_slab is for callers that already exclude interrupts
+ * on !RT: they hold list_lock with _irqsave or the cpu_slab local lock.
+ * On RT neither disables them any more, which is why slab_lock() does it
+ * there itself around the bit lock.
  */
 static inline bool __cmpxchg_double_slab(struct kmem_cache *s,
 					 struct page *page,
@@ -122,33 +129,34 @@ static inline bool __cmpxchg_double_slab(struct kmem_cache *s,
 					 unsigned long counters_new,
 					 const char *n)
 {
+	unsigned long irqflags = 0;
+	bool updated;
+
 	if (!IS_ENABLED(CONFIG_PREEMPT_RT))
 		lockdep_assert_irqs_disabled();
-	if (s->flags & __CMPXCHG_DOUBLE) {
-		if (cmpxchg_double(&page->freelist,
-				   &page->counters,
-				   freelist_old, counters_old,
-				   freelist_new, counters_new))
-			return true;
-	} else {
-		unsigned long flags = 0;
 
-		slab_lock(page, &flags);
-		if (page->freelist == freelist_old &&
-		    page->counters == counters_old) {
-			page->freelist = freelist_new;
-			page->counters = counters_new;
-			slab_unlock(page, &flags);
-			return true;
-		}
-		slab_unlock(page, &flags);
+	if (s->flags & __CMPXCHG_DOUBLE) {
+		updated = cmpxchg_double(&page->freelist, &page->counters,
+					 freelist_old, counters_old,
+					 freelist_new, counters_new);
+	} else {
+		slab_lock(page, &irqflags);
+		updated = slab_update_locked(page, freelist_old, counters_old,
+					     freelist_new, counters_new);
+		slab_unlock(page, &irqflags);
 	}
-	cpu_relax();
-	stat(s, CMPXCHG_DOUBLE_FAIL);
-	return false;
+
+	if (unlikely(!updated))
+		slab_update_lost(s);
+	return updated;
 }
 
-/* The same for callers with interrupts enabled (__slab_free, deactivate). */
+/*
+ * cmpxchg_double_slab is for callers running with interrupts on
+ * (__slab_free, deactivate_slab).  The bit lock is then taken with them
+ * off on every kernel: an interrupt that frees into the same slab would
+ * otherwise spin on a lock its own CPU holds.
+ */
 static inline bool cmpxchg_double_slab(struct kmem_cache *s,
 				       struct page *page,
 				       void *freelist_old,
@@ -157,32 +165,25 @@ static inline bool cmpxchg_double_slab(struct kmem_cache *s,
 				       unsigned long counters_new,
 				       const char *n)
 {
-	if (s->flags & __CMPXCHG_DOUBLE) {
-		if (cmpxchg_double(&page->freelist,
-				   &page->counters,
-				   freelist_old, counters_old,
-				   freelist_new, counters_new))
-			return true;
-	} else {
-		unsigned long flags;
+	unsigned long irqflags;
+	bool updated;
 
-		/* The slab_lock holder must not be interrupted by a user. */
-		local_irq_save(flags);
+	if (s->flags & __CMPXCHG_DOUBLE) {
+		updated = cmpxchg_double(&page->freelist, &page->counters,
+					 freelist_old, counters_old,
+					 freelist_new, counters_new);
+	} else {
+		local_irq_save(irqflags);
 		__slab_lock(page);
-		if (page->freelist == freelist_old &&
-		    page->counters == counters_old) {
-			page->freelist = freelist_new;
-			page->counters = counters_new;
-			__slab_unlock(page);
-			local_irq_restore(flags);
-			return true;
-		}
+		updated = slab_update_locked(page, freelist_old, counters_old,
+					     freelist_new, counters_new);
 		__slab_unlock(page);
-		local_irq_restore(flags);
+		local_irq_restore(irqflags);
 	}
-	cpu_relax();
-	stat(s, CMPXCHG_DOUBLE_FAIL);
-	return false;
+
+	if (unlikely(!updated))
+		slab_update_lost(s);
+	return updated;
 }
 
 /* ------------------------------------------------------------ hooks */
@@ -776,11 +777,16 @@ void __flush_cpu_slab(struct kmem_cache *s, int cpu)
 	unfreeze_partials_cpu(s, c);
 }
 
-struct slub_flush_work {
-	struct work_struct work;
-	struct kmem_cache *s;
-	bool skip;
-};
+static bool
+has_cpu_slab(int cpu, struct kmem_cache *s)
+{
+	struct kmem_cache_cpu *c;
+
+	c = per_cpu_ptr(s->cpu_slab, cpu);
+	return c->page || slub_percpu_partial(c);
+}
+
+#include "slub_flush.h"
 
 /*
  * The flush itself, as a work item on the CPU being flushed: thread
@@ -803,53 +809,6 @@ flush_cpu_slab(struct work_struct *item)
 		flush_slab(s, c);
 
 	unfreeze_partials(s);
-}
-
-static bool
-has_cpu_slab(int cpu, struct kmem_cache *s)
-{
-	struct kmem_cache_cpu *c;
-
-	c = per_cpu_ptr(s->cpu_slab, cpu);
-	return c->page || slub_percpu_partial(c);
-}
-
-static DEFINE_MUTEX(flush_lock);
-static DEFINE_PER_CPU(struct slub_flush_work,
-		      slub_flush);
-
-/*
- * Queue the flush on every CPU that has something, then wait for all.
- * Linux holds cpus_read_lock() around this; irqlab has no CPU hotplug.
- */
-static void
-flush_all_cpus_locked(struct kmem_cache *s)
-{
-	struct slub_flush_work *sfw;
-	unsigned int cpu;
-
-	mutex_lock(&flush_lock);
-
-	for_each_online_cpu(cpu) {
-		sfw = &per_cpu(slub_flush, cpu);
-		if (!has_cpu_slab(cpu, s)) {
-			sfw->skip = true;
-			continue;
-		}
-		INIT_WORK(&sfw->work, flush_cpu_slab);
-		sfw->skip = false;
-		sfw->s = s;
-		schedule_work_on(cpu, &sfw->work);
-	}
-
-	for_each_online_cpu(cpu) {
-		sfw = &per_cpu(slub_flush, cpu);
-		if (sfw->skip)
-			continue;
-		flush_work(&sfw->work);
-	}
-
-	mutex_unlock(&flush_lock);
 }
 
 void flush_all(struct kmem_cache *s)

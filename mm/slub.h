@@ -24,6 +24,7 @@
 #include <linux/lockdep.h>
 #include <linux/percpu.h>
 #include <linux/errno.h>
+#include <asm/processor.h>
 #include <asm/stacktrace.h>
 #include "slab.h"
 
@@ -221,6 +222,39 @@ static __always_inline void slab_unlock(struct page *head,
 	__slab_unlock(head);
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
 		local_irq_restore(*irq_flags);
+}
+
+/*
+ * The two halves of every port's cmpxchg_double_slab() pair (the
+ * lockless attempt itself is cmpxchg_double, one lock cmpxchg16b).
+ *
+ * slab_update_locked() is what the instruction does, written out for the
+ * caches that cannot use it (SLAB_NO_CMPXCHG): both words must still hold
+ * what the caller read, and then both are replaced.  slab_lock is held,
+ * so no other updater can slip in between the test and the stores.
+ */
+static __always_inline bool
+slab_update_locked(struct page *page, void *freelist_seen,
+		   unsigned long counters_seen, void *freelist_next,
+		   unsigned long counters_next)
+{
+	if (page->freelist != freelist_seen ||
+	    page->counters != counters_seen)
+		return false;
+	page->freelist = freelist_next;
+	page->counters = counters_next;
+	return true;
+}
+
+/*
+ * Somebody changed the slab between the caller's read and its update: the
+ * caller reads both words again and retries.  Pause first, so the retry
+ * does not hammer the cache line the winner still works on, and count it.
+ */
+static __always_inline void slab_update_lost(struct kmem_cache *s)
+{
+	cpu_relax();
+	stat(s, CMPXCHG_DOUBLE_FAIL);
 }
 
 /* Partial list membership (n->list_lock held). */

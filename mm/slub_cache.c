@@ -359,117 +359,170 @@ static void set_min_partial(struct kmem_cache *s, unsigned long keep)
 }
 
 /*
- * Free objects c->partial may hold before put_cpu_partial drains it
- * (5.15 counts objects): fewer for bigger objects, none for debug caches
- * (which must see every free in __slab_free).
+ * The most free objects c->partial may hold before put_cpu_partial()
+ * drains it (5.15 counts objects, not slabs).  The larger the objects,
+ * the fewer: each partial slab parks memory on one CPU that no other CPU
+ * can allocate from.
+ */
+static inline unsigned int cpu_partial_objects(unsigned int obj_size)
+{
+	if (obj_size >= PAGE_SIZE)
+		return 2;
+	if (obj_size >= 1024)
+		return 6;
+	if (obj_size >= 256)
+		return 13;
+	return 30;
+}
+
+/*
+ * Debug caches keep no CPU partial slabs: __slab_free() must take every
+ * free of theirs through the checked node-list path.
  */
 static void
 set_cpu_partial(struct kmem_cache *s)
 {
 #ifdef CONFIG_SLUB_CPU_PARTIAL
-	if (!kmem_cache_has_cpu_partial(s))
-		slub_set_cpu_partial(s, 0);
-	else if (s->size >= PAGE_SIZE)
-		slub_set_cpu_partial(s, 2);
-	else if (s->size >= 1024)
-		slub_set_cpu_partial(s, 6);
-	else if (s->size >= 256)
-		slub_set_cpu_partial(s, 13);
-	else
-		slub_set_cpu_partial(s, 30);
+	unsigned int objects = 0;
+
+	if (kmem_cache_has_cpu_partial(s))
+		objects = cpu_partial_objects(s->size);
+	slub_set_cpu_partial(s, objects);
 #endif
 }
 
 /*
- * Object layout (see mm/slub.h) and slab order from object_size, align
- * and the debug flags.  Returns 0 if no order can hold an object.
+ * The free pointer may share the object's bytes only while the object is
+ * free and nobody cares what it holds.  Poisoning writes the whole object,
+ * a constructor's state and an RCU reader's view must survive the free,
+ * and in a red-zoned object smaller than a pointer the pointer would be
+ * written over the red zone: in all those cases it gets a word of its own
+ * after the object.
+ */
+static bool freeptr_needs_own_word(struct kmem_cache *s, slab_flags_t flags)
+{
+	if (s->ctor)
+		return true;
+	if (flags & (SLAB_TYPESAFE_BY_RCU | SLAB_POISON))
+		return true;
+	return (flags & SLAB_RED_ZONE) && s->object_size < sizeof(void *);
+}
+
+#ifdef CONFIG_SLUB_DEBUG
+/*
+ * Debug layout up to the free pointer.  The object is poisoned
+ * (__OBJECT_POISON) only when its contents may be destroyed on free.  A
+ * red zone needs at least one byte between the object and whatever
+ * follows; when word alignment left none, a word is added.
+ */
+static unsigned int debug_object_end(struct kmem_cache *s, slab_flags_t flags,
+				     unsigned int size)
+{
+	bool keeps_contents = (flags & SLAB_TYPESAFE_BY_RCU) || s->ctor;
+
+	if ((flags & SLAB_POISON) && !keeps_contents)
+		s->flags |= __OBJECT_POISON;
+	else
+		s->flags &= ~__OBJECT_POISON;
+
+	/* @size is object_size rounded up to a word: any slack? */
+	if ((flags & SLAB_RED_ZONE) && size <= s->object_size)
+		size += sizeof(void *);
+	return size;
+}
+
+/*
+ * Debug layout after the free pointer: the alloc and free tracks, one
+ * word of right red zone behind the metadata, and the left red zone in
+ * front of each slot, padded so that objects keep s->align.
+ */
+static unsigned int debug_slot_end(struct kmem_cache *s, slab_flags_t flags,
+				   unsigned int size)
+{
+	if (flags & SLAB_STORE_USER)
+		size += 2 * sizeof(struct track);
+
+	if (flags & SLAB_RED_ZONE) {
+		s->red_left_pad = ALIGN(sizeof(void *), s->align);
+		size += sizeof(void *) + s->red_left_pad;
+	}
+	return size;
+}
+#else
+static inline unsigned int debug_object_end(struct kmem_cache *s,
+					    slab_flags_t flags,
+					    unsigned int size)
+{
+	return size;
+}
+
+static inline unsigned int debug_slot_end(struct kmem_cache *s,
+					  slab_flags_t flags,
+					  unsigned int size)
+{
+	return size;
+}
+#endif
+
+/* The gfp bits every slab page of @s is allocated with. */
+static gfp_t slab_page_gfp(struct kmem_cache *s, unsigned int order)
+{
+	gfp_t gfp = 0;
+
+	if (order)
+		gfp |= __GFP_COMP;
+	if (s->flags & SLAB_CACHE_DMA32)
+		gfp |= __GFP_DMA32;
+	if (s->flags & SLAB_RECLAIM_ACCOUNT)
+		gfp |= __GFP_RECLAIMABLE;
+	return gfp;
+}
+
+/*
+ * Lay out one slot of @s (see mm/slub.h) from object_size, align, ctor
+ * and the debug flags, then pick the slab order (@forced_order when it
+ * is not negative).  Sets inuse, offset, red_left_pad, size, allocflags
+ * and oo/min/max; returns 0 if no slab can hold an object.
  */
 static int
 calculate_sizes(struct kmem_cache *s, int forced_order)
 {
 	slab_flags_t flags = s->flags;
-	unsigned int size = s->object_size;
-	unsigned int order;
+	unsigned int size;
+	int order;
 
-	/* Free pointers must be word aligned wherever they end up. */
-	size = ALIGN(size, sizeof(void *));
-
-#ifdef CONFIG_SLUB_DEBUG
-	/* Poison the object itself only if nobody relies on its contents. */
-	if ((flags & SLAB_POISON) &&
-	    !(flags & SLAB_TYPESAFE_BY_RCU) && !s->ctor)
-		s->flags |= __OBJECT_POISON;
-	else
-		s->flags &= ~__OBJECT_POISON;
-
-	/* No alignment slack after the object: make room for a red zone. */
-	if ((flags & SLAB_RED_ZONE) && s->object_size == size)
-		size += sizeof(void *);
-#endif
-
+	/* Word aligned, since the free pointer may be stored at s->inuse. */
+	size = ALIGN(s->object_size, sizeof(void *));
+	size = debug_object_end(s, flags, size);
 	s->inuse = size;
 
-	if ((flags & (SLAB_POISON | SLAB_TYPESAFE_BY_RCU)) ||
-	    ((flags & SLAB_RED_ZONE) && sizeof(void *) > s->object_size) ||
-	    s->ctor) {
-		/*
-		 * The free pointer may not overlay the object: after it,
-		 * outside the poison, the red zone and the ctor's state.
-		 */
+	if (freeptr_needs_own_word(s, flags)) {
 		s->offset = size;
 		size += sizeof(void *);
 	} else {
+		unsigned int middle = s->object_size / 2;
+
 		/*
-		 * In the middle of the object: a small overflow from the
-		 * previous object does not reach it.
+		 * Mid-object rather than at offset 0: a small overrun of the
+		 * slot below does not reach it.
 		 */
-		s->offset = ALIGN_DOWN(s->object_size / 2,
-				       sizeof(void *));
+		s->offset = ALIGN_DOWN(middle, sizeof(void *));
 	}
 
-#ifdef CONFIG_SLUB_DEBUG
-	if (flags & SLAB_STORE_USER)
-		size += 2 * sizeof(struct track);
+	size = debug_slot_end(s, flags, size);
+	s->size = ALIGN(size, s->align);
 
-	if (flags & SLAB_RED_ZONE) {
-		/*
-		 * A word of right red zone after the metadata catches
-		 * overruns of the previous object's last field, and the
-		 * left red zone (rounded up to the alignment) sits in front
-		 * of each object.
-		 */
-		size += sizeof(void *);
-		s->red_left_pad = sizeof(void *);
-		s->red_left_pad = ALIGN(s->red_left_pad,
-					s->align);
-		size += s->red_left_pad;
-	}
-#endif
-
-	size = ALIGN(size, s->align);
-	s->size = size;
-	if (forced_order >= 0)
-		order = forced_order;
-	else
-		order = calculate_order(size);
-
-	if ((int)order < 0)
+	order = forced_order >= 0 ? forced_order : calculate_order(s->size);
+	if (order < 0)
 		return 0;
 
-	s->allocflags = 0;
-	if (order)
-		s->allocflags |= __GFP_COMP;
-	if (s->flags & SLAB_CACHE_DMA32)
-		s->allocflags |= __GFP_DMA32;
-	if (s->flags & SLAB_RECLAIM_ACCOUNT)
-		s->allocflags |= __GFP_RECLAIMABLE;
-
-	s->oo = oo_make(order, size);
-	s->min = oo_make(get_order(size), size);
+	s->allocflags = slab_page_gfp(s, order);
+	s->oo = oo_make(order, s->size);
+	s->min = oo_make(get_order(s->size), s->size);
 	if (oo_objects(s->oo) > oo_objects(s->max))
 		s->max = s->oo;
 
-	return !!oo_objects(s->oo);
+	return oo_objects(s->oo) != 0;
 }
 
 /*

@@ -74,70 +74,105 @@ struct detached_freelist {
 };
 
 /*
- * From the end of @p, gather the objects that share the last object's
- * slab into one chain (df), marking them NULL in @p.  Looks past at most
- * three objects of other slabs.  Returns how much of @p is left to scan
- * (the index after the first object skipped), 0 when done.
+ * kmem_cache_free_bulk() hands SLUB one chain per slab instead of one
+ * object at a time: build_detached_freelist() takes the last object left
+ * in @p, chains to it the other objects of the same slab that it finds
+ * walking @p downwards, and clears every slot it used.  Each object found
+ * is pushed in front, so the object met first stays the tail and the one
+ * met last is the head: slab_free() takes (head, tail, count).
+ *
+ * The walk is not exhaustive.  It gives up at the DF_LOOKAHEAD-th object
+ * belonging to another slab.  Objects of other slabs stay in @p for later
+ * calls, and the return value is where the next call starts: the length
+ * of @p up to and including the first object skipped.  0: @p is done.
  */
+#define DF_LOOKAHEAD	3
+
+/* A new chain holding only @object, the first of @page's objects met. */
+static inline void df_start(struct detached_freelist *df,
+			    struct kmem_cache *cache, struct page *page,
+			    void *object)
+{
+	set_freepointer(cache, object, NULL);
+	df->s = cache;
+	df->page = page;
+	df->freelist = object;
+	df->tail = object;
+	df->cnt = 1;
+}
+
+/* @object (of df->page) becomes the chain's new head. */
+static inline void df_push(struct detached_freelist *df, void *object)
+{
+	set_freepointer(df->s, object, df->freelist);
+	df->freelist = object;
+	df->cnt++;
+}
+
+/*
+ * Chain what belongs to df->page among p[0..@end), highest index first.
+ * NULL slots were chained by an earlier call (or never held anything).
+ */
+static inline int df_collect(struct detached_freelist *df, void **p,
+			     size_t end)
+{
+	int resume_at = 0;
+	int foreign = 0;
+	size_t i = end;
+
+	while (i) {
+		void *object = p[--i];
+
+		if (!object)
+			continue;
+		if (virt_to_head_page(object) == df->page) {
+			df_push(df, object);
+			p[i] = NULL;
+			continue;
+		}
+		if (++foreign == DF_LOOKAHEAD)
+			break;
+		if (!resume_at)
+			resume_at = i + 1;
+	}
+	return resume_at;
+}
+
 static inline int build_detached_freelist(struct kmem_cache *s, size_t size,
 					  void **p,
 					  struct detached_freelist *df)
 {
-	size_t first_skipped_index = 0;
-	int lookahead = 3;
+	struct kmem_cache *cache;
 	struct page *page;
 	void *object;
 
 	df->page = NULL;
 
-	do {
+	/* The highest slot still holding an object starts the chain. */
+	for (;;) {
 		object = p[--size];
-	} while (!object && size);
-
-	if (!object)
-		return 0;
+		if (object)
+			break;
+		if (!size)
+			return 0;
+	}
 
 	page = virt_to_head_page(object);
-	if (!s) {
-		/* kfree_bulk(): the objects name their caches. */
-		if (unlikely(!PageSlab(page))) {
-			free_nonslab_page(page, object);
-			p[size] = NULL;
-			return size;
-		}
-		df->s = page->slab_cache;
+	if (s) {
+		cache = cache_from_obj(s, object);
+	} else if (likely(PageSlab(page))) {
+		/* kfree_bulk(): each object names its own cache. */
+		cache = page->slab_cache;
 	} else {
-		df->s = cache_from_obj(s, object);
+		/* kfree_bulk() of a kmalloc_large() buffer: no chain. */
+		free_nonslab_page(page, object);
+		p[size] = NULL;
+		return size;
 	}
 
-	df->page = page;
-	set_freepointer(df->s, object, NULL);
-	df->tail = object;
-	df->freelist = object;
+	df_start(df, cache, page, object);
 	p[size] = NULL;
-	df->cnt = 1;
-
-	while (size) {
-		object = p[--size];
-		if (!object)
-			continue;	/* already handled */
-
-		if (df->page == virt_to_head_page(object)) {
-			set_freepointer(df->s, object, df->freelist);
-			df->freelist = object;
-			df->cnt++;
-			p[size] = NULL;
-			continue;
-		}
-
-		if (!--lookahead)
-			break;
-
-		if (!first_skipped_index)
-			first_skipped_index = size + 1;
-	}
-
-	return first_skipped_index;
+	return df_collect(df, p, size);
 }
 
 void

@@ -89,10 +89,15 @@ discard_deferred(struct kmem_cache *s, struct list_head *to_free)
 /* ------------------------------------------------ page freelist swaps */
 
 /*
- * Swap page->freelist and page->counters together.  This form is for
- * callers that run with interrupts disabled (all of them in the slow
- * path, pre-series): the slab_lock fallback of debug caches is taken
- * without touching the IRQ state.
+ * page->freelist and page->counters change together or not at all: one
+ * lock cmpxchg16b, or for debug caches the same compare and store under
+ * slab_lock.  false (counted) means the slab changed since the caller
+ * read it, and the caller reads again.  @n names the caller; it is kept
+ * for Linux's debug print only.
+ *
+ * Pre-series, every slow-path caller runs with interrupts disabled, so
+ * __cmpxchg_double_slab takes the bit lock as it is, on RT too (5.13-rt
+ * kept these sections IRQ-off).
  */
 static inline bool __cmpxchg_double_slab(struct kmem_cache *s,
 					 struct page *page,
@@ -102,30 +107,31 @@ static inline bool __cmpxchg_double_slab(struct kmem_cache *s,
 					 unsigned long counters_new,
 					 const char *n)
 {
+	bool updated;
+
 	lockdep_assert_irqs_disabled();
+
 	if (s->flags & __CMPXCHG_DOUBLE) {
-		if (cmpxchg_double(&page->freelist,
-				   &page->counters,
-				   freelist_old, counters_old,
-				   freelist_new, counters_new))
-			return true;
+		updated = cmpxchg_double(&page->freelist, &page->counters,
+					 freelist_old, counters_old,
+					 freelist_new, counters_new);
 	} else {
 		__slab_lock(page);
-		if (page->freelist == freelist_old &&
-		    page->counters == counters_old) {
-			page->freelist = freelist_new;
-			page->counters = counters_new;
-			__slab_unlock(page);
-			return true;
-		}
+		updated = slab_update_locked(page, freelist_old, counters_old,
+					     freelist_new, counters_new);
 		__slab_unlock(page);
 	}
-	cpu_relax();
-	stat(s, CMPXCHG_DOUBLE_FAIL);
-	return false;
+
+	if (unlikely(!updated))
+		slab_update_lost(s);
+	return updated;
 }
 
-/* The same for callers with interrupts enabled (__slab_free). */
+/*
+ * For __slab_free, which runs with interrupts on: the bit lock is taken
+ * with them off, or an interrupt freeing into the same slab would spin
+ * on a lock its own CPU holds.
+ */
 static inline bool cmpxchg_double_slab(struct kmem_cache *s,
 				       struct page *page,
 				       void *freelist_old,
@@ -134,32 +140,25 @@ static inline bool cmpxchg_double_slab(struct kmem_cache *s,
 				       unsigned long counters_new,
 				       const char *n)
 {
-	if (s->flags & __CMPXCHG_DOUBLE) {
-		if (cmpxchg_double(&page->freelist,
-				   &page->counters,
-				   freelist_old, counters_old,
-				   freelist_new, counters_new))
-			return true;
-	} else {
-		unsigned long flags;
+	unsigned long irqflags;
+	bool updated;
 
-		/* The slab_lock holder must not be interrupted by a user. */
-		local_irq_save(flags);
+	if (s->flags & __CMPXCHG_DOUBLE) {
+		updated = cmpxchg_double(&page->freelist, &page->counters,
+					 freelist_old, counters_old,
+					 freelist_new, counters_new);
+	} else {
+		local_irq_save(irqflags);
 		__slab_lock(page);
-		if (page->freelist == freelist_old &&
-		    page->counters == counters_old) {
-			page->freelist = freelist_new;
-			page->counters = counters_new;
-			__slab_unlock(page);
-			local_irq_restore(flags);
-			return true;
-		}
+		updated = slab_update_locked(page, freelist_old, counters_old,
+					     freelist_new, counters_new);
 		__slab_unlock(page);
-		local_irq_restore(flags);
+		local_irq_restore(irqflags);
 	}
-	cpu_relax();
-	stat(s, CMPXCHG_DOUBLE_FAIL);
-	return false;
+
+	if (unlikely(!updated))
+		slab_update_lost(s);
+	return updated;
 }
 
 /* Nothing to do on free without KASAN/kmemleak/init_on_free. */
@@ -714,15 +713,7 @@ void flush_all(struct kmem_cache *s)
  * worker: thread context, pinned to the CPU).  The flush itself is still
  * an IRQ-off section; the page frees come after it.
  */
-struct slub_flush_work {
-	struct work_struct work;
-	struct kmem_cache *s;
-	bool skip;
-};
-
-static DEFINE_MUTEX(flush_lock);
-static DEFINE_PER_CPU(struct slub_flush_work,
-		      slub_flush);
+#include "slub_flush.h"
 
 static void
 flush_cpu_slab(struct work_struct *item)
@@ -734,31 +725,9 @@ flush_cpu_slab(struct work_struct *item)
 	__flush_cpu_slab(sfw->s, raw_smp_processor_id());
 }
 
-/* Queue a flush on each CPU that has something to flush; wait for all. */
 void flush_all(struct kmem_cache *s)
 {
-	struct slub_flush_work *sfw;
-	unsigned int cpu;
-
-	mutex_lock(&flush_lock);
-
-	for_each_online_cpu(cpu) {
-		sfw = &per_cpu(slub_flush, cpu);
-		sfw->skip = !has_cpu_slab(cpu, s);
-		if (sfw->skip)
-			continue;
-		INIT_WORK(&sfw->work, flush_cpu_slab);
-		sfw->s = s;
-		schedule_work_on(cpu, &sfw->work);
-	}
-
-	for_each_online_cpu(cpu) {
-		sfw = &per_cpu(slub_flush, cpu);
-		if (!sfw->skip)
-			flush_work(&sfw->work);
-	}
-
-	mutex_unlock(&flush_lock);
+	flush_all_cpus_locked(s);
 }
 #endif /* CONFIG_PREEMPT_RT */
 

@@ -266,16 +266,41 @@ static bool wait_prio_unless(struct task_struct *p, int prio, volatile bool *gon
 }
 
 /*
+ * Start @a (FIFO @prio) waiting for @lock with a timeout, until @watch is
+ * seen boosted to @prio before that wait times out: a host stall of the
+ * test thread under TCG can outlast a short timeout, so a waiter that
+ * timed out before we saw its boost is tried again with a longer one.
+ * Returns whether the boost was seen; @a has finished either way.
+ */
+static bool boost_before_timeout(struct chain_actor *a, struct rt_mutex *lock,
+				 const char *name, int prio,
+				 struct task_struct *watch)
+{
+	static const unsigned int timeout_ms[] = { 50, 500, 5000 };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(timeout_ms); i++) {
+		bool boosted;
+
+		memset(a, 0, sizeof(*a));
+		a->want = lock;
+		a->timeout_ms = timeout_ms[i];
+		if (!chain_start(a, name, prio))
+			return false;
+		boosted = wait_prio_unless(watch, FIFO_PRIO(prio), &a->done);
+		ktest_wait_flag(&a->done);
+		if (boosted)
+			return true;
+	}
+	return false;
+}
+
+/*
  * A waiter that times out takes its boost with it, also from the owner
  * of the lock its lock's owner waits for (the de-boost walks the chain).
- * The boost must be seen before the timeout: a host stall of the test
- * thread under TCG can outlast a short one, so a waiter that timed out
- * before we saw its boost is tried again with a longer timeout.
  */
 static void pi_timeout_deboosts_chain(struct ktest *t)
 {
-	static const unsigned int timeout_ms[] = { 50, 500, 5000 };
-	bool ok, boosted = false;
+	bool ok, boosted;
 
 	chain_reset();
 	ktest_set_fifo(95);
@@ -284,16 +309,9 @@ static void pi_timeout_deboosts_chain(struct ktest *t)
 	chain[1].want = &chain_lock[0];			/*   waits for L0 */
 	ok = chain_start(&chain[0], "tmo0", 10) && chain_start(&chain[1], "tmo1", 20) &&
 	     wait_blocked(chain[1].task);
-	for (unsigned int i = 0; ok && !boosted && i < ARRAY_SIZE(timeout_ms); i++) {
-		memset(&chain[2], 0, sizeof(chain[2]));
-		chain[2].want = &chain_lock[1];		/* T2 FIFO 60 waits with a timeout */
-		chain[2].timeout_ms = timeout_ms[i];
-		ok = chain_start(&chain[2], "tmo2", 60);
-		if (ok) {
-			boosted = wait_prio_unless(chain[0].task, FIFO_PRIO(60), &chain[2].done);
-			ktest_wait_flag(&chain[2].done);
-		}
-	}
+	/* T2 FIFO 60 waits for L1 with a timeout. */
+	boosted = ok && boost_before_timeout(&chain[2], &chain_lock[1], "tmo2", 60,
+					     chain[0].task);
 	KTEST_EXPECT_TRUE(t, ok);
 	KTEST_EXPECT_TRUE(t, boosted);
 	if (ok && boosted) {
@@ -307,6 +325,50 @@ static void pi_timeout_deboosts_chain(struct ktest *t)
 	ktest_wait_flag(&chain[0].done);
 	ktest_wait_flag(&chain[1].done);
 	KTEST_EXPECT_EQ(t, chain[0].prio_after, FIFO_PRIO(10));
+	ktest_set_fifo(0);
+}
+
+/*
+ * The de-boost changes which waiter is on top half way down the chain.
+ * T0 (FIFO 10) holds L0; T1 (15) holds L1 and waits for L0; T2 (20) holds
+ * L2 and waits for L1, and so does T3 (30), holding nothing.  T4 (60)
+ * waits for L2 with a timeout.  While T4 waits, T2's waiter is L1's top
+ * and everybody from T2 down runs at 60; when T4 gives up, T2 drops to
+ * 20, T3's waiter becomes L1's top, and the walk must carry T3's 30 on to
+ * T0, not stop at T1 because the waiter it started with is no longer on
+ * top.
+ */
+static void pi_timeout_deboost_hands_over_top(struct ktest *t)
+{
+	static const int prio[4] = { 10, 15, 20, 30 };
+	static const int hold[4] = { 0, 1, 2, -1 }, want[4] = { -1, 0, 1, 1 };
+	static const char *const names[4] = { "hand0", "hand1", "hand2", "hand3" };
+	bool ok = true, boosted;
+
+	chain_reset();
+	ktest_set_fifo(95);
+	for (int i = 0; ok && i < 4; i++) {
+		chain[i].hold = hold[i] >= 0 ? &chain_lock[hold[i]] : NULL;
+		chain[i].want = want[i] >= 0 ? &chain_lock[want[i]] : NULL;
+		ok = chain_start(&chain[i], names[i], prio[i]) &&
+		     (!chain[i].want || wait_blocked(chain[i].task));
+	}
+	ok = ok && wait_prio(chain[0].task, FIFO_PRIO(30));
+	boosted = ok && boost_before_timeout(&chain[4], &chain_lock[2], "hand4", 60,
+					     chain[0].task);
+	KTEST_EXPECT_TRUE(t, ok);
+	KTEST_EXPECT_TRUE(t, boosted);
+	if (ok && boosted) {
+		KTEST_EXPECT_EQ(t, chain[4].ret, -ETIMEDOUT);
+		KTEST_EXPECT_EQ(t, chain[2].task->prio, FIFO_PRIO(20));
+		KTEST_EXPECT_EQ(t, chain[1].task->prio, FIFO_PRIO(30));
+		KTEST_EXPECT_EQ(t, chain[0].task->prio, FIFO_PRIO(30));
+	}
+	smp_store_release(&chain[0].release, true);
+	wake_up_process(chain[0].task);
+	for (int i = 0; i < 4; i++)
+		if (chain[i].task)
+			ktest_wait_flag(&chain[i].done);
 	ktest_set_fifo(0);
 }
 
@@ -378,6 +440,49 @@ static void pi_deadlock_detected(struct ktest *t)
 	rt_mutex_unlock(&chain_lock[2]);
 	ktest_wait_flag(&chain[1].done);
 	ktest_wait_flag(&chain[0].done);
+	ktest_set_fifo(0);
+}
+
+/*
+ * A cycle found by a walk that changes no priority.  T1 (FIFO 20) holds
+ * L1 and waits for L2, which we hold; T0 (30) holds L0 and waits for L1,
+ * so T1 and we run at 30.  We drop our own priority to 5 and ask for L0
+ * with detection: our waiter lends T0 nothing, so from the first link on
+ * the walk only follows the owners (requeueing nothing) until it reaches
+ * a lock we own.
+ */
+static void pi_deadlock_detected_without_boost(struct ktest *t)
+{
+	unsigned long cycles = rt_mutex_stats.deadlocks;
+	int ret = -EINVAL;
+	bool ok;
+
+	chain_reset();
+	ktest_set_fifo(95);
+	rt_mutex_lock(&chain_lock[2]);
+	chain[1].hold = &chain_lock[1];
+	chain[1].want = &chain_lock[2];
+	chain[1].timeout_ms = 5000;
+	chain[0].hold = &chain_lock[0];
+	chain[0].want = &chain_lock[1];
+	ok = chain_start(&chain[1], "nb1", 20) && wait_blocked(chain[1].task) &&
+	     chain_start(&chain[0], "nb0", 30) && wait_blocked(chain[0].task) &&
+	     wait_prio(chain[1].task, FIFO_PRIO(30));
+	KTEST_EXPECT_TRUE(t, ok);
+	if (ok) {
+		ktest_set_fifo(5);
+		KTEST_EXPECT_EQ(t, current->prio, FIFO_PRIO(30));
+		ret = rt_mutex_lock_detect(&chain_lock[0], 0);
+		ktest_set_fifo(95);
+		KTEST_EXPECT_EQ(t, ret, -EDEADLK);
+		KTEST_EXPECT_EQ(t, rt_mutex_stats.deadlocks, cycles + 1);
+	}
+	if (!ret)
+		rt_mutex_unlock(&chain_lock[0]);
+	rt_mutex_unlock(&chain_lock[2]);
+	for (int i = 0; i < 2; i++)
+		if (chain[i].task)
+			ktest_wait_flag(&chain[i].done);
 	ktest_set_fifo(0);
 }
 
@@ -540,8 +645,10 @@ static struct ktest_case rtmutex_cases[] = {
 	KTEST_CASE(pi_bounds_inversion),
 	KTEST_CASE(pi_chain_boosts_transitively),
 	KTEST_CASE(pi_timeout_deboosts_chain),
+	KTEST_CASE(pi_timeout_deboost_hands_over_top),
 	KTEST_CASE(pi_setscheduler_propagates),
 	KTEST_CASE(pi_deadlock_detected),
+	KTEST_CASE(pi_deadlock_detected_without_boost),
 	KTEST_CASE(pi_chain_depth_limited),
 	KTEST_CASE(pi_waiters_by_priority),
 	KTEST_CASE(pi_boosts_normal_owner),

@@ -293,37 +293,116 @@ static void report_max_lock_depth(struct task_struct *top_task)
 		max_lock_depth, top_task->comm, top_task->pid);
 }
 
+/* What one link of the chain walk has to do, decided under task->pi_lock. */
+enum chain_link {
+	CHAIN_STOP,	/* the link changed, or nothing would change past it */
+	CHAIN_REQUEUE,	/* carry @task's priority into the lock it waits for */
+	CHAIN_FOLLOW,	/* only a deadlock is looked for: walk, change nothing */
+};
+
 /*
- * rt_mutex_adjust_prio_chain - propagate a priority change along the chain
- * of blocked owners.
+ * Step [2] of the walk below.  @w is @task->pi_blocked_on; @next_lock and
+ * @top_waiter are what the previous link saw (with its locks held) and
+ * handed on.
+ */
+static enum chain_link rt_mutex_chain_link(struct task_struct *task,
+					   struct rt_mutex_waiter *w,
+					   struct rt_mutex_base *orig_lock,
+					   struct rt_mutex_waiter *orig_waiter,
+					   struct rt_mutex_base *next_lock,
+					   struct rt_mutex_waiter *top_waiter,
+					   bool detect_deadlock)
+{
+	bool unchanged;
+
+	/* @task got its lock, or gave up waiting, since the link was seen. */
+	if (!w)
+		return CHAIN_STOP;
+	/* The lock that started the walk was released: its new owner walks. */
+	if (orig_waiter && !rt_mutex_owner(orig_lock))
+		return CHAIN_STOP;
+	/* @task now waits for another lock; blocking there began a walk. */
+	if (next_lock != w->lock)
+		return CHAIN_STOP;
+	if (top_waiter && !task_has_pi_waiters(task))
+		return CHAIN_STOP;
+
+	/*
+	 * The waiter we carry no longer decides @task's priority (another
+	 * walk carries the one that does), or @task's own waiter already has
+	 * that priority: requeueing would change nothing from here on.
+	 */
+	unchanged = (top_waiter && top_waiter != task_top_pi_waiter(task)) ||
+		    rt_mutex_waiter_equal(w, task_to_waiter(task));
+	if (!unchanged)
+		return CHAIN_REQUEUE;
+	return detect_deadlock ? CHAIN_FOLLOW : CHAIN_STOP;
+}
+
+/*
+ * Step [11]: @owner's pi_waiters hold one entry per lock it owns, that
+ * lock's top waiter.  If our waiter @w was or has become @lk's top waiter,
+ * the entry changes, and so may @owner's priority.  Returns the waiter
+ * the walk carries on: @lk's top waiter then, else @w.
+ */
+static struct rt_mutex_waiter *
+rt_mutex_chain_update_owner(struct task_struct *owner,
+			    struct rt_mutex_base *lk, struct rt_mutex_waiter *w,
+			    struct rt_mutex_waiter *prerequeue_top)
+{
+	struct rt_mutex_waiter *top = rt_mutex_top_waiter(lk);
+
+	if (w != top && w != prerequeue_top)
+		return w;
+
+	rt_mutex_dequeue_pi(owner, prerequeue_top);
+	rt_mutex_enqueue_pi(owner, top);
+	rt_mutex_adjust_prio(owner);
+	return top;
+}
+
+static __always_inline int rt_mutex_chain_end(struct task_struct *task,
+					      int ret)
+{
+	put_task_struct(task);
+	return ret;
+}
+
+/*
+ * rt_mutex_adjust_prio_chain - carry a priority change along a chain of
+ * blocked lock owners.
  *
- * @task is an owner whose priority may have to change (referenced by the
- * caller, released here); it may itself be blocked on @next_lock, whose
- * owner may then have to change, and so on.  @orig_lock / @orig_waiter are
- * the lock and waiter that started the walk (NULL waiter: a de-boost after
- * a waiter left), @top_task the task that started it, which is how a cycle
- * is recognised: the walk comes back to @orig_lock or to a lock owned by
- * @top_task.
+ * @task owns a lock and its priority may have changed (the caller holds a
+ * reference, which the walk consumes).  If @task is itself blocked, on
+ * @next_lock, its waiter there is requeued with the new priority, which
+ * may change who is that lock's top waiter and so its owner's priority,
+ * and the walk moves on to that owner.  @orig_lock and @orig_waiter are
+ * the lock and the waiter that started it (no waiter: a de-boost after a
+ * waiter left); @top_task is the task that started it.  Coming back to
+ * @orig_lock, or to a lock @top_task owns, means a cycle: -EDEADLK.
  *
- * Each step (numbered as in Linux's description of the walk):
- *   [1] take task->pi_lock, find the waiter @task is blocked on;
- *   [2] stop when the chain changed under us (the task is no longer
- *       blocked on next_lock, the original lock lost its owner, or the
- *       top waiter we propagated is no longer on top) or when nothing
- *       would change (the waiter's priority already equals the task's);
- *   [3] trylock the lock's wait_lock (reverse lock order, so trylock and
- *       retry the step);
- *   [4]-[5] deadlock check;
- *   [6]-[7] requeue the task's waiter in that lock with its new priority;
- *   [8]-[9] drop the task, and if the lock has no owner wake the new top
- *       waiter instead of continuing;
- *   [10]-[11] take the owner's pi_lock and, if the lock's top waiter
- *       changed, replace it in the owner's pi_waiters and adjust the
- *       owner's priority;
- *   [12]-[13] find what the owner is blocked on, drop the locks and go
- *       again with the owner as @task.
- * Only [1]..[13] of one step hold locks, so a long chain never keeps
- * interrupts off for more than one step; max_lock_depth bounds the walk.
+ * Each link is one pass of the loop, and only within a pass are locks
+ * held, at most one pi_lock and one wait_lock at a time, so a long chain
+ * keeps interrupts off for one link at a time.  The steps (Linux numbers
+ * them the same way in its description):
+ *   [1]  @task->pi_lock, and the waiter @task is blocked on;
+ *   [2]  rt_mutex_chain_link(): stop, requeue, or only follow;
+ *   [3]  that lock's wait_lock; the order is the reverse of the usual
+ *        one, so a trylock, and on failure everything again from [1];
+ *   [4]-[5] the cycle check;
+ *   [6]-[7] requeue the waiter at @task's priority;
+ *   [8]  let go of @task;
+ *   [9]  a lock without owner is being handed to its top waiter: if the
+ *        requeue changed who that is, wake the waiter we moved (as Linux
+ *        5.15 does), and stop: nobody is left to boost;
+ *   [10] the owner becomes @task, with its pi_lock;
+ *   [11] rt_mutex_chain_update_owner();
+ *   [12] what the owner is blocked on, and the lock's top waiter;
+ *   [13] drop both locks; go on only if the owner is blocked and our
+ *        waiter is the one that decides the owner's priority (or a
+ *        deadlock is looked for).
+ * max_lock_depth bounds the number of links.  Once a link has switched
+ * the walk to only following (CHAIN_FOLLOW), it only follows to the end.
  */
 static int rt_mutex_adjust_prio_chain(struct task_struct *task,
 				      enum rtmutex_chainwalk walk,
@@ -332,155 +411,88 @@ static int rt_mutex_adjust_prio_chain(struct task_struct *task,
 				      struct rt_mutex_waiter *orig_waiter,
 				      struct task_struct *top_task)
 {
-	struct rt_mutex_waiter *w, *top_waiter = orig_waiter;
-	struct rt_mutex_waiter *prerequeue_top;
+	struct rt_mutex_waiter *top_waiter = orig_waiter;
+	struct rt_mutex_waiter *prerequeue_top = NULL;
+	struct rt_mutex_waiter *w;
 	bool detect_deadlock, requeue = true;
 	struct rt_mutex_base *lk;
-	int ret = 0, depth = 0;
+	enum chain_link link;
+	int depth = 0;
 
 	detect_deadlock = rt_mutex_cond_detect_deadlock(orig_waiter, walk);
-again:
-	rt_stat_inc(chain_walks);
-	if (++depth > max_lock_depth) {
-		rt_stat_inc(depth_limit);
-		report_max_lock_depth(top_task);
-		put_task_struct(task);
-		return -EDEADLK;
-	}
-retry:
-	/* [1] */
-	raw_spin_lock_irq(&task->pi_lock);
-	w = task->pi_blocked_on;
 
-	/* [2] the task got the lock, or gave up waiting, meanwhile */
-	if (!w)
-		goto out_unlock_pi;
-	/* the lock that started us was released: its new owner walks */
-	if (orig_waiter && !rt_mutex_owner(orig_lock))
-		goto out_unlock_pi;
-	/* the task now waits for another lock: a walk for that is coming */
-	if (next_lock != w->lock)
-		goto out_unlock_pi;
-	/*
-	 * We carry a top waiter: when it is no longer @task's top PI
-	 * waiter, somebody else's walk covers the rest, unless we are only
-	 * here to look for a deadlock.
-	 */
-	if (top_waiter) {
-		if (!task_has_pi_waiters(task))
-			goto out_unlock_pi;
-		if (top_waiter != task_top_pi_waiter(task)) {
-			if (!detect_deadlock)
-				goto out_unlock_pi;
-			requeue = false;
+	for (;;) {
+		rt_stat_inc(chain_walks);
+		if (++depth > max_lock_depth) {
+			rt_stat_inc(depth_limit);
+			report_max_lock_depth(top_task);
+			return rt_mutex_chain_end(task, -EDEADLK);
 		}
-	}
-	/* Nothing to propagate when the waiter already has task's priority. */
-	if (rt_mutex_waiter_equal(w, task_to_waiter(task))) {
-		if (!detect_deadlock)
-			goto out_unlock_pi;
-		requeue = false;
-	}
 
-	/* [3] */
-	lk = w->lock;
-	if (!raw_spin_trylock(&lk->wait_lock)) {
-		raw_spin_unlock_irq(&task->pi_lock);
-		cpu_relax();
-		goto retry;
-	}
+		/* [1]-[3] */
+		for (;;) {
+			raw_spin_lock_irq(&task->pi_lock);
+			w = task->pi_blocked_on;
+			link = rt_mutex_chain_link(task, w, orig_lock,
+						   orig_waiter, next_lock,
+						   top_waiter, detect_deadlock);
+			if (link == CHAIN_STOP) {
+				raw_spin_unlock_irq(&task->pi_lock);
+				return rt_mutex_chain_end(task, 0);
+			}
+			if (link == CHAIN_FOLLOW)
+				requeue = false;
 
-	/* [4]-[5] back where we started: a cycle of blocked owners */
-	if (lk == orig_lock || rt_mutex_owner(lk) == top_task) {
-		rt_stat_inc(deadlocks);
-		ret = -EDEADLK;
-		raw_spin_unlock(&lk->wait_lock);
-		goto out_unlock_pi;
-	}
+			lk = w->lock;
+			if (raw_spin_trylock(&lk->wait_lock))
+				break;
+			raw_spin_unlock_irq(&task->pi_lock);
+			cpu_relax();
+		}
 
-	if (!requeue) {
-		/* Deadlock detection only: follow the chain, change nothing. */
+		/* [4]-[5] */
+		if (lk == orig_lock || rt_mutex_owner(lk) == top_task) {
+			rt_stat_inc(deadlocks);
+			raw_spin_unlock(&lk->wait_lock);
+			raw_spin_unlock_irq(&task->pi_lock);
+			return rt_mutex_chain_end(task, -EDEADLK);
+		}
+
+		/* [6]-[7] */
+		if (requeue) {
+			prerequeue_top = rt_mutex_top_waiter(lk);
+			rt_mutex_dequeue(lk, w);
+			waiter_update_prio(w, task);
+			rt_mutex_enqueue(lk, w);
+		}
+
+		/* [8] */
 		raw_spin_unlock(&task->pi_lock);
 		put_task_struct(task);
+
+		/* [9] */
 		if (!rt_mutex_owner(lk)) {
+			if (requeue && prerequeue_top != rt_mutex_top_waiter(lk))
+				wake_up_state(w->task, w->wake_state);
 			raw_spin_unlock_irq(&lk->wait_lock);
 			return 0;
 		}
+
+		/* [10]-[12] */
 		task = get_task_struct(rt_mutex_owner(lk));
 		raw_spin_lock(&task->pi_lock);
+		if (requeue)
+			w = rt_mutex_chain_update_owner(task, lk, w,
+							prerequeue_top);
 		next_lock = task_blocked_on_lock(task);
 		top_waiter = rt_mutex_top_waiter(lk);
+
+		/* [13] */
 		raw_spin_unlock(&task->pi_lock);
 		raw_spin_unlock_irq(&lk->wait_lock);
-		if (!next_lock)
-			goto out_put_task;
-		goto again;
+		if (!next_lock || (!detect_deadlock && w != top_waiter))
+			return rt_mutex_chain_end(task, 0);
 	}
-
-	/* [6]-[7] requeue with the task's current priority */
-	prerequeue_top = rt_mutex_top_waiter(lk);
-	rt_mutex_dequeue(lk, w);
-	waiter_update_prio(w, task);
-	rt_mutex_enqueue(lk, w);
-
-	/* [8] */
-	raw_spin_unlock(&task->pi_lock);
-	put_task_struct(task);
-
-	/*
-	 * [9] No owner: the lock is on its way to its top waiter.  If the
-	 * requeue changed who that is, wake the new top waiter so it can
-	 * take the lock; nobody is left to boost.
-	 */
-	if (!rt_mutex_owner(lk)) {
-		if (prerequeue_top != rt_mutex_top_waiter(lk))
-			wake_up_state(w->task, w->wake_state);
-		raw_spin_unlock_irq(&lk->wait_lock);
-		return 0;
-	}
-
-	/* [10] */
-	task = get_task_struct(rt_mutex_owner(lk));
-	raw_spin_lock(&task->pi_lock);
-
-	/* [11] */
-	if (w == rt_mutex_top_waiter(lk)) {
-		/* Our waiter became (or stayed) the top: boost the owner. */
-		rt_mutex_dequeue_pi(task, prerequeue_top);
-		rt_mutex_enqueue_pi(task, w);
-		rt_mutex_adjust_prio(task);
-	} else if (prerequeue_top == w) {
-		/* Our waiter was the top and dropped: the next one replaces it. */
-		rt_mutex_dequeue_pi(task, w);
-		w = rt_mutex_top_waiter(lk);
-		rt_mutex_enqueue_pi(task, w);
-		rt_mutex_adjust_prio(task);
-	}
-	/* else the top waiter is unchanged and so is the owner's priority */
-
-	/* [12] */
-	next_lock = task_blocked_on_lock(task);
-	top_waiter = rt_mutex_top_waiter(lk);
-
-	/* [13] */
-	raw_spin_unlock(&task->pi_lock);
-	raw_spin_unlock_irq(&lk->wait_lock);
-
-	if (!next_lock)
-		goto out_put_task;
-	/*
-	 * Past this lock only the top waiter's priority matters; if ours is
-	 * not it, the rest of the chain is unaffected (unless detecting).
-	 */
-	if (!detect_deadlock && w != top_waiter)
-		goto out_put_task;
-	goto again;
-
-out_unlock_pi:
-	raw_spin_unlock_irq(&task->pi_lock);
-out_put_task:
-	put_task_struct(task);
-	return ret;
 }
 
 /* ------------------------------------------------ taking and giving back */

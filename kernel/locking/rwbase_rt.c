@@ -27,32 +27,36 @@ static __always_inline int rwbase_read_trylock(struct rwbase_rt *rwb)
 	return 0;
 }
 
+/*
+ * The reader slow path, under wait_lock, which is what orders it against
+ * the writer's final step (__rwbase_write_trylock()).  Until the writer is
+ * fully in (WRITER_BIAS) a reader may still enter, though the fast path is
+ * closed: it may be a nested reader whose outer hold the writer waits for.
+ * Once the writer is in, the reader queues on the writer's rt_mutex, which
+ * lends the writer its priority, and when it gets the rt_mutex it counts
+ * itself in and passes the rt_mutex straight on: owning it was only the
+ * way to wait with priority inheritance.
+ *
+ * The test of WRITER_BIAS and the queueing are one step under wait_lock.
+ * With wait_lock dropped between them, this writer could leave and the
+ * next one arrive, and the reader would queue behind a writer that itself
+ * waits for readers still inside: a wait with no bound.
+ */
 static int __rwbase_read_lock(struct rwbase_rt *rwb, unsigned int state)
 {
 	struct rt_mutex_base *rtm = &rwb->rtmutex;
-	int ret;
+	bool writer_in;
+	int ret = 0;
 
 	raw_spin_lock_irq(&rtm->wait_lock);
-	/*
-	 * A writer is on its way but not in yet: let the reader in.  It may
-	 * be a recursive reader whose first hold the writer waits for.
-	 */
-	if (atomic_read(&rwb->readers) != WRITER_BIAS) {
-		atomic_inc(&rwb->readers);
-		raw_spin_unlock_irq(&rtm->wait_lock);
-		return 0;
-	}
-
-	/*
-	 * The writer is in: queue on its rt_mutex (boosting it) and, once
-	 * it has let go, count ourselves in and pass the rt_mutex on at
-	 * once; holding it was only the way to wait with PI.
-	 */
-	ret = rwbase_rtmutex_slowlock_locked(rtm, state);
+	writer_in = atomic_read(&rwb->readers) == WRITER_BIAS;
+	if (writer_in)
+		ret = rwbase_rtmutex_slowlock_locked(rtm, state);
 	if (!ret)
 		atomic_inc(&rwb->readers);
 	raw_spin_unlock_irq(&rtm->wait_lock);
-	if (!ret)
+
+	if (writer_in && !ret)
 		rwbase_rtmutex_unlock(rtm);
 	return ret;
 }
@@ -122,38 +126,59 @@ static inline bool __rwbase_write_trylock(struct rwbase_rt *rwb)
 	return 0;
 }
 
+/*
+ * A writer that owns the rt_mutex closes the readers' fast path (the count
+ * drops below READER_BIAS, so rwbase_read_trylock() fails) and then, under
+ * wait_lock (taken here), checks whether every reader is already gone.
+ */
+static inline bool rwbase_write_enter(struct rwbase_rt *rwb,
+				      unsigned long *flags)
+{
+	atomic_sub((int)READER_BIAS, &rwb->readers);
+	raw_spin_lock_irqsave(&rwb->rtmutex.wait_lock, *flags);
+	return __rwbase_write_trylock(rwb);
+}
+
+/*
+ * Sleep until the last reader leaves; it wakes the rt_mutex owner from
+ * __rwbase_read_unlock().  Called and returning 0 with wait_lock held; a
+ * signal (rw_semaphore killable forms) undoes the whole write lock and
+ * returns -EINTR with wait_lock dropped.
+ */
+static int rwbase_write_wait(struct rwbase_rt *rwb, unsigned int state,
+			     unsigned long *flags)
+{
+	struct rt_mutex_base *rtm = &rwb->rtmutex;
+
+	rwbase_set_and_save_current_state(state);
+	while (!rwbase_signal_pending_state(state, current)) {
+		if (__rwbase_write_trylock(rwb)) {
+			rwbase_restore_current_state();
+			return 0;
+		}
+		raw_spin_unlock_irqrestore(&rtm->wait_lock, *flags);
+		rwbase_schedule();
+		raw_spin_lock_irqsave(&rtm->wait_lock, *flags);
+		set_current_state(state);
+	}
+	rwbase_restore_current_state();
+	__rwbase_write_unlock(rwb, 0, *flags);
+	return -EINTR;
+}
+
 static int rwbase_write_lock(struct rwbase_rt *rwb, unsigned int state)
 {
 	struct rt_mutex_base *rtm = &rwb->rtmutex;
 	unsigned long flags;
 
-	/* Writers serialise on the rt_mutex first. */
+	/* Writers queue on the rt_mutex first, one at a time. */
 	if (rwbase_rtmutex_lock_state(rtm, state))
 		return -EINTR;
 
-	/* New readers now take the slow path; wait for the others. */
-	atomic_sub((int)READER_BIAS, &rwb->readers);
+	if (!rwbase_write_enter(rwb, &flags) &&
+	    rwbase_write_wait(rwb, state, &flags))
+		return -EINTR;
 
-	raw_spin_lock_irqsave(&rtm->wait_lock, flags);
-	if (__rwbase_write_trylock(rwb))
-		goto out_unlock;
-
-	rwbase_set_and_save_current_state(state);
-	for (;;) {
-		if (rwbase_signal_pending_state(state, current)) {
-			rwbase_restore_current_state();
-			__rwbase_write_unlock(rwb, 0, flags);
-			return -EINTR;
-		}
-		if (__rwbase_write_trylock(rwb))
-			break;
-		raw_spin_unlock_irqrestore(&rtm->wait_lock, flags);
-		rwbase_schedule();
-		raw_spin_lock_irqsave(&rtm->wait_lock, flags);
-		set_current_state(state);
-	}
-	rwbase_restore_current_state();
-out_unlock:
 	raw_spin_unlock_irqrestore(&rtm->wait_lock, flags);
 	return 0;
 }
@@ -165,13 +190,12 @@ static inline int rwbase_write_trylock(struct rwbase_rt *rwb)
 
 	if (!rwbase_rtmutex_trylock(rtm))
 		return 0;
-	atomic_sub((int)READER_BIAS, &rwb->readers);
 
-	raw_spin_lock_irqsave(&rtm->wait_lock, flags);
-	if (__rwbase_write_trylock(rwb)) {
-		raw_spin_unlock_irqrestore(&rtm->wait_lock, flags);
-		return 1;
+	if (!rwbase_write_enter(rwb, &flags)) {
+		/* Readers are inside: reopen their fast path, drop the rt_mutex. */
+		__rwbase_write_unlock(rwb, 0, flags);
+		return 0;
 	}
-	__rwbase_write_unlock(rwb, 0, flags);
-	return 0;
+	raw_spin_unlock_irqrestore(&rtm->wait_lock, flags);
+	return 1;
 }
