@@ -182,6 +182,7 @@ static void chunks_grow_on_demand(struct ktest *t)
 
 static void bad_requests_and_frees(struct ktest *t)
 {
+	unsigned long warns = taint_warn_count;
 	void __percpu *p;
 	u64 mark;
 
@@ -200,6 +201,7 @@ static void bad_requests_and_frees(struct ktest *t)
 	mark = ktest_log_mark();
 	free_percpu(&numa_node);	/* a static per-CPU variable */
 	KTEST_EXPECT_LOG(t, mark, "is not an allocated per-CPU pointer");
+	KTEST_EXPECT_WARNINGS(t, warns, 5);	/* each bad request and free warns */
 	/*
 	 * GFP_ATOMIC with interrupts off: served from mapped chunks.  Not on
 	 * PREEMPT_RT, where pcpu_lock is a sleeping spinlock_t and atomic

@@ -226,16 +226,19 @@ static void vfree_deferred_from_atomic(struct ktest *t)
 static void bad_vfree_reported(struct ktest *t)
 {
 	void *p = vmalloc(PAGE_SIZE);
+	unsigned long warns;
 	u64 mark;
 
 	KTEST_ASSERT_TRUE(t, p != NULL);
 	vfree(p);
+	warns = taint_warn_count;
 	mark = ktest_log_mark();
 	vfree(p);
 	KTEST_EXPECT_LOG(t, mark, "Trying to vfree() nonexistent vm area");
 	mark = ktest_log_mark();
 	vunmap((void *)(VMALLOC_START + 12345 * PAGE_SIZE));
 	KTEST_EXPECT_LOG(t, mark, "Trying to vunmap() nonexistent vm area");
+	KTEST_EXPECT_WARNINGS(t, warns, 2);
 }
 
 static void vmalloc_failure_cleans_up(struct ktest *t)

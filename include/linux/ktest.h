@@ -16,6 +16,7 @@
  * EXPECT records a failure and goes on; ASSERT records it and ends the case.
  */
 #include <linux/kernel.h>
+#include <linux/bug.h>
 #include <asm/traps.h>
 
 struct ktest {
@@ -177,6 +178,16 @@ bool glob_match(const char *pat, const char *str);
 			   "Expected %s == %s, but\n        %s == \"%s\"\n        %s == \"%s\"", \
 			   #a, #b, #a, __sa ? __sa : "(null)", #b,	\
 			   __sb ? __sb : "(null)");			\
+} while (0)
+
+/*
+ * The case provoked @n kernel warnings on purpose since it read @before
+ * from taint_warn_count: check the number and forgive them, so that the
+ * run does not fail for them (init fails a run that warned).
+ */
+#define KTEST_EXPECT_WARNINGS(t, before, n) do {			\
+	KTEST_EXPECT_EQ(t, taint_warn_count - (before), (unsigned long)(n));	\
+	taint_warn_count = (before);					\
 } while (0)
 
 #define KTEST_EXPECT_LOG(t, mark, needle) do {				\
