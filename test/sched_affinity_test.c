@@ -67,8 +67,7 @@ static void set_affinity_self_while_pinned_is_ebusy(struct ktest *t)
 	ret = set_cpus_allowed_ptr(current, &other);
 	migrate_enable();
 	KTEST_EXPECT_EQ(t, ret, -EBUSY);
-	KTEST_EXPECT_EQ(t, taint_warn_count, warns + 1);	/* Linux warns too */
-	taint_warn_count = warns;				/* expected: forgive it */
+	KTEST_EXPECT_WARNINGS(t, warns, 1);	/* Linux warns too */
 	KTEST_EXPECT_EQ(t, (int)task_cpu(current), cpu);
 	KTEST_EXPECT_EQ(t, set_cpus_allowed_ptr(current, cpu_online_mask), 0);
 }
@@ -160,21 +159,24 @@ static void rt_same_prio_setscheduler_keeps_queue_place(struct ktest *t)
 struct push_case {
 	volatile bool pinned_started, pinned_done, hog_started, stop;
 	volatile bool hog_saw_pinned_done;
-	int hog_cpu_end;
+	bool pinned_preempted;		/* switched out inside its pinned section */
 	u64 deadline_ns;
 };
 
 static int pinned_rt_fn(void *data)
 {
 	struct push_case *c = data;
+	unsigned long nivcsw;
 
 	migrate_disable();
+	nivcsw = current->nivcsw;
 	smp_store_release(&c->pinned_started, true);
 	/* Preempted here by the hog; needs its CPU back to finish. */
 	while (!smp_load_acquire(&c->hog_started))
 		cpu_relax();
 	for (int i = 0; i < 1000; i++)
 		cpu_relax();
+	c->pinned_preempted = current->nivcsw != nivcsw;
 	migrate_enable();
 	smp_store_release(&c->pinned_done, true);
 	return 0;
@@ -189,7 +191,6 @@ static int hog_rt_fn(void *data)
 	while (!smp_load_acquire(&c->pinned_done) && ktime_get_ns() < c->deadline_ns)
 		cpu_relax();
 	c->hog_saw_pinned_done = smp_load_acquire(&c->pinned_done);
-	c->hog_cpu_end = smp_processor_id();
 	return 0;
 }
 
@@ -233,7 +234,12 @@ static void pinned_rt_gets_cpu_back_by_push(struct ktest *t)
 	while (!ktest_thread_gone(hog))
 		msleep(1);
 	KTEST_EXPECT_TRUE(t, c.hog_saw_pinned_done);	/* it did not wait for the hog */
-	KTEST_EXPECT_EQ(t, c.hog_cpu_end, 1);		/* the hog was pushed */
+	/*
+	 * The hog did preempt the pinned task, and was moved (pushed; it may
+	 * come back once CPU 0 is free, so where it ends proves nothing).
+	 */
+	KTEST_EXPECT_TRUE(t, c.pinned_preempted);
+	KTEST_EXPECT_GE(t, hog->se.nr_migrations, 1);
 }
 
 /* ------------------------------------------------------------ item 2 */
