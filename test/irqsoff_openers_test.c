@@ -118,8 +118,9 @@ static const struct opener *find_opener(const char *name)
 	return NULL;
 }
 
-static void check_opener(unsigned long ip, u64 windows, void *arg)
+static void check_opener(unsigned long ip, const struct lat_func_total *tot, void *arg)
 {
+	u64 windows = tot->windows;
 	struct opener_check *c = arg;
 	unsigned long size, off;
 	const char *name = kallsyms_lookup(ip - 1, &size, &off);

@@ -97,7 +97,8 @@ unsigned int latency_tracer_threshold(enum lat_kind kind, int cpu,
 struct lat_func_total latency_tracer_func(enum lat_kind kind, const char *func);
 /* Every opening site with windows, per CPU (tests). */
 void latency_tracer_for_each_opener(enum lat_kind kind,
-				    void (*fn)(unsigned long ip, u64 windows, void *arg),
+				    void (*fn)(unsigned long ip, const struct lat_func_total *t,
+					       void *arg),
 				    void *arg);
 /* Windows dropped because a table was full, or left open across a reset. */
 unsigned long latency_tracer_dropped(enum lat_kind kind);

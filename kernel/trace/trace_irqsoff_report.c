@@ -97,11 +97,12 @@ unsigned int latency_tracer_threshold(enum lat_kind kind, int cpu,
 
 /*
  * Call @fn once per (CPU, opening site) slot that recorded windows, with
- * the site's address and count: what a test needs to check every opener
+ * the site's address and totals: what a test needs to check every opener
  * against a list, without the report's merging and table limits.
  */
 void latency_tracer_for_each_opener(enum lat_kind kind,
-				    void (*fn)(unsigned long ip, u64 windows, void *arg),
+				    void (*fn)(unsigned long ip, const struct lat_func_total *t,
+					       void *arg),
 				    void *arg)
 {
 	int cpu;
@@ -115,39 +116,46 @@ void latency_tracer_for_each_opener(enum lat_kind kind,
 			continue;
 		for (unsigned int i = 0; i < LAT_FUNC_SLOTS; i++) {
 			unsigned long ip = READ_ONCE(st->funcs[i].ip);
+			struct lat_func_total t = {
+				.found = true,
+				.windows = st->funcs[i].windows,
+				.total_ns = st->funcs[i].total_ns,
+				.max_ns = st->funcs[i].max_ns,
+			};
 
-			if (ip && st->funcs[i].windows)
-				fn(ip, st->funcs[i].windows, arg);
+			if (ip && t.windows)
+				fn(ip, &t, arg);
 		}
 	}
 }
 
+struct func_range {
+	unsigned long start, size;
+	struct lat_func_total sum;
+};
+
+static void sum_in_range(unsigned long ip, const struct lat_func_total *t, void *arg)
+{
+	struct func_range *f = arg;
+
+	if (ip - 1 < f->start || ip - 1 >= f->start + f->size)
+		return;
+	f->sum.windows += t->windows;
+	f->sum.total_ns += t->total_ns;
+	f->sum.max_ns = max(f->sum.max_ns, t->max_ns);
+}
+
 struct lat_func_total latency_tracer_func(enum lat_kind kind, const char *func)
 {
-	struct lat_func_total r = { 0 };
-	unsigned long start, size, off;
-	int cpu;
+	struct func_range f = { };
+	unsigned long off;
 
-	start = kallsyms_lookup_name(func);
-	if (kind >= LAT_NR_KINDS || !start || !kallsyms_lookup(start, &size, &off))
-		return r;
-	r.found = true;
-	for_each_possible_cpu(cpu) {
-		struct lat_stats *st = lat_cpu_stats(kind, cpu);
-
-		if (!st)
-			continue;
-		for (unsigned int i = 0; i < LAT_FUNC_SLOTS; i++) {
-			unsigned long ip = READ_ONCE(st->funcs[i].ip);
-
-			if (!ip || ip - 1 < start || ip - 1 >= start + size)
-				continue;
-			r.windows += st->funcs[i].windows;
-			r.total_ns += st->funcs[i].total_ns;
-			r.max_ns = max(r.max_ns, st->funcs[i].max_ns);
-		}
-	}
-	return r;
+	f.start = kallsyms_lookup_name(func);
+	if (kind >= LAT_NR_KINDS || !f.start || !kallsyms_lookup(f.start, &f.size, &off))
+		return f.sum;
+	latency_tracer_for_each_opener(kind, sum_in_range, &f);
+	f.sum.found = true;
+	return f.sum;
 }
 
 unsigned long latency_tracer_dropped(enum lat_kind kind)
