@@ -382,7 +382,7 @@ void set_user_nice(struct task_struct *p, long nice);
 int task_nice(const struct task_struct *p);
 int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask);
 /* Do the two CPUs share a last-level cache (kernel/sched/topology.c)? */
-bool cpus_share_cache(int this_cpu, int that_cpu);
+bool cpus_share_cache(int a, int b);
 void migrate_disable(void);
 void migrate_enable(void);
 

@@ -67,7 +67,7 @@ void init_cpumask_of(void)
 static void set_cpus_allowed_common(struct task_struct *p, const struct cpumask *new_mask,
 				    u32 flags)
 {
-	if (flags & (SCA_MIGRATE_ENABLE | SCA_MIGRATE_DISABLE)) {
+	if (flags & (SCA_MIGRATE_DISABLE | SCA_MIGRATE_ENABLE)) {
 		p->cpus_ptr = new_mask;
 		return;
 	}
@@ -90,13 +90,13 @@ void __do_set_cpus_allowed(struct task_struct *p, const struct cpumask *new_mask
 	bool running = task_current(rq, p);
 
 	if (queued)
-		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+		dequeue_task(rq, p, DEQUEUE_NOCLOCK | DEQUEUE_SAVE);
 	if (running)
 		p->sched_class->put_prev_task(rq, p);
 	/* One root domain: every class's set_cpus_allowed is the common one. */
 	set_cpus_allowed_common(p, new_mask, flags);
 	if (queued)
-		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
+		enqueue_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_RESTORE);
 	if (running)
 		p->sched_class->set_next_task(rq, p, false);
 }
@@ -138,7 +138,7 @@ void migrate_enable(void)
 	tracer_migrate_on(_RET_IP_);
 	/* Only a task that was switched out while pinned has work here. */
 	if (p->cpus_ptr != &p->cpus_mask)
-		__set_cpus_allowed_ptr(p, &p->cpus_mask, SCA_MIGRATE_ENABLE);
+		__set_cpus_allowed_ptr(p, &p->cpus_mask, SCA_MIGRATE_ENABLE);	/* back to its own mask */
 	/* cpus_ptr first: whoever sees the count at zero sees the full mask. */
 	barrier();
 	p->migration_disabled = 0;
@@ -187,12 +187,13 @@ static struct rq *__migrate_task(struct rq *rq, struct task_struct *p, int dest_
 static int migration_cpu_stop(void *data)
 {
 	struct migration_arg *arg = data;
-	struct set_affinity_pending *pending = arg->pending;
 	struct task_struct *p = arg->task;
+	struct set_affinity_pending *pending;
 	struct rq *rq = this_rq();
 	bool complete = false;
 	unsigned long flags;
 
+	pending = arg->pending;
 	local_irq_save(flags);
 	/*
 	 * A wakeup queued for this CPU but not yet activated would start @p
@@ -203,7 +204,7 @@ static int migration_cpu_stop(void *data)
 	raw_spin_lock(&p->pi_lock);
 	raw_spin_rq_lock(rq);
 	/* With stop_pending set, the task's pending cannot have changed. */
-	WARN_ON_ONCE(pending && pending != p->migration_pending);
+	WARN_ON_ONCE(pending && p->migration_pending != pending);
 
 	if (task_rq(p) == rq) {
 		if (is_migration_disabled(p))
@@ -211,7 +212,8 @@ static int migration_cpu_stop(void *data)
 		if (pending) {
 			p->migration_pending = NULL;
 			complete = true;
-			if (cpumask_test_cpu(task_cpu(p), &p->cpus_mask))
+			/* Already somewhere allowed: nothing to move. */
+			if (cpumask_test_cpu(cpu_of(rq), &p->cpus_mask))
 				goto out;
 		}
 		if (task_on_rq_queued(p))
@@ -223,7 +225,7 @@ static int migration_cpu_stop(void *data)
 		 * @p ran migrate_enable() and was moved by someone else
 		 * before we ran.  pi_lock keeps its mask stable.
 		 */
-		if (cpumask_test_cpu(task_cpu(p), p->cpus_ptr)) {
+		if (cpumask_test_cpu(task_cpu(p), p->cpus_ptr)) {	/* allowed there */
 			p->migration_pending = NULL;
 			complete = true;
 			goto out;
@@ -232,8 +234,8 @@ static int migration_cpu_stop(void *data)
 		WARN_ON_ONCE(!pending->stop_pending);
 		raw_spin_rq_unlock(rq);
 		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
-		stop_one_cpu_nowait(task_cpu(p), migration_cpu_stop,
-				    &pending->arg, &pending->stop_work);
+		stop_one_cpu_nowait(task_cpu(p), migration_cpu_stop, &pending->arg,
+				    &pending->stop_work);
 		return 0;
 	}
 out:
@@ -267,7 +269,7 @@ int push_cpu_stop(void *arg)
 	}
 	p->migration_flags &= ~MDF_PUSH;
 	if (p->sched_class->find_lock_rq)
-		lowest_rq = p->sched_class->find_lock_rq(p, rq);
+		lowest_rq = p->sched_class->find_lock_rq(p, rq);	/* locked beside rq */
 	if (!lowest_rq)
 		goto out_unlock;
 	if (task_rq(p) == rq) {
@@ -326,10 +328,11 @@ static int affine_move_task_stay(struct rq *rq, struct task_struct *p, unsigned 
 static int affine_move_task(struct rq *rq, struct task_struct *p, unsigned long flags,
 			    int dest_cpu, u32 sca)
 {
-	struct set_affinity_pending my_pending = { }, *pending = NULL;
+	struct set_affinity_pending my_pending = { };
+	struct set_affinity_pending *pending;
 	bool stop_pending, complete = false;
 
-	if (cpumask_test_cpu(task_cpu(p), &p->cpus_mask))
+	if (cpumask_test_cpu(task_cpu(p), &p->cpus_mask))	/* nothing to move */
 		return affine_move_task_stay(rq, p, flags, sca);
 
 	if (!(sca & SCA_MIGRATE_ENABLE)) {
@@ -358,7 +361,7 @@ static int affine_move_task(struct rq *rq, struct task_struct *p, unsigned long 
 		return -EINVAL;
 	}
 
-	if (task_running(rq, p) || READ_ONCE(p->__state) == TASK_WAKING) {
+	if (READ_ONCE(p->__state) == TASK_WAKING || task_running(rq, p)) {
 		/* Only the stopper can tell race-free whether @p is pinned. */
 		stop_pending = pending->stop_pending;
 		if (!stop_pending)
@@ -368,8 +371,8 @@ static int affine_move_task(struct rq *rq, struct task_struct *p, unsigned long 
 		raw_spin_rq_unlock(rq);
 		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
 		if (!stop_pending)
-			stop_one_cpu_nowait(cpu_of(rq), migration_cpu_stop,
-					    &pending->arg, &pending->stop_work);
+			stop_one_cpu_nowait(cpu_of(rq), migration_cpu_stop, &pending->arg,
+					    &pending->stop_work);
 		/* migrate_enable() runs with preemption off: never wait there. */
 		if (sca & SCA_MIGRATE_ENABLE)
 			return 0;
@@ -394,7 +397,7 @@ static int affine_move_task(struct rq *rq, struct task_struct *p, unsigned long 
 	if (refcount_dec_and_test(&pending->refs))
 		wake_up_var(&pending->refs);	/* the address only: no use after free */
 	/* The owner of the stack it lives on waits for every sharer. */
-	wait_var_event(&my_pending.refs, !refcount_read(&my_pending.refs));
+	wait_var_event(&my_pending.refs, refcount_read(&my_pending.refs) == 0);
 	WARN_ON_ONCE(my_pending.stop_pending);
 	return 0;
 }
@@ -441,7 +444,7 @@ out:
 	return ret;
 }
 
-int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
+int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *mask)
 {
-	return __set_cpus_allowed_ptr(p, new_mask, 0);
+	return __set_cpus_allowed_ptr(p, mask, 0);
 }

@@ -381,7 +381,7 @@ unsigned int sysctl_sched_nr_migrate = 32;
 /* ns since a task last ran on its CPU during which it counts as cache-hot; -1: always */
 unsigned int sysctl_sched_migration_cost = 500000U;
 /* Tasks looked at per hold of busiest's lock before letting go of it. */
-static const unsigned int sched_nr_migrate_break = 32;
+static const unsigned int sched_nr_migrate_break = 32;	/* tasks per hold of busiest->lock */
 static unsigned long max_load_balance_interval = HZ / 10;
 
 #define LBF_ALL_PINNED	0x01	/* no task looked at may run on dst_cpu */
@@ -414,7 +414,8 @@ struct lb_env {
  * last sysctl_sched_migration_cost ns (exec_start is where its last run
  * began, or still runs from).
  */
-static int task_hot(struct task_struct *p, struct lb_env *env)
+static int
+task_hot(struct task_struct *p, struct lb_env *env)
 {
 	s64 since;
 
@@ -441,7 +442,7 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env)
 	int hot;
 
 	lockdep_assert_rq_held(env->src_rq);
-	if (!cpumask_test_cpu(env->dst_cpu, p->cpus_ptr)) {
+	if (!cpumask_test_cpu(env->dst_cpu, p->cpus_ptr)) {	/* not allowed there */
 		/* Our group is this CPU alone: no other dst to try (LBF_DST_PINNED). */
 		env->flags |= LBF_SOME_PINNED;
 		return 0;
@@ -462,10 +463,11 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env)
 }
 
 /* Off src_rq and onto dst_cpu's books; TASK_ON_RQ_MIGRATING until attached. */
-static void detach_task(struct task_struct *p, struct lb_env *env)
+static void
+detach_task(struct task_struct *p, struct lb_env *env)
 {
 	lockdep_assert_rq_held(env->src_rq);
-	deactivate_task(env->src_rq, p, DEQUEUE_NOCLOCK);
+	deactivate_task(env->src_rq, p, DEQUEUE_NOCLOCK);	/* TASK_ON_RQ_MIGRATING */
 	set_task_cpu(p, env->dst_cpu);
 }
 
@@ -520,7 +522,8 @@ static int detach_tasks(struct lb_env *env)
 }
 
 /* Queue @p on @rq (locked), where detach_task() sent it. */
-static void attach_task(struct rq *rq, struct task_struct *p)
+static void
+attach_task(struct rq *rq, struct task_struct *p)
 {
 	lockdep_assert_rq_held(rq);
 	BUG_ON(task_cpu(p) != rq->cpu);
@@ -605,7 +608,7 @@ redo:
 	ld_moved = 0;
 	env.flags |= LBF_ALL_PINNED;	/* until a task that may come here is seen */
 	if (busiest->nr_running > 1) {
-		env.loop_max = min(sysctl_sched_nr_migrate, busiest->nr_running);
+		env.loop_max = min(busiest->nr_running, sysctl_sched_nr_migrate);
 		/* One batch per hold of busiest's lock, until detach_tasks() is done. */
 		do {
 			env.flags &= ~LBF_NEED_BREAK;
@@ -676,7 +679,8 @@ static unsigned long get_sd_balance_interval(struct sched_domain *sd, int cpu_bu
 	return clamp(interval, 1UL, max_load_balance_interval);
 }
 
-static void rebalance_domains(struct rq *rq, enum cpu_idle_type idle)
+static void
+rebalance_domains(struct rq *rq, enum cpu_idle_type idle)
 {
 	struct sched_domain *sd = &rq->sd;
 	int busy = idle != CPU_IDLE;
@@ -685,7 +689,7 @@ static void rebalance_domains(struct rq *rq, enum cpu_idle_type idle)
 	if (!READ_ONCE(sd->span_weight))
 		return;
 	interval = get_sd_balance_interval(sd, busy);
-	if (time_after_eq(jiffies, sd->last_balance + interval)) {
+	if (time_before_eq(sd->last_balance + interval, jiffies)) {
 		if (load_balance(rq->cpu, rq, sd, idle)) {
 			idle = idle_cpu(rq->cpu) ? CPU_IDLE : CPU_NOT_IDLE;
 			busy = idle != CPU_IDLE;
@@ -743,7 +747,7 @@ static int newidle_balance(struct rq *this_rq)
 		pulled_task = 1;
 	if (this_rq->nr_running != this_rq->cfs.nr_running)
 		pulled_task = -1;
-	if (time_after(this_rq->next_balance, next_balance))
+	if (time_before(next_balance, this_rq->next_balance))
 		this_rq->next_balance = next_balance;
 	return pulled_task;
 }
@@ -788,7 +792,7 @@ void init_sched_fair_class(void)
 
 	for_each_possible_cpu(cpu)
 		INIT_LIST_HEAD(&cpu_rq(cpu)->cfs_tasks);
-	open_softirq(SCHED_SOFTIRQ, run_rebalance_domains);
+	open_softirq(SCHED_SOFTIRQ, run_rebalance_domains);	/* the periodic pass */
 }
 
 const struct sched_class fair_sched_class = {

@@ -107,9 +107,9 @@ static void update_curr_rt(struct rq *rq)
  * change that keeps the priority) leaves the task where it is in its
  * priority list: only the counts change.  Everything else re-lists it.
  */
-static inline bool move_entity(unsigned int flags)
+static inline bool move_entity(unsigned int queue_flags)
 {
-	return (flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE;
+	return (queue_flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE;
 }
 
 static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
@@ -220,15 +220,15 @@ static void task_tick_rt(struct rq *rq, struct task_struct *task, int queued)
  * -1: its own CPU if that is one of them (its cache is warm), else this
  * CPU (one domain: every CPU shares the LLC), else any.
  */
-static int find_lowest_rq(struct task_struct *task)
+static int find_lowest_rq(struct task_struct *p)
 {
 	struct cpumask *lowest_mask = this_cpu_ptr(&local_cpu_mask);
 	int this_cpu = smp_processor_id();
-	int cpu = task_cpu(task);
+	int cpu = task_cpu(p);
 
-	if (task->nr_cpus_allowed == 1)
+	if (p->nr_cpus_allowed == 1)
 		return -1;
-	if (!cpupri_find(&def_cpupri, task, lowest_mask))
+	if (!cpupri_find(&def_cpupri, p, lowest_mask))
 		return -1;
 	if (cpumask_test_cpu(cpu, lowest_mask))
 		return cpu;
@@ -282,31 +282,31 @@ static struct task_struct *pick_pushable_task(struct rq *rq, int below_prio)
  * beside @rq (whose lock may be dropped on the way: then everything about
  * @task is checked again).  Returns it locked, or NULL.
  */
-static struct rq *find_lock_lowest_rq(struct task_struct *task, struct rq *rq)
+static struct rq *find_lock_lowest_rq(struct task_struct *p, struct rq *rq)
 {
 	struct rq *lowest_rq = NULL;
 
 	for (int tries = 0; tries < RT_MAX_TRIES; tries++) {
-		int cpu = find_lowest_rq(task);
+		int cpu = find_lowest_rq(p);
 
 		if (cpu < 0 || cpu == rq->cpu)
 			break;
 		lowest_rq = cpu_rq(cpu);
-		if (lowest_rq->rt.highest_prio_curr <= task->prio) {
+		if (lowest_rq->rt.highest_prio_curr <= p->prio) {
 			lowest_rq = NULL;	/* no better than here */
 			break;
 		}
 		if (double_lock_balance(rq, lowest_rq)) {
-			if (unlikely(task_rq(task) != rq ||
-				     !cpumask_test_cpu(lowest_rq->cpu, &task->cpus_mask) ||
-				     task_running(rq, task) || !rt_task(task) ||
-				     !task_on_rq_queued(task))) {
+			/* Our lock was let go: is @p still queued here, waiting, RT? */
+			if (unlikely(task_rq(p) != rq || task_running(rq, p) ||
+				     !task_on_rq_queued(p) || !rt_task(p) ||
+				     !cpumask_test_cpu(cpu, &p->cpus_mask))) {
 				double_unlock_balance(rq, lowest_rq);
 				lowest_rq = NULL;
 				break;
 			}
 		}
-		if (lowest_rq->rt.highest_prio_curr > task->prio)
+		if (lowest_rq->rt.highest_prio_curr > p->prio)
 			break;
 		double_unlock_balance(rq, lowest_rq);
 		lowest_rq = NULL;

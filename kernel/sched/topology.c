@@ -39,11 +39,11 @@ static unsigned int llc_shift_from_cpuid(void)
 	return sharing <= 1 ? 0 : ilog2(sharing - 1) + 1;
 }
 
-bool cpus_share_cache(int this_cpu, int that_cpu)
+bool cpus_share_cache(int a, int b)
 {
-	if (this_cpu == that_cpu)
+	if (a == b)
 		return true;
-	return (cpu_to_apicid[this_cpu] >> llc_shift) == (cpu_to_apicid[that_cpu] >> llc_shift);
+	return (cpu_to_apicid[a] >> llc_shift) == (cpu_to_apicid[b] >> llc_shift);
 }
 
 void sched_init_topology(void)
