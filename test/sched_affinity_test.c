@@ -72,6 +72,72 @@ static void set_affinity_self_while_pinned_is_ebusy(struct ktest *t)
 	KTEST_EXPECT_EQ(t, set_cpus_allowed_ptr(current, cpu_online_mask), 0);
 }
 
+/*
+ * migrate_enable() from an atomic section, with an affinity change waiting
+ * for it: the move is queued for the stopper, never waited for (the old
+ * code slept in stop_one_cpu() there: "scheduling while atomic").
+ */
+struct atomic_enable {
+	volatile bool pinned, changed, release, done;
+	int cpu_pinned;
+	struct task_struct *task;
+};
+
+static int atomic_enable_fn(void *data)
+{
+	struct atomic_enable *a = data;
+
+	migrate_disable();
+	a->cpu_pinned = smp_processor_id();
+	smp_store_release(&a->pinned, true);
+	while (!smp_load_acquire(&a->release))
+		cond_resched();
+	preempt_disable();
+	migrate_enable();
+	preempt_enable();
+	smp_store_release(&a->done, true);
+	return 0;
+}
+
+static int change_affinity_fn(void *data)
+{
+	struct atomic_enable *a = data;
+
+	/* Excludes the pinned task's CPU: waits for its migrate_enable(). */
+	set_cpus_allowed_ptr(a->task, cpumask_of(a->cpu_pinned ? 0 : 1));
+	smp_store_release(&a->changed, true);
+	return 0;
+}
+
+static void migrate_enable_in_atomic_does_not_sleep(struct ktest *t)
+{
+	struct atomic_enable a = { };
+	int bugs = atomic_read(&sched_bug_count);
+	struct task_struct *changer;
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs 2 CPUs");
+	a.task = ktest_kthread(atomic_enable_fn, &a, "pinned-atomic", -1, SCHED_NORMAL, 0);
+	changer = ktest_kthread(change_affinity_fn, &a, "set-affinity", 0, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, a.task && changer);
+	KTEST_ASSERT_EQ(t, set_cpus_allowed_ptr(a.task, cpumask_of(1)), 0);
+	wake_up_process(a.task);
+	wait_set(&a.pinned);
+	wake_up_process(changer);
+	msleep(20);		/* the change is pending on the pinned task */
+	smp_store_release(&a.release, true);
+	wait_set(&a.done);
+	wait_set(&a.changed);
+	KTEST_EXPECT_EQ(t, atomic_read(&sched_bug_count), bugs);
+	/*
+	 * Preemptible kernels run the queued stopper at preempt_enable(),
+	 * before 'done'; elsewhere at the next scheduling point, which may be
+	 * the task's exit (Linux has the same hole on !PREEMPT).
+	 */
+	if (IS_ENABLED(CONFIG_PREEMPTION))
+		KTEST_EXPECT_NE(t, (int)task_cpu(a.task), a.cpu_pinned);
+}
+
 /* ------------------------------------------------------------ item 5 */
 
 struct order_rec {
@@ -345,6 +411,7 @@ static struct ktest_case sched_affinity_cases[] = {
 	KTEST_CASE(migrate_enable_unpreempted_opens_no_irqoff),
 #endif
 	KTEST_CASE(set_affinity_self_while_pinned_is_ebusy),
+	KTEST_CASE(migrate_enable_in_atomic_does_not_sleep),
 	KTEST_CASE(rt_affinity_change_keeps_queue_place),
 	KTEST_CASE(rt_same_prio_setscheduler_keeps_queue_place),
 	KTEST_CASE(pinned_rt_gets_cpu_back_by_push),
