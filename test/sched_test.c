@@ -1009,27 +1009,36 @@ static void fair_load_balance_breaks_long_passes(struct ktest *t)
 {
 	static struct lb_backlog b;
 	unsigned int nr_migrate = sysctl_sched_nr_migrate, max_gained = 0, max_batch = 0;
-	int cpu;
+	int cpu, round;
 
 	if (num_online_cpus() < 2)
 		ktest_skip(t, "needs 2 CPUs");
-	memset(&b, 0, sizeof(b));
-	b.nr_cold = 72;
-	b.want_pulled = 36;
-	b.settle_ns = 20 * NSEC_PER_MSEC;
-	sysctl_sched_nr_migrate = 64;
-	KTEST_ASSERT_EQ(t, lb_run_backlog(t, &b), 0);
-	sysctl_sched_nr_migrate = nr_migrate;
-	for_each_online_cpu(cpu) {
-		max_gained = max(max_gained, READ_ONCE(cpu_rq(cpu)->sd.lb_max_gained));
-		max_batch = max(max_batch, READ_ONCE(cpu_rq(cpu)->sd.lb_max_batch));
+	/*
+	 * A pass that starts while the backlog is still being woken sees a
+	 * smaller imbalance (a slow TCG run saw 28): try again, up to three
+	 * backlogs, until one pass had more than one hold's worth to move.
+	 * Every round must keep each hold to 32.
+	 */
+	for (round = 1; round <= 3 && max_gained <= 32; round++) {
+		memset(&b, 0, sizeof(b));
+		b.nr_cold = 72;
+		b.want_pulled = 36;
+		b.settle_ns = 20 * NSEC_PER_MSEC;
+		sysctl_sched_nr_migrate = 64;
+		KTEST_ASSERT_EQ(t, lb_run_backlog(t, &b), 0);
+		sysctl_sched_nr_migrate = nr_migrate;
+		max_gained = max_batch = 0;
+		for_each_online_cpu(cpu) {
+			max_gained = max(max_gained, READ_ONCE(cpu_rq(cpu)->sd.lb_max_gained));
+			max_batch = max(max_batch, READ_ONCE(cpu_rq(cpu)->sd.lb_max_batch));
+		}
+		ktest_info(t, "round %d: %d of 72 pulled; most in one pass %u, in one lock hold %u",
+			   round, b.pulled, max_gained, max_batch);
+		KTEST_EXPECT_LE(t, max_batch, 32);
+		KTEST_EXPECT_GE(t, max_batch, 1);
 	}
-	ktest_info(t, "%d of 72 pulled; most in one pass %u, in one lock hold %u",
-		   b.pulled, max_gained, max_batch);
-	/* The first pass sees all 72 cold: 36 to move, more than one hold allows. */
+	/* 72 cold on CPU 0: 36 to move, more than one hold allows. */
 	KTEST_EXPECT_GT(t, max_gained, 32);
-	KTEST_EXPECT_LE(t, max_batch, 32);
-	KTEST_EXPECT_GE(t, max_batch, 1);
 }
 
 /*
