@@ -261,7 +261,12 @@ int push_cpu_stop(void *arg)
 
 	raw_spin_lock_irq(&p->pi_lock);
 	raw_spin_rq_lock(rq);
-	if (task_rq(p) != rq)
+	/*
+	 * It may have gone to sleep between get_push_task() and now: then it
+	 * is on no queue and there is nothing to push (Linux 5.15 checks
+	 * this only when the lock was dropped; later kernels always do).
+	 */
+	if (task_rq(p) != rq || !task_on_rq_queued(p))
 		goto out_unlock;
 	if (is_migration_disabled(p)) {
 		p->migration_flags |= MDF_PUSH;
@@ -272,7 +277,7 @@ int push_cpu_stop(void *arg)
 		lowest_rq = p->sched_class->find_lock_rq(p, rq);	/* locked beside rq */
 	if (!lowest_rq)
 		goto out_unlock;
-	if (task_rq(p) == rq) {
+	if (task_rq(p) == rq && task_on_rq_queued(p)) {
 		update_rq_clock(rq);
 		update_rq_clock(lowest_rq);
 		deactivate_task(rq, p, DEQUEUE_NOCLOCK);
