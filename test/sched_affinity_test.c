@@ -23,11 +23,6 @@
 #include "../kernel/sched/sched.h"
 
 
-static void wait_set(volatile bool *flag)
-{
-	ktest_wait_flag(flag);
-}
-
 /* ------------------------------------------------------------ item 1 */
 
 #ifdef CONFIG_TRACE_IRQSOFF
@@ -122,12 +117,12 @@ static void migrate_enable_in_atomic_does_not_sleep(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, a.task && changer);
 	KTEST_ASSERT_EQ(t, set_cpus_allowed_ptr(a.task, cpumask_of(1)), 0);
 	wake_up_process(a.task);
-	wait_set(&a.pinned);
+	ktest_wait_flag(&a.pinned);
 	wake_up_process(changer);
 	msleep(20);		/* the change is pending on the pinned task */
 	smp_store_release(&a.release, true);
-	wait_set(&a.done);
-	wait_set(&a.changed);
+	ktest_wait_flag(&a.done);
+	ktest_wait_flag(&a.changed);
 	KTEST_EXPECT_EQ(t, atomic_read(&sched_bug_count), bugs);
 	/*
 	 * Preemptible kernels run the queued stopper at preempt_enable(),
@@ -290,13 +285,13 @@ static void pinned_rt_gets_cpu_back_by_push(struct ktest *t)
 	KTEST_EXPECT_EQ(t, set_cpus_allowed_ptr(hog, &both), 0);
 	set_cpus_allowed_ptr(current, cpumask_of(1));
 	wake_up_process(pinned);
-	wait_set(&c.pinned_started);
+	ktest_wait_flag(&c.pinned_started);
 	wake_up_process(hog);	/* preempts the pinned task on CPU 0 */
-	wait_set(&c.hog_started);
+	ktest_wait_flag(&c.hog_started);
 	wake_up_process(low);	/* CPU 1 drops from RT: pulls, and pushes the hog */
 	ktest_set_fifo(0);
 	set_cpus_allowed_ptr(current, cpu_online_mask);
-	wait_set(&c.pinned_done);
+	ktest_wait_flag(&c.pinned_done);
 	while (!ktest_thread_gone(hog))
 		msleep(1);
 	KTEST_EXPECT_TRUE(t, c.hog_saw_pinned_done);	/* it did not wait for the hog */
@@ -346,7 +341,7 @@ static void remote_wakeup_activates_directly(struct ktest *t)
 	spinner = ktest_kthread(irqoff_spinner_fn, &w, "irqoff-spin", 1, SCHED_FIFO, 10);
 	KTEST_ASSERT_TRUE(t, w.sleeper && spinner);
 	wake_up_process(spinner);
-	wait_set(&w.spinning);
+	ktest_wait_flag(&w.spinning);
 	/*
 	 * CPU 1 has interrupts off: a wakeup left on its wake list would not
 	 * be activated until they are back on.  Sharing a cache with us, it
@@ -392,7 +387,7 @@ static void cpupri_tracks_rt_levels(struct ktest *t)
 	p = ktest_kthread(rt_spinner_fn, &a, "cpupri-spin", 1, SCHED_FIFO, 50);
 	KTEST_ASSERT_TRUE(t, p);
 	wake_up_process(p);
-	wait_set(&a.started);
+	ktest_wait_flag(&a.started);
 	KTEST_EXPECT_EQ(t, rt_cpupri_level(1), 50);
 	ktest_set_fifo(70);
 	KTEST_EXPECT_EQ(t, rt_cpupri_level(0), 70);

@@ -278,9 +278,9 @@ static struct task_struct *pick_pushable_task(struct rq *rq, int below_prio)
 #define RT_MAX_TRIES	3
 
 /*
- * Find a CPU that runs something less important than @task and lock its rq
+ * Find a CPU that runs something less important than @p and lock its rq
  * beside @rq (whose lock may be dropped on the way: then everything about
- * @task is checked again).  Returns it locked, or NULL.
+ * @p is checked again).  Returns it locked, or NULL.
  */
 static struct rq *find_lock_lowest_rq(struct task_struct *p, struct rq *rq)
 {
