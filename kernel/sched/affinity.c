@@ -232,8 +232,7 @@ static int migration_cpu_stop(void *data)
 		}
 		/* Still somewhere it may not be: follow it. */
 		WARN_ON_ONCE(!pending->stop_pending);
-		raw_spin_rq_unlock(rq);
-		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+		task_rq_unlock(rq, p, flags);
 		stop_one_cpu_nowait(task_cpu(p), migration_cpu_stop, &pending->arg,
 				    &pending->stop_work);
 		return 0;
@@ -241,8 +240,7 @@ static int migration_cpu_stop(void *data)
 out:
 	if (pending)
 		pending->stop_pending = false;
-	raw_spin_rq_unlock(rq);
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	task_rq_unlock(rq, p, flags);
 	if (complete)
 		complete_all(&pending->done);
 	return 0;
@@ -314,8 +312,7 @@ static int affine_move_task_stay(struct rq *rq, struct task_struct *p, unsigned 
 		p->migration_pending = NULL;
 		complete = true;
 	}
-	raw_spin_rq_unlock(rq);
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	task_rq_unlock(rq, p, flags);
 	if (push_task)
 		stop_one_cpu_nowait(rq->cpu, push_cpu_stop, p, &rq->push_work);
 	if (complete)
@@ -361,8 +358,7 @@ static int affine_move_task(struct rq *rq, struct task_struct *p, unsigned long 
 	 * excluded this CPU, and that change left its pending behind.
 	 */
 	if (WARN_ON_ONCE(!pending)) {
-		raw_spin_rq_unlock(rq);
-		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+		task_rq_unlock(rq, p, flags);
 		return -EINVAL;
 	}
 
@@ -373,8 +369,7 @@ static int affine_move_task(struct rq *rq, struct task_struct *p, unsigned long 
 			pending->stop_pending = true;
 		if (sca & SCA_MIGRATE_ENABLE)
 			p->migration_flags &= ~MDF_PUSH;
-		raw_spin_rq_unlock(rq);
-		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+		task_rq_unlock(rq, p, flags);
 		if (!stop_pending)
 			stop_one_cpu_nowait(cpu_of(rq), migration_cpu_stop, &pending->arg,
 					    &pending->stop_work);
@@ -392,8 +387,7 @@ static int affine_move_task(struct rq *rq, struct task_struct *p, unsigned long 
 				complete = true;
 			}
 		}
-		raw_spin_rq_unlock(rq);
-		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+		task_rq_unlock(rq, p, flags);
 		if (complete)
 			complete_all(&pending->done);
 	}
@@ -405,13 +399,6 @@ static int affine_move_task(struct rq *rq, struct task_struct *p, unsigned long 
 	wait_var_event(&my_pending.refs, refcount_read(&my_pending.refs) == 0);
 	WARN_ON_ONCE(my_pending.stop_pending);
 	return 0;
-}
-
-/* Lock @p's rq with pi_lock held (the order Linux takes them in). */
-static struct rq *task_rq_lock(struct task_struct *p, unsigned long *flags)
-{
-	raw_spin_lock_irqsave(&p->pi_lock, *flags);
-	return __task_rq_lock(p);
 }
 
 static int __set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask,
@@ -444,8 +431,7 @@ static int __set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *n
 	__do_set_cpus_allowed(p, new_mask, flags);
 	return affine_move_task(rq, p, irq_flags, cpumask_first(&valid), flags);
 out:
-	raw_spin_rq_unlock(rq);
-	raw_spin_unlock_irqrestore(&p->pi_lock, irq_flags);
+	task_rq_unlock(rq, p, irq_flags);
 	return ret;
 }
 

@@ -444,8 +444,7 @@ void wake_up_new_task(struct task_struct *p)
 		p->sched_class->task_fork(p);
 	activate_task(rq, p, ENQUEUE_NOCLOCK);
 	check_preempt_curr(rq, p, WF_FORK);
-	raw_spin_rq_unlock(rq);
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	task_rq_unlock(rq, p, flags);
 	balance_after_unlock(rq);
 }
 
@@ -871,14 +870,12 @@ u64 task_sched_runtime(struct task_struct *p)
 	struct rq *rq;
 	u64 ns;
 
-	raw_spin_lock_irqsave(&p->pi_lock, flags);
-	rq = __task_rq_lock(p);
+	rq = task_rq_lock(p, &flags);
 	if (task_current(rq, p) && task_on_rq_queued(p) && p->sched_class->update_curr) {
 		update_rq_clock(rq);
 		p->sched_class->update_curr(rq);
 	}
 	ns = p->se.sum_exec_runtime;
-	raw_spin_rq_unlock(rq);
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	task_rq_unlock(rq, p, flags);
 	return ns;
 }

@@ -813,8 +813,7 @@ static enum hrtimer_restart dl_task_timer(struct hrtimer *timer)
 	unsigned long flags;
 	struct rq *rq;
 
-	raw_spin_lock_irqsave(&p->pi_lock, flags);
-	rq = __task_rq_lock(p);
+	rq = task_rq_lock(p, &flags);
 	/* Left the class (switched_from_dl()) or boosted meanwhile. */
 	if (!dl_task(p) || is_dl_boosted(dl_se) || !dl_se->dl_throttled)
 		goto unlock;
@@ -835,8 +834,7 @@ static enum hrtimer_restart dl_task_timer(struct hrtimer *timer)
 	if (has_pushable_dl_tasks(rq))
 		rq->dl_push_pending = true;
 unlock:
-	raw_spin_rq_unlock(rq);
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	task_rq_unlock(rq, p, flags);
 	balance_after_unlock(rq);
 	put_task_struct(p);
 	return HRTIMER_NORESTART;
@@ -855,8 +853,7 @@ static enum hrtimer_restart inactive_task_timer(struct hrtimer *timer)
 	unsigned long flags;
 	struct rq *rq;
 
-	raw_spin_lock_irqsave(&p->pi_lock, flags);
-	rq = __task_rq_lock(p);
+	rq = task_rq_lock(p, &flags);
 	update_rq_clock(rq);
 	if (!dl_task(p) || READ_ONCE(p->__state) == TASK_DEAD) {
 		struct dl_bw *dl_b = dl_bw_of(task_cpu(p));
@@ -878,8 +875,7 @@ static enum hrtimer_restart inactive_task_timer(struct hrtimer *timer)
 	sub_running_bw(dl_se, &rq->dl);
 	dl_se->dl_non_contending = 0;
 unlock:
-	raw_spin_rq_unlock(rq);
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	task_rq_unlock(rq, p, flags);
 	/* The reference taken when the timer was armed; may free @p. */
 	put_task_struct(p);
 	return HRTIMER_NORESTART;

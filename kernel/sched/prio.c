@@ -168,13 +168,11 @@ static int __sched_setscheduler(struct task_struct *p, const struct sched_attr *
 	if (p->flags & PF_IDLE || p->sched_class == &stop_sched_class)
 		return -EPERM;
 
-	raw_spin_lock_irqsave(&p->pi_lock, flags);
-	rq = __task_rq_lock(p);
+	rq = task_rq_lock(p, &flags);
 	/* Admission: reserve (or release) the deadline bandwidth first. */
 	if ((dl_policy(policy) || task_has_dl_policy(p)) &&
 	    sched_dl_overflow(p, policy, attr)) {
-		raw_spin_rq_unlock(rq);
-		raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+		task_rq_unlock(rq, p, flags);
 		return -EBUSY;
 	}
 	update_rq_clock(rq);
@@ -196,8 +194,7 @@ static int __sched_setscheduler(struct task_struct *p, const struct sched_attr *
 	if (!rt_prio(p->normal_prio))
 		set_load_weight(p);
 	prio_change_end(rq, p, effective_prio(p), 0, &pc);
-	raw_spin_rq_unlock(rq);
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	task_rq_unlock(rq, p, flags);
 	balance_after_unlock(rq);
 	/* A waiter's new priority propagates to the owners it waits for. */
 	rt_mutex_adjust_pi(p);
@@ -272,8 +269,7 @@ void set_user_nice(struct task_struct *task, long nice)
 
 	if (nice < MIN_NICE || nice > MAX_NICE)
 		return;
-	raw_spin_lock_irqsave(&task->pi_lock, irq_flags);
-	rq = __task_rq_lock(task);
+	rq = task_rq_lock(task, &irq_flags);
 	update_rq_clock(rq);
 	task->static_prio = NICE_TO_PRIO(nice);
 	if (!rt_prio(task->normal_prio)) {
@@ -293,8 +289,7 @@ void set_user_nice(struct task_struct *task, long nice)
 		if (queued || running)
 			resched_curr(rq);
 	}
-	raw_spin_rq_unlock(rq);
-	raw_spin_unlock_irqrestore(&task->pi_lock, irq_flags);
+	task_rq_unlock(rq, task, irq_flags);
 }
 
 int task_nice(const struct task_struct *p)

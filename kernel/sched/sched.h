@@ -284,6 +284,19 @@ static inline struct rq *__task_rq_lock(struct task_struct *p)
 	}
 }
 
+/* pi_lock (IRQs off), then @p's rq: the order Linux takes them in. */
+static inline struct rq *task_rq_lock(struct task_struct *p, unsigned long *flags)
+{
+	raw_spin_lock_irqsave(&p->pi_lock, *flags);
+	return __task_rq_lock(p);
+}
+
+static inline void task_rq_unlock(struct rq *rq, struct task_struct *p, unsigned long flags)
+{
+	raw_spin_rq_unlock(rq);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+}
+
 static inline void lockdep_assert_rq_held(struct rq *rq)
 {
 	WARN_ON_ONCE(!raw_spin_is_locked(&rq->__lock));
