@@ -119,7 +119,9 @@ static void migrate_enable_in_atomic_does_not_sleep(struct ktest *t)
 	wake_up_process(a.task);
 	ktest_wait_flag(&a.pinned);
 	wake_up_process(changer);
-	msleep(20);		/* the change is pending on the pinned task */
+	/* Release it only once the change is pending on it (not a guess at time). */
+	while (!READ_ONCE(a.task->migration_pending))
+		msleep(1);
 	smp_store_release(&a.release, true);
 	ktest_wait_flag(&a.done);
 	ktest_wait_flag(&a.changed);
