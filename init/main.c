@@ -10,6 +10,7 @@
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/reboot.h>
+#include <linux/run_summary.h>
 #include <linux/start_kernel.h>
 #include <linux/ktest.h>
 #include <linux/console.h>
@@ -292,11 +293,14 @@ static int kernel_init(void *unused)
 		       atomic_read(&lockdep_bug_count));
 	failed += atomic_read(&lockdep_bug_count);
 #endif
+	failed += atomic_read(&sched_bug_count) != 0;
 	if (cmdline_errors) {
 		pr_err("irqlab: %u command-line error(s): see above\n", cmdline_errors);
+		run_summary_print("bad command line");
 		irqlab_exit(EXIT_BAD_CMDLINE);
 	}
-	irqlab_exit(failed || atomic_read(&sched_bug_count) ? EXIT_TEST_FAILED : EXIT_OK);
+	run_summary_print(failed ? "fail" : "ok");
+	irqlab_exit(failed ? EXIT_TEST_FAILED : EXIT_OK);
 }
 
 /*

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The end-of-run summary line.  Reporters call in from thread context
+ * after measuring, so a plain spinlock is enough; the line is printed once,
+ * by init, after every workload has reported.
+ */
+#include <linux/kernel.h>
+#include <linux/printk.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/cpumask.h>
+#include <linux/run_summary.h>
+#include <asm/tsc.h>
+
+static DEFINE_RAW_SPINLOCK(summary_lock);
+
+static struct {
+	char lat_what[24];
+	u64 lat_ns;
+	bool have_lat;
+	char irqoff_tracer[16];
+	char irqoff_opener[48];
+	u64 irqoff_ns;
+	bool have_irqoff;
+	unsigned long lost;
+	unsigned int breaches;
+	char breach[64];
+	char cmdline_error[96];
+	unsigned int cmdline_errors;
+} summary;
+
+void run_summary_latency(const char *what, u64 ns)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&summary_lock, flags);
+	if (!summary.have_lat || ns > summary.lat_ns) {
+		summary.lat_ns = ns;
+		strlcpy(summary.lat_what, what, sizeof(summary.lat_what));
+		summary.have_lat = true;
+	}
+	raw_spin_unlock_irqrestore(&summary_lock, flags);
+}
+
+void run_summary_irqoff(const char *tracer, u64 ns, const char *opener)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&summary_lock, flags);
+	if (!summary.have_irqoff || ns > summary.irqoff_ns) {
+		summary.irqoff_ns = ns;
+		strlcpy(summary.irqoff_tracer, tracer, sizeof(summary.irqoff_tracer));
+		strlcpy(summary.irqoff_opener, opener ? opener : "-",
+			sizeof(summary.irqoff_opener));
+		summary.have_irqoff = true;
+	}
+	raw_spin_unlock_irqrestore(&summary_lock, flags);
+}
+
+void run_summary_lost(const char *what, unsigned long n)
+{
+	unsigned long flags;
+
+	(void)what;
+	raw_spin_lock_irqsave(&summary_lock, flags);
+	summary.lost += n;
+	raw_spin_unlock_irqrestore(&summary_lock, flags);
+}
+
+void run_summary_breach(const char *what, u64 ns, u64 thresh_ns)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&summary_lock, flags);
+	/* The first breach is the one that stopped tracing: keep it. */
+	if (!summary.breaches++)
+		snprintf(summary.breach, sizeof(summary.breach), "%s %llu ns > %llu ns",
+			 what, (unsigned long long)ns, (unsigned long long)thresh_ns);
+	raw_spin_unlock_irqrestore(&summary_lock, flags);
+}
+
+void run_summary_cmdline_error(const char *msg)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&summary_lock, flags);
+	if (!summary.cmdline_errors++)
+		strlcpy(summary.cmdline_error, msg, sizeof(summary.cmdline_error));
+	raw_spin_unlock_irqrestore(&summary_lock, flags);
+}
+
+void run_summary_print(const char *verdict)
+{
+	char lat[64] = "-", irqoff[96] = "-";
+
+	if (summary.have_lat)
+		snprintf(lat, sizeof(lat), "%llu ns (%s)",
+			 (unsigned long long)summary.lat_ns, summary.lat_what);
+	if (summary.have_irqoff)
+		snprintf(irqoff, sizeof(irqoff), "%llu ns at %s (%s)",
+			 (unsigned long long)summary.irqoff_ns, summary.irqoff_opener,
+			 summary.irqoff_tracer);
+	pr_info("irqlab: summary: clock %s, cpus %u, worst latency %s, worst irq-off %s, "
+		"lost %lu, verdict %s\n", tsc_clock_mode(), num_online_cpus(), lat, irqoff,
+		summary.lost, verdict);
+	if (summary.breaches)
+		pr_info("irqlab: summary: %u threshold breach(es), first: %s\n",
+			summary.breaches, summary.breach);
+	if (summary.cmdline_errors)
+		pr_info("irqlab: summary: %u command-line error(s), first: %s\n",
+			summary.cmdline_errors, summary.cmdline_error);
+}
