@@ -4,7 +4,7 @@
 Used by `make run` (interactive: the serial console is streamed to the terminal and the exit
 code is the guest's verdict) and by test/run (serial to a log file, under a timeout).
 
-Parameters (DESIGN.md section 9; the same names as the Makefile variables):
+Parameters (Documentation/design.md section 9; the same names as the Makefile variables):
   SMP      number of vCPUs, 1..255                                   default 1
   MEM      guest RAM: a number with an optional K/M/G/T suffix, >= 1M default 256M
   ACCEL    auto | tcg | kvm; auto = kvm if the KVM probe passed       default auto
@@ -815,7 +815,8 @@ BASE_TIMEOUT = 600
 TIMEOUT_FACTOR = {"kvm": 2, "tcg": 2, "icount": 20}
 
 # workload -> (parameter defaults, guest seconds from the parameters); the kernel's
-# defaults (README: Kernel command line and the workloads' tables).
+# defaults (Documentation/running.md, "Kernel command line", and the workloads' tables in
+# Documentation/workloads.md).
 _TIMED_WORKLOADS = {
     "cyclic": ({"duration_ms": 0, "loops": 1000, "interval_us": 1000},
                lambda p, smp: p["duration_ms"] / 1e3 or p["loops"] * p["interval_us"] / 1e6),
