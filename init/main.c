@@ -294,6 +294,13 @@ static int kernel_init(void *unused)
 	failed += atomic_read(&lockdep_bug_count);
 #endif
 	failed += atomic_read(&sched_bug_count) != 0;
+	/* Text the console never printed is counted; a lost result fails the run. */
+	run_summary_lost("printk", printk_lines_lost());
+	if (printk_results_lost()) {
+		pr_err("irqlab: %lu result line(s) (records, reports) lost before the console printed them\n",
+		       printk_results_lost());
+		failed++;
+	}
 	if (cmdline_errors) {
 		pr_err("irqlab: %u command-line error(s): see above\n", cmdline_errors);
 		run_summary_print("bad command line");

@@ -6,8 +6,10 @@ A record is one line `@irqlab <seq> <crc32> <json>`: seq counts from 0 at
 each boot, crc32 is zlib's CRC-32 of the JSON text in 8 hex digits.  The
 checks say exactly what a flaky serial line did: a CRC that does not match
 (corrupted), JSON that does not parse, a sequence number seen twice, and
-sequence numbers missing (lost) -- which the kernel announces with a
-`** N printk messages dropped **` line when its own ring overflowed.
+sequence numbers missing (lost).  The kernel keeps records apart from text
+(a results ring), so an overflowing log only drops text, which it
+announces with a `** N printk messages dropped **` line; a missing record
+is a problem whether or not such a line excuses it.
 
 Usage: records.py LOG...   prints the problems of each log; exit 1 if any.
 Library: parse(lines) -> Records.
@@ -31,12 +33,14 @@ class Records:
 
     @property
     def problems(self):
-        """Human-readable problems; lost records the kernel owned up to are not one."""
+        """Human-readable problems: every lost record is one, announced or not."""
         out = [f"line {n}: {why}" for n, why in self.corrupt]
         if self.duplicates:
             out.append("record seq seen twice: " + _ranges(self.duplicates))
-        if self.missing and not self.dropped:
-            out.append(f"{len(self.missing)} record(s) missing: seq " + _ranges(self.missing))
+        if self.missing:
+            why = f" (the kernel dropped {self.dropped} line(s))" if self.dropped else ""
+            out.append(f"{len(self.missing)} record(s) missing: seq " +
+                       _ranges(self.missing) + why)
         return out
 
     def of_type(self, kind):

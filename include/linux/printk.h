@@ -57,6 +57,17 @@ extern bool printk_console_threaded;
 void console_hold(void);
 void console_unhold(void);
 
+/*
+ * Results: what the current task prints between these (a workload's report)
+ * is kept, like every "@irqlab" record, where ordinary text cannot
+ * overwrite it while the console is held.
+ */
+void printk_report_enter(void);
+void printk_report_exit(void);
+/* Lines the console never printed; results among them (the run fails on these). */
+unsigned long printk_lines_lost(void);
+unsigned long printk_results_lost(void);
+
 /* Ring buffer inspection (tests, panic dumps). */
 u64 printk_next_seq(void);
 int printk_read_record(u64 seq, char *buf, size_t size, int *level, u64 *ts_ns);

@@ -163,6 +163,8 @@ struct task_struct {
 	const cpumask_t *cpus_ptr;
 	cpumask_t cpus_mask;
 	unsigned short migration_disabled;
+	/* printk_report_enter() depth: what it prints is a result. */
+	unsigned short printk_report;
 #ifdef CONFIG_TRACER_MAX_TRACE
 	/* Open migrate-disable section (kernel/trace/trace_irqsoff.c). */
 	u64 migrate_disable_tsc;

@@ -8,6 +8,14 @@
  * ahead of the reader was overwritten (the console fell a ring behind) and
  * is counted as lost, one that is behind is still being written.
  *
+ * Results are kept twice.  A machine record ("@irqlab ..." line,
+ * linux/record.h) and every line a task prints inside printk_report_enter()
+ * also go to a second ring that text never reaches.  When the console finds
+ * part of the main ring overwritten (it was held while workloads printed),
+ * it prints the results that fell into the gap from that ring and counts
+ * only the rest as dropped; a result lost from both rings is counted apart,
+ * and the run fails on it (printk_results_lost()).
+ *
  * Output to the UART is decoupled from the caller (DESIGN 5a): inside a
  * printk_defer_enter() section, or once a console thread has taken over,
  * printk() only stores.  Formatting uses newlib's integer-only
@@ -19,6 +27,7 @@
 #include <linux/console.h>
 #include <linux/sched/clock.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <asm/processor.h>
 #include <stdio.h>
 
@@ -35,6 +44,21 @@ struct printk_record {
 };
 
 #define LOG_SEQ_EMPTY	(~0ULL)
+
+#define LOG_RESULTS	(1U << CONFIG_LOG_RESULT_SHIFT)
+
+/* A copy of a result line, kept until the console is past it. */
+struct printk_result {
+	u64 idx;		/* its place in result_buf, published last */
+	u64 seq;		/* its sequence number in log_buf */
+	struct printk_record line;
+};
+
+static struct printk_result result_buf[LOG_RESULTS];
+static u64 result_next;		/* next result index to reserve */
+static u64 console_result;	/* results before it are printed or gone */
+static unsigned long results_lost;
+static unsigned long console_lost_total;
 
 static struct printk_record log_buf[LOG_RECORDS];
 static u64 log_next_seq;	/* next sequence number to reserve */
@@ -81,6 +105,35 @@ static int printk_parse_level(const char **textp, bool *cont)
 	return level;
 }
 
+static bool log_is_result(const char *text, size_t len)
+{
+	return (len > 8 && !memcmp(text, "@irqlab ", 8)) ||
+	       (current && current->printk_report);
+}
+
+static void log_fill(struct printk_record *r, int level, bool cont,
+		     const char *text, size_t len)
+{
+	r->ts_ns = local_clock();
+	r->level = level;
+	r->cont = cont;
+	r->len = len;
+	memcpy(r->text, text, len);
+}
+
+/* Keep a second copy of result line @seq, out of the text's reach. */
+static void result_store(u64 seq, int level, bool cont, const char *text, size_t len)
+{
+	u64 idx = __atomic_fetch_add(&result_next, 1, __ATOMIC_RELAXED);
+	struct printk_result *res = &result_buf[idx % LOG_RESULTS];
+
+	__atomic_store_n(&res->idx, LOG_SEQ_EMPTY, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	res->seq = seq;
+	log_fill(&res->line, level, cont, text, len);
+	__atomic_store_n(&res->idx, idx, __ATOMIC_RELEASE);
+}
+
 static void log_store(int level, bool cont, const char *text, size_t len)
 {
 	u64 seq = __atomic_fetch_add(&log_next_seq, 1, __ATOMIC_RELAXED);
@@ -88,14 +141,12 @@ static void log_store(int level, bool cont, const char *text, size_t len)
 
 	if (len > LOG_TEXT_MAX)
 		len = LOG_TEXT_MAX;
+	if (log_is_result(text, len))
+		result_store(seq, level, cont, text, len);
 	/* Invalidate first so a reader never pairs the old seq with new text. */
 	__atomic_store_n(&r->seq, LOG_SEQ_EMPTY, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	r->ts_ns = local_clock();
-	r->level = level;
-	r->cont = cont;
-	r->len = len;
-	memcpy(r->text, text, len);
+	log_fill(r, level, cont, text, len);
 	__atomic_store_n(&r->seq, seq, __ATOMIC_RELEASE);
 }
 
@@ -197,6 +248,55 @@ static void console_write_all(const char *s, unsigned int n)
 			con->write(con, s, n);
 }
 
+/*
+ * The console printed everything before sequence @seq: the results up to
+ * there need no second copy any more.
+ */
+static void console_results_done(u64 seq)
+{
+	while (console_result < READ_ONCE(result_next)) {
+		struct printk_result *res = &result_buf[console_result % LOG_RESULTS];
+
+		if (__atomic_load_n(&res->idx, __ATOMIC_ACQUIRE) != console_result ||
+		    res->seq >= seq)
+			break;
+		console_result++;
+	}
+}
+
+/*
+ * log_buf lost sequence numbers [@from, @to) before the console printed
+ * them: print the results among them from result_buf; return how many.
+ * A result whose copy was overwritten too is lost for good.
+ */
+static u64 console_emit_results(u64 from, u64 to)
+{
+	u64 printed = 0;
+
+	while (console_result < READ_ONCE(result_next)) {
+		struct printk_result *res = &result_buf[console_result % LOG_RESULTS];
+		u64 idx = __atomic_load_n(&res->idx, __ATOMIC_ACQUIRE);
+
+		if (idx == LOG_SEQ_EMPTY || idx < console_result)
+			break;			/* still being written */
+		if (idx > console_result) {	/* overwritten before printed */
+			results_lost++;
+			console_result++;
+			continue;
+		}
+		if (res->seq >= to)
+			break;
+		if (res->seq >= from) {
+			console_emit(&res->line);
+			printed++;
+		}
+		console_result++;
+	}
+	return printed;
+}
+
+static void console_say_lost(void);
+
 /* Print every published record; return false if one was not yet published. */
 static bool console_drain(void)
 {
@@ -206,13 +306,25 @@ static bool console_drain(void)
 
 		if (seq == LOG_SEQ_EMPTY || seq < console_seq)
 			return false;		/* writer still busy */
-		if (seq > console_seq) {	/* overwritten: we fell behind */
-			console_lost += seq - console_seq;
-			console_seq = seq;
+		if (seq > console_seq) {
+			/*
+			 * Overwritten: we fell behind.  Only what is older
+			 * than the last LOG_RECORDS reservations is gone; the
+			 * rest of the ring is still there to print.
+			 */
+			u64 oldest = READ_ONCE(log_next_seq) - LOG_RECORDS;
+
+			if (oldest <= console_seq)
+				oldest = console_seq + 1;
+			console_lost += oldest - console_seq -
+					console_emit_results(console_seq, oldest);
+			console_seq = oldest;
+			console_say_lost();	/* at the gap, not after it */
 			continue;
 		}
 		console_emit(r);
 		console_seq++;
+		console_results_done(console_seq);
 	}
 	return true;
 }
@@ -231,7 +343,28 @@ static void console_say_lost(void)
 	n = sniprintf(msg, sizeof(msg), "** %lu printk messages dropped **\n",
 		      (unsigned long)console_lost);
 	console_write_all(msg, n);
+	console_lost_total += console_lost;
 	console_lost = 0;
+}
+
+unsigned long printk_lines_lost(void)
+{
+	return READ_ONCE(console_lost_total);
+}
+
+unsigned long printk_results_lost(void)
+{
+	return READ_ONCE(results_lost);
+}
+
+void printk_report_enter(void)
+{
+	current->printk_report++;
+}
+
+void printk_report_exit(void)
+{
+	current->printk_report--;
 }
 
 void console_flush(void)
