@@ -87,9 +87,12 @@ static void flood_keeps_results(struct ktest *t)
 	/*
 	 * 4 rings' worth of text and 3 results were printed; the last ring
 	 * survives, the two results before it come back from the results
-	 * ring: exactly 3 rings' worth + 1 is lost.
+	 * ring: 3 rings' worth + 1 is lost (more only if another CPU printed
+	 * meanwhile; skipping from the overwriting line on would lose a ring
+	 * more).
 	 */
-	KTEST_EXPECT_EQ(t, printk_lines_lost() - lines, 3 * TEST_LOG_LINES + 1);
+	KTEST_EXPECT_GE(t, printk_lines_lost() - lines, 3 * TEST_LOG_LINES + 1);
+	KTEST_EXPECT_LE(t, printk_lines_lost() - lines, 3 * TEST_LOG_LINES + 1 + 64);
 }
 
 /*
