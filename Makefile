@@ -10,7 +10,9 @@ O	?= build/$(CONFIG)
 SMP	?= 1
 MEM	?= 256M
 ACCEL	?= auto
-ICOUNT	?= 0
+# auto: icount when the run ends up on TCG at SMP=1 (scripts/qemu.py says which
+# mode and why in one line); ICOUNT=0 asks for plain TCG.
+ICOUNT	?= auto
 BOOT	?= pvh
 MACHINE	?=
 CPU	?=
@@ -325,7 +327,8 @@ help:
 	@echo '  make deps     install missing Debian packages'
 	@echo '  make clean | distclean'
 	@echo 'variables: CONFIG=$(CONFIG) O=$(O) SMP=$(SMP) MEM=$(MEM) ACCEL=$(ACCEL)'
-	@echo '  ICOUNT=$(ICOUNT) BOOT=$(BOOT) (pvh|bios|uefi|efi) MACHINE CPU CMDLINE TIMEOUT J V=1'
+	@echo '  ICOUNT=$(ICOUNT) (0|1|auto: icount on TCG at SMP=1) BOOT=$(BOOT) (pvh|bios|uefi|efi)'
+	@echo '  MACHINE CPU CMDLINE TIMEOUT J V=1'
 	@echo 'configurations: '$$(ls configs | sed -n 's/_defconfig$$//p')
 
 .DEFAULT_GOAL := build
