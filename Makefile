@@ -274,10 +274,16 @@ RUN_IMAGE = $(if $(filter pvh,$(BOOT)),--kernel $(O)/kernel.elf,$(if $(filter ef
 RUN_PREPARE = $(if $(filter pvh,$(BOOT)),,$(if $(filter efi,$(BOOT)),\
 	$(MAKE) efi EFI_IMG=$(O)/irqlab-efi.img,$(MAKE) iso ISO=$(O)/irqlab.iso))
 
+# Exit status: GNU make exits 2 whenever a recipe fails and cannot pass another
+# status through, so `make run` exits 0 (guest passed) or 2; the line below and
+# make's own "Error N" carry scripts/qemu.py's status N (1 guest failure, 2 no
+# verdict, 3 could not run), and `scripts/qemu.py run` exits with N itself.
 run: build
 	$(Q)$(if $(RUN_PREPARE),$(RUN_PREPARE) CMDLINE='$(RUN_CMDLINE)')
 	$(Q)$(PYTHON) scripts/qemu.py run $(RUN_IMAGE) $(QEMU_ARGS) \
-		$(if $(TIMEOUT),--timeout $(TIMEOUT))
+		$(if $(TIMEOUT),--timeout $(TIMEOUT)) || { rc=$$?; \
+		echo "make run: scripts/qemu.py exited $$rc (1 guest failure, 2 no verdict," \
+			"3 could not run); make exits 2 for any failure" >&2; exit $$rc; }
 
 debug: build
 	$(Q)$(if $(RUN_PREPARE),$(RUN_PREPARE))

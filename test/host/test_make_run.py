@@ -130,3 +130,51 @@ class MakeRunKvmModeTest(_MakeRun):
         mode, smp, why = self.mode(err)
         self.assertEqual(mode, "icount")
         self.assertIn("KVM unusable here (KVM internal error", why)
+
+
+class MakeRunStatusTest(_MakeRun):
+    """GNU make exits 2 for any failed recipe and cannot pass another status through:
+    `make run` exits 0 on a pass and 2 otherwise, names qemu.py's status in a line of its
+    own (and in make's "Error N"), and the command `make run V=1` shows exits with it."""
+
+    def check(self, cmdline, status, what):
+        rc, out, err = self.make(f"CMDLINE={cmdline}")
+        self.assertEqual(rc, 0 if status == 0 else 2, err)
+        hint = f"make run: scripts/qemu.py exited {status} ({what}"
+        if status == 0:
+            self.assertNotIn("make run:", err)
+            return
+        self.assertIn(hint, err)
+        self.assertIn("make exits 2 for any failure", err)
+        self.assertRegex(err, rf"make: \*\*\* \[Makefile:\d+: run\] Error {status}$")
+
+    def test_pass(self):
+        self.check("fake=ok", 0, "")
+
+    def test_guest_failure(self):
+        self.check("fake=fail", 1, "1 guest failure")
+
+    def test_no_verdict(self):
+        self.check("fake=triple", 2, "1 guest failure, 2 no verdict")
+
+    def test_could_not_run(self):
+        rc, out, err = self.make("SMP=x")
+        self.assertEqual(rc, 2)
+        self.assertIn("qemu.py: error: invalid SMP='x'", err)
+        self.assertIn("make run: scripts/qemu.py exited 3 (", err)
+
+    def test_the_command_v1_shows_exits_with_the_verdict(self):
+        for cmdline, status in (("fake=ok", 0), ("fake=fail", 1), ("fake=panic", 1),
+                                ("fake=triple", 2)):
+            rc, out, err = self.make("V=1", f"CMDLINE={cmdline}")
+            lines = out.splitlines()
+            at = [i for i, l in enumerate(lines) if " scripts/qemu.py run " in f" {l}"]
+            self.assertEqual(len(at), 1, out)
+            cmd, i = "", at[0]
+            while lines[i].endswith("\\"):        # the recipe's continuation lines
+                cmd += lines[i][:-1] + " "
+                i += 1
+            cmd = (cmd + lines[i]).split(" || ")[0]
+            p = subprocess.run(cmd, shell=True, cwd=_load.ROOT, env=self.env,
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, status, (cmd, p.stderr))
