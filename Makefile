@@ -10,7 +10,9 @@ O	?= build/$(CONFIG)
 SMP	?= 1
 MEM	?= 256M
 ACCEL	?= auto
-ICOUNT	?= 0
+# auto: icount when the run ends up on TCG at SMP=1 (scripts/qemu.py says which
+# mode and why in one line); ICOUNT=0 asks for plain TCG.
+ICOUNT	?= auto
 BOOT	?= pvh
 MACHINE	?=
 CPU	?=
@@ -272,10 +274,16 @@ RUN_IMAGE = $(if $(filter pvh,$(BOOT)),--kernel $(O)/kernel.elf,$(if $(filter ef
 RUN_PREPARE = $(if $(filter pvh,$(BOOT)),,$(if $(filter efi,$(BOOT)),\
 	$(MAKE) efi EFI_IMG=$(O)/irqlab-efi.img,$(MAKE) iso ISO=$(O)/irqlab.iso))
 
+# Exit status: GNU make exits 2 whenever a recipe fails and cannot pass another
+# status through, so `make run` exits 0 (guest passed) or 2; the line below and
+# make's own "Error N" carry scripts/qemu.py's status N (1 guest failure, 2 no
+# verdict, 3 could not run), and `scripts/qemu.py run` exits with N itself.
 run: build
 	$(Q)$(if $(RUN_PREPARE),$(RUN_PREPARE) CMDLINE='$(RUN_CMDLINE)')
 	$(Q)$(PYTHON) scripts/qemu.py run $(RUN_IMAGE) $(QEMU_ARGS) \
-		$(if $(TIMEOUT),--timeout $(TIMEOUT))
+		$(if $(TIMEOUT),--timeout $(TIMEOUT)) || { rc=$$?; \
+		echo "make run: scripts/qemu.py exited $$rc (1 guest failure, 2 no verdict," \
+			"3 could not run); make exits 2 for any failure" >&2; exit $$rc; }
 
 debug: build
 	$(Q)$(if $(RUN_PREPARE),$(RUN_PREPARE))
@@ -325,7 +333,8 @@ help:
 	@echo '  make deps     install missing Debian packages'
 	@echo '  make clean | distclean'
 	@echo 'variables: CONFIG=$(CONFIG) O=$(O) SMP=$(SMP) MEM=$(MEM) ACCEL=$(ACCEL)'
-	@echo '  ICOUNT=$(ICOUNT) BOOT=$(BOOT) (pvh|bios|uefi|efi) MACHINE CPU CMDLINE TIMEOUT J V=1'
+	@echo '  ICOUNT=$(ICOUNT) (0|1|auto: icount on TCG at SMP=1) BOOT=$(BOOT) (pvh|bios|uefi|efi)'
+	@echo '  MACHINE CPU CMDLINE TIMEOUT J V=1'
 	@echo 'configurations: '$$(ls configs | sed -n 's/_defconfig$$//p')
 
 .DEFAULT_GOAL := build

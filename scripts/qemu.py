@@ -10,8 +10,11 @@ Parameters (Documentation/design.md section 9; the same names as the Makefile va
   ACCEL    auto | tcg | kvm; auto = kvm if the KVM probe passed       default auto
            (below), else tcg with a one-line reason on stderr; kvm when the probe
            failed is a parameter error (exit 3)
-  ICOUNT   0 | 1; 1 adds `-icount shift=0,sleep=off -rtc clock=vm`,
-           needs TCG and SMP=1 (QEMU 7.2 livelocks SMP guests under icount)
+  ICOUNT   0 | 1 | auto; 1 adds `-icount shift=0,sleep=off -rtc clock=vm`,   default 0
+           needs TCG and SMP=1 (QEMU 7.2 livelocks SMP guests under icount);
+           auto (make run's and `qemu.py run`'s default) = 1 when the run ends up
+           on TCG at SMP=1, else 0: plain TCG's timings follow the host's clock
+           and are host noise, icount's are exact and repeatable
   BOOT     pvh  : -kernel kernel.elf -append CMDLINE (QEMU's PVH loader)
            bios : -cdrom ISO through SeaBIOS and GRUB
            uefi : -cdrom ISO through OVMF (read-only code pflash plus a private writable
@@ -32,6 +35,9 @@ Parameters (Documentation/design.md section 9; the same names as the Makefile va
            0x3e8, 0x2e8); the ports below it are left out (-serial none), so with
            ttyS1 there is no COM1 at all                            default ttyS0
   HPET     0 | 1; 0 boots without an HPET (-machine ...,hpet=off)  default 1
+Mode: the accelerator and ICOUNT together give the run's measurement mode, named as the
+guest names its clock (tsc_clock_mode()): KVM, icount or TCG. `qemu.py run` prints one
+line on stderr before booting, `qemu.py: mode <mode>, SMP=<n>: <why>` (mode_line()).
 Always: -no-reboot -display none -monitor none -device isa-debug-exit,iobase=0xf4,iosize=4.
 Empty strings mean "default" (so the Makefile can pass `--cpu "$(CPU)"` unconditionally).
 
@@ -158,6 +164,14 @@ class Resolved:
     serial: int = 0          # index of the COM port carrying the log
     hpet: bool = True
     disk: str = None
+    why: str = ""            # why this mode (see mode_line())
+
+    @property
+    def mode(self):
+        """The measurement mode in the guest's words (tsc_clock_mode())."""
+        if self.accel == "kvm":
+            return "KVM"
+        return "icount" if self.icount else "TCG"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -593,17 +607,37 @@ def _kvm_arg(kvm_available):
                     "no usable /dev/kvm"), False
 
 
-def resolve(params, kvm_available=None, check_files=True):
+def parse_icount(value):
+    """ICOUNT: False, True or "auto" (decided by resolve() once the accelerator is)."""
+    if not _blank(value) and str(value).strip().lower() == "auto":
+        return "auto"
+    if not _blank(value) and not isinstance(value, bool) and \
+            str(value).strip() not in ("0", "1"):
+        raise ParamError(f"invalid ICOUNT={value!r}: must be 0, 1 or auto")
+    return parse_flag("ICOUNT", value)
+
+
+NOISE = "wall-clock timings under TCG are host noise"
+EXACT = "exact, repeatable virtual time: 1 ns per guest instruction"
+
+
+def mode_line(r, prog="qemu.py"):
+    """The one line that says which measurement mode a run uses and why."""
+    return f"{prog}: mode {r.mode}, SMP={r.smp}: {r.why}"
+
+
+def resolve(params, kvm_available=None, check_files=True, note=True):
     """Validate `params` and decide every default; raise ParamError with a clear message.
 
-    kvm_available: None to ask kvm_state() (only when it matters; a fallback to TCG
-    is then noted on stderr), a KvmState, or a bool (tests).
-    check_files: require the kernel/ISO file to exist (off for argv unit tests)."""
+    kvm_available: None to ask kvm_state() (only when it matters; with `note`, a fallback
+    to TCG is then noted on stderr), a KvmState, or a bool (tests).
+    check_files: require the kernel/ISO file to exist (off for argv unit tests).
+    Resolved.why says why the run gets its mode (mode_line())."""
     p = params
     boot = _choice("BOOT", p.boot, BOOTS, "pvh")
     smp = parse_smp(p.smp)
     mem = parse_mem(p.mem)
-    icount = parse_flag("ICOUNT", p.icount)
+    icount = parse_icount(p.icount)
     numa = parse_numa(p.numa, smp, mem)
     serial = SERIAL_PORTS.index(_choice("SERIAL", p.serial, SERIAL_PORTS, "ttyS0"))
     hpet = True if _blank(p.hpet) else parse_flag("HPET", p.hpet)
@@ -611,7 +645,7 @@ def resolve(params, kvm_available=None, check_files=True):
     machine = _choice("MACHINE", p.machine, MACHINES,
                       "q35" if boot in ("uefi", "efi") else "pc")
 
-    if icount:
+    if icount is True:
         if accel == "kvm":
             raise ParamError("ICOUNT=1 needs TCG (icount is a TCG feature): use ACCEL=tcg "
                              "or ACCEL=auto with ICOUNT=1")
@@ -620,14 +654,28 @@ def resolve(params, kvm_available=None, check_files=True):
                              "guests under icount (vCPU starvation); use SMP=1 with ICOUNT=1, "
                              "or ICOUNT=0 for SMP runs")
         accel = "tcg"
+        why = f"ICOUNT=1 ({EXACT})"
+    elif accel == "tcg":
+        why = "ACCEL=tcg"
     if accel in ("auto", "kvm"):
         kvm, probed_here = _kvm_arg(kvm_available)
         if accel == "kvm" and not kvm.usable:
             raise ParamError(f"ACCEL=kvm but KVM cannot run guests here: {kvm.reason}; "
                              "use ACCEL=tcg or ACCEL=auto")
-        if accel == "auto" and not kvm.usable and probed_here:
+        if accel == "auto" and not kvm.usable and probed_here and note:
             _note(f"irqlab: KVM unusable here ({kvm.reason}); using TCG")
+        why = f"ACCEL=kvm ({kvm.reason})" if accel == "kvm" else \
+            kvm.reason if kvm.usable else f"KVM unusable here ({kvm.reason})"
         accel = "kvm" if kvm.usable else "tcg"
+    if icount == "auto":
+        # A newcomer's first figures must mean something: plain TCG's do not.
+        icount = accel == "tcg" and smp == 1
+        if icount:
+            why += f"; TCG with icount ({EXACT}; ICOUNT=0 for plain TCG)"
+        elif accel == "tcg":
+            why += f"; icount needs SMP=1, so plain TCG ({NOISE})"
+    elif icount is False and accel == "tcg":
+        why += f"; ICOUNT=0 ({NOISE})" if not _blank(p.icount) else f" ({NOISE})"
 
     cpu = None if _blank(p.cpu) else str(p.cpu).strip()
     if cpu is None:
@@ -665,7 +713,7 @@ def resolve(params, kvm_available=None, check_files=True):
                          "make efi)")
     return Resolved(kernel=kernel, iso=iso, disk=disk, smp=smp, mem=mem, accel=accel,
                     icount=icount, boot=boot, machine=machine, cpu=cpu, cmdline=cmdline,
-                    debug=bool(p.debug), numa=numa, serial=serial, hpet=hpet)
+                    debug=bool(p.debug), numa=numa, serial=serial, hpet=hpet, why=why)
 
 
 def find_ovmf(environ=None):
@@ -1026,14 +1074,14 @@ def _run_argv(argv, timeout, out_sinks=None, err_echo=None):
 
 
 def run(params, serial_file=None, timeout=None, stream=None, tee=None, echo_cmd=None,
-        kvm_available=None):
+        kvm_available=None, note=True):
     """Boot once. Serial goes to `serial_file`, or (when None) is streamed to the binary
     file object `stream` (default: stdout) and optionally copied to the path `tee`.
     timeout: seconds before QEMU's process group is killed; None = default_timeout() of
     the command line, 0 = no limit. A KVM internal error kills QEMU at once (no verdict).
     Returns RunResult; raises ParamError for bad parameters or when QEMU cannot be
     started."""
-    r = resolve(params, kvm_available=kvm_available)
+    r = resolve(params, kvm_available=kvm_available, note=note)
     if timeout is None:
         timeout = default_timeout(r.cmdline, r.accel, r.icount, r.smp)
     elif timeout <= 0:
@@ -1122,7 +1170,8 @@ def main(argv=None):
     rp.add_argument("--smp", default="1", help="vCPUs, 1..%d (default 1)" % MAX_SMP)
     rp.add_argument("--mem", default=DEFAULT_MEM, help="RAM, e.g. 256M (default)")
     rp.add_argument("--accel", default="auto", help="auto (default), tcg or kvm")
-    rp.add_argument("--icount", default="0", help="1: deterministic icount (TCG, SMP=1)")
+    rp.add_argument("--icount", default="auto", help="1: deterministic icount (TCG, "
+                    "SMP=1); auto (default): icount when the run is on TCG at SMP=1")
     rp.add_argument("--boot", default="pvh", help="pvh (default), bios, uefi or efi")
     rp.add_argument("--machine", default="", help="pc or q35 (default: q35 for uefi and efi, else pc)")
     rp.add_argument("--cpu", default="", help="QEMU CPU model (default: max on TCG, host on KVM)")
@@ -1173,7 +1222,9 @@ def main(argv=None):
             print(f"{me}: QEMU starts stopped; gdb stub on localhost:1234 "
                   "(gdb build/<config>/kernel.elf -ex 'target remote :1234')",
                   file=sys.stderr)
-        res = run(params, serial_file=a.serial_file, timeout=a.timeout,
+        # One line, before the guest's own "irqlab: mode" line: the mode and why.
+        print(mode_line(resolve(params, note=False)), file=sys.stderr, flush=True)
+        res = run(params, serial_file=a.serial_file, timeout=a.timeout, note=False,
                   tee=a.tee, echo_cmd=sys.stderr if a.print_cmd else None)
     except ParamError as e:
         print(f"{me}: error: {e}", file=sys.stderr)

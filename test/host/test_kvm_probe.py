@@ -216,7 +216,10 @@ class FallbackTest(_FakeKvm):
         os.environ["FAKE_KVM"] = "internal"
         rc, out, err, secs = self.cli()
         self.assertEqual(rc, 0, err)
-        self.assertIn("irqlab: KVM unusable here (KVM internal error", err)
+        # one line says the mode and why (not a second "irqlab: KVM unusable" note)
+        self.assertIn("qemu.py: mode icount, SMP=1: KVM unusable here (KVM internal error",
+                      err)
+        self.assertEqual(err.count("KVM unusable"), 1, err)
         self.assertIn("irqlab: end status=ok", out)
         with open(self.calls) as f:
             self.assertEqual(f.read().split("\n")[-2], "run tcg")

@@ -77,7 +77,7 @@ class ResolveTest(unittest.TestCase):
         self.assertIn("pvh, bios, uefi, efi", self.error(boot="floppy"))
         self.assertIn("pc, q35", self.error(machine="isapc"))
         self.assertIn("auto, tcg, kvm", self.error(accel="hvf"))
-        self.assertIn("0 or 1", self.error(icount="yes"))
+        self.assertIn("0, 1 or auto", self.error(icount="yes"))
 
     def test_efi_needs_disk_and_defaults_to_q35(self):
         self.assertIn("--disk", self.error(boot="efi", iso="x.iso"))
@@ -120,6 +120,48 @@ class ResolveTest(unittest.TestCase):
         self.assertEqual(self.resolve(boot="uefi", iso="x.iso").machine, "q35")
         self.assertEqual(self.resolve(boot="uefi", iso="x.iso", machine="pc").machine, "pc")
         self.assertEqual(self.resolve(boot="bios", iso="x.iso").machine, "pc")
+
+
+class ModeTest(unittest.TestCase):
+    """ICOUNT=auto (make run's default): icount when the run ends up on TCG at SMP=1;
+    Resolved.mode names the mode as the guest does and Resolved.why says why."""
+
+    def resolve(self, kvm=False, **kw):
+        return qemu.resolve(P(kernel="k.elf", **kw), kvm_available=kvm, check_files=False)
+
+    def test_auto_without_kvm_is_icount(self):
+        r = self.resolve(icount="auto")
+        self.assertEqual((r.accel, r.icount, r.smp, r.mode), ("tcg", True, 1, "icount"))
+        self.assertIn("KVM unusable here (no usable /dev/kvm)", r.why)
+        self.assertIn("1 ns per guest instruction", r.why)
+        self.assertEqual(qemu.mode_line(r), "qemu.py: mode icount, SMP=1: " + r.why)
+
+    def test_auto_with_kvm_is_kvm(self):
+        r = self.resolve(icount="auto", kvm=True)
+        self.assertEqual((r.accel, r.icount, r.mode), ("kvm", False, "KVM"))
+        self.assertEqual(r.why, "KVM available")
+
+    def test_user_choices_win(self):
+        r = self.resolve(icount="0")
+        self.assertEqual((r.icount, r.mode), (False, "TCG"))
+        self.assertIn("ICOUNT=0 (wall-clock timings under TCG are host noise)", r.why)
+        r = self.resolve(icount="auto", smp="2")
+        self.assertEqual((r.icount, r.mode, r.smp), (False, "TCG", 2))
+        self.assertIn("icount needs SMP=1", r.why)
+        r = self.resolve(icount="auto", accel="tcg", kvm=True)
+        self.assertEqual((r.accel, r.mode), ("tcg", "icount"))
+        self.assertTrue(r.why.startswith("ACCEL=tcg; TCG with icount"), r.why)
+        r = self.resolve(icount="auto", accel="kvm", kvm=True)
+        self.assertEqual(r.mode, "KVM")
+        r = self.resolve(icount="1", kvm=True)
+        self.assertEqual(r.mode, "icount")
+        self.assertTrue(r.why.startswith("ICOUNT=1"), r.why)
+        self.assertIn("-icount", qemu.build_argv(self.resolve(icount="auto")))
+        self.assertNotIn("-icount", qemu.build_argv(self.resolve(icount="auto", kvm=True)))
+
+    def test_library_default_stays_0(self):
+        # test/run and tools/irqlab say what they want; only make run and the CLI pick.
+        self.assertFalse(self.resolve().icount)
 
 
 class ArgvTest(unittest.TestCase):
@@ -330,6 +372,10 @@ class RunTest(unittest.TestCase):
         rc, out, err = self.cli("run", "--kernel", self.kernel, "--cmdline", "fake=ok")
         self.assertEqual(rc, 0, err)
         self.assertIn("irqlab: end status=ok", out)       # streamed to stdout
+        # the mode line comes first, once, on stderr; the CLI defaults to ICOUNT=auto
+        self.assertRegex(err.splitlines()[0], r"^qemu\.py: mode icount, SMP=1: KVM unusable "
+                         r"here \(.*no-kvm: No such file or directory\); TCG with icount")
+        self.assertEqual(err.count("KVM unusable"), 1, err)
         rc, out, err = self.cli("run", "--kernel", self.kernel, "--cmdline", "fake=panic")
         self.assertEqual(rc, 1)
         self.assertIn("guest failure code 3 (panic)", err)

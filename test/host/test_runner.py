@@ -337,6 +337,81 @@ class WholeRunTest(unittest.TestCase):
         self.assertNotIn("Traceback", err)
 
 
+class RunnerModesTest(unittest.TestCase):
+    """test/run -t (TAP 13) and --cfg FILE, in WholeRunTest's scratch repo."""
+    CFG = WholeRunTest.CFG
+    FAKE_QEMU = WholeRunTest.FAKE_QEMU
+    setUp = WholeRunTest.setUp
+    tearDown = WholeRunTest.tearDown
+    run_tr = WholeRunTest.run_tr
+
+    def test_tap_output(self):
+        rc, out, err = self.run_tr("-t", "-j", "2", "good", "bad", "kvm-only", "sel-panic")
+        self.assertEqual(rc, 1, out + err)
+        lines = out.splitlines()
+        self.assertEqual(lines[0], "TAP version 13")
+        results = [l for l in lines[1:] if not l.startswith("#")]
+        plan = results.pop()
+        self.assertEqual(plan, f"1..{len(results)}")
+        for i, l in enumerate(results, 1):
+            self.assertRegex(l, rf"^(ok|not ok) {i} - \S.*$")
+        self.assertFalse([l for l in lines if re.match(r"(PASS|FAIL|SKIP) ", l)], out)
+
+        def one(regex):
+            found = [l for l in results if re.fullmatch(regex, l)]
+            self.assertEqual(len(found), 1, f"{regex!r} in\n{out}")
+        one(r"ok \d+ - good: memblock\.reserve_free")
+        one(r"ok \d+ - good: memblock\.big # SKIP no 4G")
+        one(r"ok \d+ - good \(boot, \d+\.\d\d s\)")
+        one(r"not ok \d+ - bad: slub\.b")
+        one(r"not ok \d+ - bad \(boot, .*guest failure code 1 \(test failure\).*")
+        one(r"ok \d+ - kvm-only \(boot\) # SKIP needs KVM: .*no-kvm: No such file or directory")
+        one(r"ok \d+ - sel-panic \(boot, .*\): panic as expected")
+        # a failure's details are TAP comments
+        self.assertIn("#     | irqlab: start 0.1 deadbeef", lines)
+        # the summary, as a comment, right before the plan
+        counts = (sum(1 for l in results if l.startswith("ok") and "# SKIP" not in l),
+                  sum(1 for l in results if l.startswith("not ok")),
+                  sum(1 for l in results if "# SKIP" in l))
+        self.assertEqual(lines[-2], "# %d passed, %d failed, %d skipped" % counts)
+        # a TAP reader (test/run's own KTAP parser) finds it well formed
+        ktap = tr.parse_ktap(lines)
+        self.assertEqual(tr.ktap_problems(ktap), [f"{counts[1]} failed cases: "
+                         + ", ".join(c.path for c in tr.ktap_cases(ktap) if c.status == "FAIL")])
+
+    def test_tap_escapes_hash(self):
+        import io
+        buf = io.StringIO()
+        rep = tr.Reporter(out=buf, tap=True)
+        rep.emit("FAIL", "x #1 \\ y", ["detail"])
+        rep.emit("SKIP", "z", why="no #2")
+        rep.finish()
+        self.assertEqual(buf.getvalue().splitlines(), [
+            "TAP version 13", "not ok 1 - x \\#1 \\\\ y", "# detail",
+            "ok 2 - z # SKIP no \\#2", "# 0 passed, 1 failed, 1 skipped", "1..2"])
+
+    def test_cfg_file_runs_its_entries_only(self):
+        hdir = os.path.join(self.root, "test", "host")
+        os.mkdir(hdir)
+        with open(os.path.join(hdir, "test_x.py"), "w") as f:
+            f.write("import unittest\nclass T(unittest.TestCase):\n"
+                    "    def test_bad(self):\n        self.fail('ran')\n")
+        cfg = os.path.join(self.root, "mine.cfg")
+        with open(cfg, "w") as f:
+            f.write("[mine]\n")
+        rc, out, err = self.run_tr("--cfg", cfg)
+        self.assertEqual(rc, 0, out + err)
+        self.assertNotIn("host-unittests", out)
+        self.assertEqual(out.splitlines()[-1], "3 passed, 0 failed, 1 skipped")
+        rc, out, err = self.run_tr("--cfg", cfg, "--list")
+        self.assertEqual([l.split()[0] for l in out.splitlines()], ["mine"])
+        # named, it runs; and the default table still includes it
+        rc, out, err = self.run_tr("--cfg", cfg, "host-unittests")
+        self.assertIn("FAIL host-unittests: test_x.T.test_bad", out)
+        rc, out, err = self.run_tr("--list")
+        self.assertTrue(out.startswith("host-unittests "), out)
+
+
 class AccelTest(WholeRunTest):
     """--accel and the KVM probe in test/run, with a fake QEMU whose KVM fails on demand
     and a fake KVM device that opens."""
