@@ -11,7 +11,8 @@ sequence numbers missing (lost).  The kernel keeps records apart from text
 announces with a `** N printk messages dropped **` line; a missing record
 is a problem whether or not such a line excuses it.
 
-Usage: records.py LOG...   prints the problems of each log; exit 1 if any.
+Usage: records.py LOG...   prints the problems of each log; exit 1 if any,
+                           2 if a log could not be read (the rest are checked).
 Library: parse(lines) -> Records.
 """
 import json
@@ -94,16 +95,23 @@ def parse(lines):
 
 
 def main(argv):
-    bad = 0
+    bad = unreadable = 0
     for path in argv[1:]:
-        with open(path, "rb") as f:
-            lines = f.read().decode("utf-8", "replace").splitlines()
+        try:
+            with open(path, "rb") as f:
+                lines = f.read().decode("utf-8", "replace").splitlines()
+        except OSError as e:
+            print(f"{path}: {e.strerror}", file=sys.stderr)
+            unreadable += 1
+            continue
         recs = parse(lines)
         for p in recs.problems:
             print(f"{path}: {p}")
         bad += bool(recs.problems)
         print(f"{path}: {len(recs.items)} records, {len(recs.corrupt)} corrupt, "
               f"{len(recs.missing)} missing, {recs.dropped} dropped by the kernel")
+    if unreadable:
+        return 2
     return 1 if bad else 0
 
 

@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/irqlab and scripts/records.py on bad input and closed pipes: one line
+naming the problem and a defined exit status, never a Python traceback."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _load  # noqa: E402
+from test_irqlab_tool import rec, CYC  # noqa: E402
+
+TOOL = os.path.join(_load.ROOT, "tools", "irqlab")
+RECORDS = os.path.join(_load.ROOT, "scripts", "records.py")
+
+
+class RobustTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.good = self.write("good.log", "\n".join(
+            ["irqlab: start 0.1.0 deadbeef", "Command line: run=cyclic", rec(0, CYC)] +
+            [rec(i + 1, {"type": "hackbench", "groups": 1, "fds": 2, "loops": 1, "size": 100,
+                         "time_ns": 1000000, "ctxsw": 1, "migrations": 0})
+             for i in range(2)] + ["irqlab: end status=ok", ""]))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, text, mode="w"):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, mode) as f:
+            f.write(text)
+        return path
+
+    def sh(self, cmd, script=TOOL):
+        """Run @script with the arguments of @cmd through a shell (pipes)."""
+        p = subprocess.run(f"{sys.executable} {script} {cmd}", shell=True, text=True,
+                           capture_output=True, timeout=60, cwd=self.tmp.name,
+                           env=dict(os.environ, IRQLAB_DEBUG=""))
+        return p.returncode, p.stdout, p.stderr
+
+    def assertOneLine(self, err, *words):
+        self.assertNotIn("Traceback", err)
+        lines = err.strip().splitlines()
+        self.assertEqual(len(lines), 1, err)
+        for w in words:
+            self.assertIn(w, lines[0])
+
+    def test_html_and_json_to_a_missing_directory_or_a_directory(self):
+        for opt, cmd in (("--html", "report"), ("--json", "parse")):
+            rc, out, err = self.sh(f"{cmd} {self.good} {opt} nodir/x.out")
+            self.assertEqual(rc, 2, err)
+            self.assertOneLine(err, opt, "nodir", "does not exist")
+            rc, out, err = self.sh(f"{cmd} {self.good} {opt} {self.tmp.name}")
+            self.assertEqual(rc, 2, err)
+            self.assertOneLine(err, opt, "is a directory")
+
+    def test_report_into_a_closed_pipe(self):
+        # 3000 hackbench rows, more than a pipe holds: the tool writes after head left
+        big = self.write("big.log", "\n".join(
+            ["irqlab: start 0.1.0 deadbeef"] +
+            [rec(i, {"type": "hackbench", "groups": 1, "fds": 2, "loops": 1, "size": 100,
+                     "time_ns": 1000000, "ctxsw": 1, "migrations": 0})
+             for i in range(3000)] + ["irqlab: end status=ok", ""]))
+        p = subprocess.run(["bash", "-c", f"{sys.executable} {TOOL} report {big} "
+                            "| head -1; echo ${PIPESTATUS[0]}"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.stderr, "")
+        self.assertEqual(p.stdout.splitlines(), [f"== {big}: irqlab 0.1.0 deadbeef, status ok",
+                                                 "141"])
+
+    def test_unreadable_logs_are_named_and_the_rest_reported(self):
+        unreadable = self.write("locked.log", "x\n")
+        os.chmod(unreadable, 0)
+        missing = os.path.join(self.tmp.name, "missing.log")
+        for cmd in ("report", "parse", "lava"):
+            rc, out, err = self.sh(f"{cmd} {missing} {self.tmp.name} {self.good}")
+            self.assertEqual(rc, 2, cmd)
+            self.assertNotIn("Traceback", err)
+            self.assertIn(f"{missing}: No such file or directory", err)
+            self.assertIn(f"{self.tmp.name}: Is a directory", err)
+            # the readable one is still reported
+            self.assertIn("irqlab-boot RESULT=pass" if cmd == "lava" else "good.log", out)
+        rc, out, err = self.sh(f"compare --a {self.good} {missing} --b {self.good}")
+        self.assertEqual(rc, 2)
+        self.assertIn(f"{missing}: No such file", err)
+        self.assertIn("hackbench time s", out)
+        rc, out, err = self.sh(f"compare --a {missing} --b {self.good}")
+        self.assertEqual(rc, 2)
+        self.assertIn("no readable log on side A", err)
+        rc, out, err = self.sh(f"{missing} {self.good}", script=RECORDS)
+        self.assertEqual(rc, 2)
+        self.assertIn(f"{missing}: No such file", err)
+        self.assertIn("good.log: 3 records", out)
+        if os.geteuid() != 0:		# root reads a mode 000 file
+            rc, out, err = self.sh(f"report {unreadable}")
+            self.assertEqual(rc, 2)
+            self.assertOneLine(err.splitlines()[0], "locked.log", "Permission denied")
+
+    def test_binary_file_to_matrix(self):
+        binary = self.write("bin.ini", bytes(range(256)) * 4, "wb")
+        rc, out, err = self.sh(f"matrix {binary} --out {self.tmp.name}/mx")
+        self.assertEqual(rc, 2)
+        self.assertOneLine(err, "bin.ini", "not a text file")
+        rc, out, err = self.sh(f"matrix {self.tmp.name}")
+        self.assertEqual(rc, 2)
+        self.assertOneLine(err, "cannot read it")
+
+    def test_out_is_a_file(self):
+        ini = self.write("m.ini", "[matrix]\nconfigs = default\n[workloads]\nw = run=cyclic\n")
+        rc, out, err = self.sh(f"matrix {ini} --out {self.good}")
+        self.assertEqual(rc, 2)
+        self.assertOneLine(err, "--out", "good.log")
+
+
+if __name__ == "__main__":
+    unittest.main()
