@@ -420,6 +420,36 @@ class RunTest(unittest.TestCase):
             self.assertEqual(len(res["records"]["x"]), 2)
             self.assertTrue(os.path.exists(os.path.join(out, f"default-{rep}.log")))
 
+    def test_run_never_overwrites_earlier_logs(self):
+        out = os.path.join(self.root, "runs")
+        argv = ("run", "--cmdline", "fake=goodrec", "--reps", "2", "--accel", "tcg",
+                "--timeout", "60", "--out", out)
+        self.assertEqual(self.irqlab(*argv)[0], 0)
+        first = os.path.join(out, "default-1.log")
+        with open(first, "a") as f:
+            f.write("the first run's own line\n")
+        rc, so, se = self.irqlab(*argv)
+        self.assertEqual(rc, 0, so + se)
+        self.assertIn(f"default-3: ", so)
+        self.assertIn(os.path.join(out, "default-4.log"), so)
+        with open(first) as f:
+            self.assertIn("the first run's own line", f.read())
+        self.assertEqual(sorted(os.listdir(out)),
+                         sorted(f"default-{n}.{e}" for n in (1, 2, 3, 4) for e in ("log", "json")))
+
+    def test_run_bad_reps_and_timeout(self):
+        out = os.path.join(self.root, "runs")
+        for bad, msg in ((("--reps", "0"), "--reps 0: want at least 1"),
+                         (("--reps", "-1"), "--reps -1: want at least 1"),
+                         (("--timeout", "-1"), "--timeout -1: want a number of seconds above 0"),
+                         (("--timeout", "0"), "--timeout 0: want")):
+            rc, so, se = self.irqlab("run", "--cmdline", "fake=goodrec", "--accel", "tcg",
+                                     "--out", out, *bad)
+            self.assertEqual(rc, 2, bad)
+            self.assertEqual(len(se.strip().splitlines()), 1, se)
+            self.assertTrue(se.startswith(f"irqlab run: {msg}"), se)
+            self.assertFalse(os.path.exists(out), "nothing built or booted")
+
     def test_bad_record_and_bad_config(self):
         out = os.path.join(self.root, "runs")
         rc, so, _ = self.irqlab("run", "--cmdline", "fake=badrec", "--accel", "tcg",
