@@ -18,7 +18,7 @@ PACKAGES=(
 	gnu-efi ovmf
 	newlib-source
 	kconfig-frontends
-	python3 python3-pexpect python3-yaml
+	python3 python3-pexpect python3-yaml python3-scipy
 	"gnuplot-nox|gnuplot-qt|gnuplot-x11"
 )
 
