@@ -69,6 +69,14 @@ class RobustTest(unittest.TestCase):
         self.assertEqual(p.stderr, "")
         self.assertEqual(p.stdout.splitlines(), [f"== {big}: irqlab 0.1.0 deadbeef, status ok",
                                                  "141"])
+        # the page is still written when the tables' reader has gone
+        page = os.path.join(self.tmp.name, "r.html")
+        p = subprocess.run(["bash", "-c", f"{sys.executable} {TOOL} report {big} --html "
+                            f"{page} | head -1; echo ${{PIPESTATUS[0]}}"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual((p.stderr, p.stdout.splitlines()[-1]), ("", "141"))
+        with open(page) as f:
+            self.assertIn("</html>", f.read())
 
     def test_unreadable_logs_are_named_and_the_rest_reported(self):
         unreadable = self.write("locked.log", "x\n")
