@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """tools/irqlab report and compare on what cyclic's figures leave out: missed
 periods, samples above the histogram, and hackbench's rounds in one summary."""
+import html
 import io
 import os
 import re
+import shutil
 import sys
 import tempfile
 import unittest
@@ -70,3 +72,84 @@ class CyclicReportTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def svg_boxes(path):
+    """{fill colour: [heights]} of an SVG's filled polygons, and its texts."""
+    with open(path) as f:
+        svg = f.read()
+    boxes = {}
+    for fill, pts in re.findall(r"<polygon fill = 'rgb\(([\d ,]+)\)'[^>]*points = '([^']*)'", svg):
+        ys = [float(p.split(",")[1]) for p in pts.split()]
+        rgb = "#" + "".join(f"{int(v):02x}" for v in fill.split(","))
+        boxes.setdefault(rgb, []).append(round(max(ys) - min(ys), 2))
+    texts = [html.unescape(t).strip() for t in re.findall(r"<tspan[^>]*>([^<]*)</tspan>", svg)]
+    return boxes, texts
+
+
+@unittest.skipUnless(shutil.which("gnuplot"), "needs gnuplot (apt-get install gnuplot-nox)")
+class PlotTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def plot(self, *args):
+        svg = os.path.join(self.tmp.name, "p.svg")
+        self.assertTrue(tool.plot_svg(*args[:3], svg, *args[3:]))
+        return svg_boxes(svg)
+
+    def test_overflow_bar_and_single_samples(self):
+        boxes, texts = self.plot("cyclic CPU0, thread level", "latency (us)",
+                                 [(1, 1), (2, 50), (3, 1)], (570, 100))
+        blue = boxes[tool.PLOT_RGB]
+        self.assertEqual(len(blue), 3)
+        self.assertTrue(all(h >= 5 for h in blue), f"a count-1 bucket is drawn: {blue}")
+        # the bar, and its sample in the key
+        self.assertEqual(len(boxes[tool.OVERFLOW_RGB]), 2)
+        self.assertGreater(max(boxes[tool.OVERFLOW_RGB]), max(blue))
+        self.assertIn("570 samples (91.6%) above 100 us", texts)
+        self.assertIn(">100", texts)
+        # nothing above: said so, no bar
+        boxes, texts = self.plot("cyclic CPU0, irq level", "latency (us)", [(2, 5)], (0, 100))
+        self.assertNotIn(tool.OVERFLOW_RGB, boxes)
+        self.assertIn("no sample above 100 us", texts)
+
+    def test_log2_axis_labels(self):
+        bins = [(0, 3), (32, 100), (64, 40), (4096, 2), (1 << 20, 1), (1 << 25, 1)]
+        boxes, texts = self.plot("irqsoff windows, CPU0 (log2 buckets)",
+                                 "window (bucket start)", bins)
+        self.assertEqual(len(boxes[tool.PLOT_RGB]), 6)
+        self.assertTrue(all(h >= 5 for h in boxes[tool.PLOT_RGB]), boxes)
+        self.assertFalse([t for t in texts if re.search(r"\de[+-]?\d", t)], texts)
+        ticks = [t for t in texts if re.search(r"\d [nmu]?s$", t)]
+        self.assertLessEqual(len(ticks), 10, ticks)
+        for t in ticks:
+            self.assertRegex(t, r"^\d{1,3}(\.\d{1,2})? (ns|us|ms|s)$")
+        self.assertIn("16.8 ms", ticks)		# 2^24 ns, every third power
+
+    def test_report_html_draws_the_overflow(self):
+        cyc = dict(CYC, cpu=0, count=1000, overflows=[570, 0], missed=0)
+        hist = {"type": "cyclic_hist", "cpu": 0, "level": "thread", "part": 0,
+                "bins": [[1, 400], [2, 29], [99, 1]]}
+        ihist = dict(hist, level="irq", bins=[[0, 1000]])
+        path = os.path.join(self.tmp.name, "a.log")
+        with open(path, "w") as f:
+            f.write("\n".join(["irqlab: start 0.1.0 deadbeef",
+                               "cyclic: 1 thread(s) on CPU(s) 0, histogram 100 us",
+                               rec(0, cyc), rec(1, hist), rec(2, ihist),
+                               "irqlab: end status=ok"]) + "\n")
+        res = tool.parse_log(path)
+        self.assertEqual([h[3] for h in tool.histograms(res)], [(0, 100), (570, 100)])
+        text = "\n".join(tool.report_log(res))
+        self.assertRegex(text, r"max\s+>100us\s+irq min\s+irq avg\s+irq max\s+irq >100us")
+        self.assertRegex(text, r"54\.5\s+570 \(57\.0%\)\s+0\.4\s+1\.9\s+52\.8\s+0 \(0\.0%\)")
+        self.assertIn("note: cyclic CPU0: 570 (57.0%) of 1000 thread-level samples above "
+                      "the 100 us histogram", text)
+        # cyclic.hist_us= on the command line when cyclic's own line is gone
+        with open(path, "w") as f:
+            f.write("\n".join(["irqlab: start 0.1.0 deadbeef",
+                               "Command line: run=cyclic cyclic.hist_us=250",
+                               rec(0, cyc), rec(1, hist), "irqlab: end status=ok"]) + "\n")
+        self.assertIn("above the 250 us histogram", "\n".join(tool.report_log(tool.parse_log(path))))

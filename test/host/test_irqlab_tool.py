@@ -115,7 +115,8 @@ class ToolTest(unittest.TestCase):
         rc, out, _ = self.run_tool("report", self.clean_log())
         self.assertEqual(rc, 0)
         self.assertIn("command line: run=cyclic", out)
-        self.assertRegex(out, r"1\s+95\s+1000\s+300\s+\?\s+2\.0\s+3\.6\s+54\.5\s+0\.4\s+1\.9\s+52\.8\s+icount")
+        self.assertRegex(out, r"1\s+95\s+1000\s+300\s+\?\s+2\.0\s+3\.6\s+54\.5\s+0 \(0\.0%\)\s+"
+                              r"0\.4\s+1\.9\s+52\.8\s+0 \(0\.0%\)\s+icount")
         self.assertRegex(out, r"hackbench\s+0\s+10\s+36\s+100\s+500\s+__wake_up\+0x27\s+__wake_up\+0xfd")
 
     def test_parse_json(self):
@@ -181,9 +182,10 @@ class ToolTest(unittest.TestCase):
         self.assertEqual(m["cyclicdl avg us"], 2.35)
         self.assertNotIn("cyclic max us", m)
         self.assertRegex("\n".join(tool.report_log(res)), r"cyclicdl \(us\)\n.*\n0\s+200\s+1000\s+1000\s+300"
-                                               r"\s+\?\s+1\.0\s+1\.2\s+2\.0\s+0\s+icount")
+                                               r"\s+\?\s+1\.0\s+1\.2\s+2\.0\s+0 \(0\.0%\)\s+icount")
         self.assertEqual(tool.histograms(res),
-                         [("cyclicdl CPU1, thread level", "latency (us)", [(3, 250), (4, 50)])])
+                         [("cyclicdl CPU1, thread level", "latency (us)", [(3, 250), (4, 50)],
+                           (0, 100))])
 
     def test_compare_cli(self):
         def hb(ns, name):
