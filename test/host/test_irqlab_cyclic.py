@@ -70,8 +70,26 @@ class CyclicReportTest(unittest.TestCase):
         self.assertIn("note: cyclic: missed periods are not in these records", out)
 
 
-if __name__ == "__main__":
-    unittest.main()
+    def test_hackbench_summary(self):
+        def hb(s):
+            return {"type": "hackbench", "groups": 2, "fds": 20, "loops": 20, "size": 100,
+                    "time_ns": int(s * 1e9), "ctxsw": 1, "migrations": 0, "clock": "icount"}
+        # an older kernel: computed from the rounds (sample sd, n - 1)
+        rc, out, _ = self.run_tool("report", self.log([hb(1), hb(2), hb(3), hb(4)]))
+        self.assertEqual(rc, 0)
+        self.assertRegex(out, r"hackbench summary \(s; from the 4 round record\(s\)\)\n"
+                              r"rounds\s+mean\s+sd\s+min\s+max\n"
+                              r"4\s+2\.500\s+1\.291\s+1\.000\s+4\.000\n")
+        rc, out, _ = self.run_tool("report", self.log([hb(0.25)]))
+        self.assertRegex(out, r"\n1\s+0\.250\s+0\.000\s+0\.250\s+0\.250\n")
+        # the guest's own summary wins, and a round record lost is said
+        summ = {"type": "hackbench_summary", "n": 3, "mean_ns": 2000000000,
+                "sd_ns": 1000000000, "min_ns": 1000000000, "max_ns": 3000000000}
+        rc, out, _ = self.run_tool("report", self.log([hb(1), hb(3), summ]))
+        self.assertRegex(out, r"hackbench summary \(s; the guest's summary, 2 round record\(s\) "
+                              r"in the log\)\n.*\n3\s+2\.000\s+1\.000\s+1\.000\s+3\.000\n")
+        rc, out, _ = self.run_tool("report", self.log([dict(CYC, missed=0)]))
+        self.assertNotIn("hackbench", out)
 
 
 def svg_boxes(path):
@@ -153,3 +171,7 @@ class PlotTest(unittest.TestCase):
                                "Command line: run=cyclic cyclic.hist_us=250",
                                rec(0, cyc), rec(1, hist), "irqlab: end status=ok"]) + "\n")
         self.assertIn("above the 250 us histogram", "\n".join(tool.report_log(tool.parse_log(path))))
+
+
+if __name__ == "__main__":
+    unittest.main()
