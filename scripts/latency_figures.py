@@ -14,6 +14,8 @@ hackbench's time with the tracer built in (default), with both tracers
 Every figure comes from the @irqlab records of the boot's serial log, after
 their CRCs are checked (scripts/records.py).  Logs are kept in
 build/figures/.  Usage: latency_figures.py [--jobs N] [--quick]
+The report is the only thing on stdout (make's output goes to stderr); any
+failure is one line on stderr and exit status 1.
 """
 import argparse
 import os
@@ -36,8 +38,14 @@ CYCLIC_LOADED = "run=cyclic,hackbench cyclic.loops=1000 hackbench.groups=2 hackb
 
 
 def build(config):
-    subprocess.run(["make", "-s", f"-j{os.cpu_count() or 2}", f"CONFIG={config}"],
-                   cwd=ROOT, check=True)
+    """Build @config; make's output goes to stderr, stdout is the report alone."""
+    try:
+        p = subprocess.run(["make", "-s", f"-j{os.cpu_count() or 2}", f"CONFIG={config}"],
+                           cwd=ROOT, stdout=sys.stderr.fileno())
+    except OSError as e:
+        sys.exit(f"latency_figures: cannot run make: {e.strerror}")
+    if p.returncode:
+        sys.exit(f"latency_figures: building {config} failed (make status {p.returncode})")
 
 
 def boot(config, cmdline, smp, icount, tag, timeout=600):
@@ -57,8 +65,14 @@ def boot(config, cmdline, smp, icount, tag, timeout=600):
         status = p.returncode
     except subprocess.TimeoutExpired:
         status = "timeout"
-    with open(log, "rb") as f:
-        lines = f.read().decode("utf-8", "replace").splitlines()
+    except OSError as e:
+        sys.exit(f"latency_figures: cannot run {argv[0]}: {e.strerror}")
+    try:
+        with open(log, "rb") as f:
+            lines = f.read().decode("utf-8", "replace").splitlines()
+    except OSError as e:
+        sys.exit(f"latency_figures: {tag}: no serial log {log}: {e.strerror} "
+                 f"(QEMU status {status})")
     recs = records.parse(lines)
     if status != 1 or recs.problems:
         sys.exit(f"latency_figures: {tag}: QEMU status {status}, record problems "
@@ -130,4 +144,10 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BrokenPipeError:		# latency_figures.py | head
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(141)
+    except KeyboardInterrupt:
+        sys.exit("latency_figures: interrupted")

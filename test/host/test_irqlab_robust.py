@@ -122,5 +122,24 @@ class RobustTest(unittest.TestCase):
         self.assertOneLine(err, "--out", "good.log")
 
 
+class LatencyFiguresTest(unittest.TestCase):
+    """scripts/latency_figures.py with a make that talks and then fails."""
+
+    def test_build_output_on_stderr_and_failure_in_one_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "make"), "w") as f:
+                f.write("#!/bin/sh\necho '  CC      kernel/fake.c'\nexit 2\n")
+            os.chmod(os.path.join(tmp, "make"), 0o755)
+            p = subprocess.run([sys.executable, os.path.join(_load.ROOT, "scripts",
+                                                             "latency_figures.py"), "--quick"],
+                               capture_output=True, text=True, timeout=60,
+                               env=dict(os.environ, PATH=tmp + os.pathsep + os.environ["PATH"]))
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stdout, "")
+        self.assertEqual(p.stderr.splitlines(), [
+            "  CC      kernel/fake.c",
+            "latency_figures: building default failed (make status 2)"])
+
+
 if __name__ == "__main__":
     unittest.main()
