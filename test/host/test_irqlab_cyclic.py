@@ -57,6 +57,19 @@ class CyclicReportTest(unittest.TestCase):
         self.assertIn("note: cyclic: missed periods are not in these records", out)
         self.assertRegex(out, r"\n1\s+95\s+1000\s+300\s+\?\s+2\.0")
 
+    def test_missed_periods_flag_a_serial_capture(self):
+        import pty
+        master, slave = pty.openpty()
+        for line in ("irqlab: start 0.1.0 deadbeef", rec(0, dict(CYC, missed=3)),
+                     "irqlab: end status=ok"):
+            os.write(master, (line + "\r\n").encode())
+        rc, out, _ = self.run_tool("serial", os.ttyname(slave), "--timeout", "10",
+                                   "--out", os.path.join(self.tmp.name, "s.log"))
+        os.close(master)
+        os.close(slave)
+        self.assertEqual(rc, 1)
+        self.assertIn("FLAG: cyclic CPU1 missed 3 period(s)", out)
+
     def test_missed_periods_in_compare(self):
         a = [self.log([dict(CYC, missed=0)]) for _ in range(5)]
         b = [self.log([dict(CYC, missed=m)]) for m in (900, 1000, 1100, 950, 1050)]
