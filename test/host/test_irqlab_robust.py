@@ -106,6 +106,24 @@ class RobustTest(unittest.TestCase):
             self.assertEqual(rc, 2)
             self.assertOneLine(err.splitlines()[0], "locked.log", "Permission denied")
 
+    def test_compare_without_scipy(self):
+        fake = os.path.join(self.tmp.name, "fakesite", "scipy")
+        os.makedirs(fake)
+        with open(os.path.join(fake, "__init__.py"), "w") as f:
+            f.write("raise ImportError('no scipy here')\n")
+        other = self.write("other.log", open(self.good).read().replace(
+            rec(1, {"type": "hackbench", "groups": 1, "fds": 2, "loops": 1, "size": 100,
+                    "time_ns": 1000000, "ctxsw": 1, "migrations": 0}),
+            rec(1, {"type": "hackbench", "groups": 1, "fds": 2, "loops": 1, "size": 100,
+                    "time_ns": 1200000, "ctxsw": 1, "migrations": 0})))
+        logs = f"{self.good} {other}"
+        p = subprocess.run(f"{sys.executable} {TOOL} compare --a {logs} --b {logs}",
+                           shell=True, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, PYTHONPATH=os.path.dirname(fake)))
+        self.assertEqual(p.returncode, 2)
+        self.assertOneLine(p.stderr, "need SciPy", "apt-get install python3-scipy")
+        self.assertTrue(p.stderr.startswith("irqlab compare: the tests need SciPy"), p.stderr)
+
     def test_binary_file_to_matrix(self):
         binary = self.write("bin.ini", bytes(range(256)) * 4, "wb")
         rc, out, err = self.sh(f"matrix {binary} --out {self.tmp.name}/mx")
