@@ -81,7 +81,12 @@ class CyclicReportTest(unittest.TestCase):
         self.assertRegex(out, r"cyclic missed periods\s+ok\s+ok\s+-\s+1000 \+- 79 \(5\)"
                               r".*missing on one side")
         self.assertIn("note: cyclic: missed periods are not in these records", out)
-
+        # samples above the histogram: one line for all the logs, not one per thread
+        over = [self.log([dict(CYC, overflows=[n, 1], missed=0)]) for n in range(1, 6)]
+        rc, out, _ = self.run_tool("compare", "--a", *over, "--b", *a)
+        self.assertEqual([l for l in out.splitlines() if "histogram" in l],
+                         ["note: 5 of 10 log(s) have cyclic samples above the histogram "
+                          "(tools/irqlab report shows how many)"])
 
     def test_hackbench_summary(self):
         def hb(s):
