@@ -111,7 +111,9 @@ class RobustTest(unittest.TestCase):
         os.makedirs(fake)
         with open(os.path.join(fake, "__init__.py"), "w") as f:
             f.write("raise ImportError('no scipy here')\n")
-        other = self.write("other.log", open(self.good).read().replace(
+        with open(self.good) as f:
+            text = f.read()
+        other = self.write("other.log", text.replace(
             rec(1, {"type": "hackbench", "groups": 1, "fds": 2, "loops": 1, "size": 100,
                     "time_ns": 1000000, "ctxsw": 1, "migrations": 0}),
             rec(1, {"type": "hackbench", "groups": 1, "fds": 2, "loops": 1, "size": 100,
