@@ -1400,9 +1400,10 @@ static void sched_flags_checked(struct ktest *t)
 /* ---------------------------------------------------------------- cyclicdl core */
 
 /*
- * 128 periods of 1 ms: a whole number of the fair load balance's 32 ms
- * (8 ticks at 250 HZ), so every run holds the same number of periods it
- * lengthens whatever its phase.
+ * 128 periods of 1 ms: a whole number of ticks (4 ms at 250 HZ, 10 or 1
+ * ms otherwise), so every run holds the same number of periods the tick
+ * lengthens, whatever its phase against the tick.  (At SMP=1 there is no
+ * load balancing: one CPU has no sched domain.)
  */
 #define CDL_LOOPS	128
 
@@ -1452,9 +1453,8 @@ static void cyclicdl_bookkeeping(struct ktest *t)
 
 /*
  * Whether two runs hold the same records: extremes, sum, overflows and
- * histogram.  Not sample by sample: the fair load balance runs every 8
- * ticks from a phase of its own, so the period it lengthens can differ
- * between runs.  When they differ, the log says how, and where the
+ * histogram.  Not sample by sample: which periods the tick lands in
+ * depends on the run's phase against it, which differs between runs.  When they differ, the log says how, and where the
  * samples first part.
  */
 static bool cyclicdl_same(struct ktest *t, struct cyclic_result *ra, int a,
