@@ -231,6 +231,38 @@ static int run_workloads(unsigned int *cmdline_errors)
 
 u64 irqlab_banner_seq = ~0ULL;
 
+/*
+ * What a nanosecond in the figures that follow is: the line a reader needs
+ * before trusting (or not) any of them.  Printed once the clock is final
+ * (the HPET refines the early PIT calibration, and only the refined figure
+ * tells icount's exact 1 GHz from TCG) and the CPUs are up.
+ */
+static void print_mode_line(void)
+{
+	const char *mode = tsc_clock_mode();
+	unsigned int cpus = num_online_cpus();
+
+	if (!strcmp(mode, "icount") && cpus == 1)
+		pr_info("irqlab: mode icount: 1 ns = 1 guest instruction; figures are exact and "
+			"repeatable (SMP=1)\n");
+	else if (!strcmp(mode, "icount"))
+		pr_info("irqlab: mode icount: 1 ns = 1 guest instruction; figures are NOT exact "
+			"(SMP=%u: the vCPUs take turns on one host thread, so each one's time "
+			"depends on that interleave)\n", cpus);
+	else if (!strcmp(mode, "TCG"))
+		pr_info("irqlab: mode TCG: 1 ns = 1 ns of an emulator's wall clock; figures are "
+			"host noise, not latency (SMP=%u)\n", cpus);
+	else if (!strcmp(mode, "KVM"))
+		pr_info("irqlab: mode KVM: 1 ns = 1 ns of host time; figures include the host's "
+			"scheduling of the vCPUs (SMP=%u)\n", cpus);
+	else if (!strcmp(mode, "hardware"))
+		pr_info("irqlab: mode hardware: 1 ns = 1 ns of the TSC; figures are this "
+			"machine's latency (%u CPUs)\n", cpus);
+	else
+		pr_info("irqlab: mode %s: 1 ns = 1 ns of this hypervisor's TSC; figures include "
+			"its scheduling of the vCPUs (SMP=%u)\n", mode, cpus);
+}
+
 static void print_boot_banner(void)
 {
 	/* The first line fleet tools (LAVA) look for; keep its format. */
@@ -379,6 +411,7 @@ __noreturn void start_kernel(void)
 	tick_setup_local();
 	local_irq_enable();
 	smp_init();
+	print_mode_line();
 	mm_init();
 	rest_init();
 }
