@@ -180,12 +180,38 @@ static int run_one(const struct irqlab_workload *w)
 	return failed;
 }
 
+static const struct irqlab_workload *find_workload(const char *name)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(workloads); i++)
+		if (!strcmp(workloads[i].name, name))
+			return &workloads[i];
+	return NULL;
+}
+
+/* Every name in run= must be a workload: checked before any of them runs. */
+static unsigned int check_run_list(void)
+{
+	char list[256], *save, *name;
+	unsigned int errors = 0;
+
+	strncpy(list, run_list, sizeof(list) - 1);
+	list[sizeof(list) - 1] = '\0';
+	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		if (find_workload(name))
+			continue;
+		pr_err("irqlab: unknown workload '%s' in run=\n", name);
+		print_workloads();
+		errors++;
+	}
+	return errors;
+}
+
 /*
  * Run what run= names, in order; consecutive workloads other than ktest
- * run together (run=cyclic,hackbench).  An unknown name is a command-line
- * error.
+ * run together (run=cyclic,hackbench).  check_run_list() has vouched for
+ * every name.
  */
-static int run_workloads(unsigned int *cmdline_errors)
+static int run_workloads(void)
 {
 	const struct irqlab_workload *group[MAX_GROUP];
 	char list[256], *save, *name;
@@ -198,15 +224,9 @@ static int run_workloads(unsigned int *cmdline_errors)
 		const struct irqlab_workload *w = NULL;
 
 		if (name) {
-			for (unsigned int i = 0; i < ARRAY_SIZE(workloads); i++)
-				if (!strcmp(workloads[i].name, name))
-					w = &workloads[i];
-			if (!w) {
-				pr_err("irqlab: unknown workload '%s' in run=\n", name);
-				print_workloads();
-				(*cmdline_errors)++;
+			w = find_workload(name);
+			if (!w)
 				continue;
-			}
 			/* A name twice in a row starts a new group: one state each. */
 			if (!(w->flags & WL_ALONE) && n < MAX_GROUP && !in_group(group, n, w)) {
 				group[n++] = w;
@@ -286,6 +306,43 @@ static unsigned int cmdline_errors;
 static int boot_done;
 
 /*
+ * Hand the first error printed since @seq to the summary line, which
+ * repeats it (a reader of the last line should not have to scroll up).
+ */
+static void note_cmdline_error(u64 seq)
+{
+	char buf[160];
+	int level;
+
+	for (; seq < printk_next_seq(); seq++) {
+		int len = printk_read_record(seq, buf, sizeof(buf), &level, NULL);
+
+		if (len <= 0 || level > LOGLEVEL_ERR)
+			continue;
+		while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+			buf[--len] = '\0';
+		run_summary_cmdline_error(buf);
+		return;
+	}
+}
+
+/*
+ * A bad parameter or workload name ends the run before anything is
+ * measured: a workload running on defaults the user did not ask for
+ * gives figures that answer another question.
+ */
+static __noreturn void cmdline_error_exit(void)
+{
+	char verdict[48];
+
+	pr_err("irqlab: %u command-line error(s): no workload was run\n", cmdline_errors);
+	snprintf(verdict, sizeof(verdict), "bad command line (%u error%s)", cmdline_errors,
+		 cmdline_errors > 1 ? "s" : "");
+	run_summary_print(verdict);
+	irqlab_exit(EXIT_BAD_CMDLINE);
+}
+
+/*
  * pid 1: waits until the boot CPU has finished setting up (as Linux's
  * kernel_init waits for kthreadd), then runs what the command line asked
  * for and reports the verdict.  Bound to CPU 0 so tests start from a
@@ -294,6 +351,7 @@ static int boot_done;
 static int kernel_init(void *unused)
 {
 	int failed;
+	u64 seq;
 
 	for (;;) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
@@ -306,7 +364,12 @@ static int kernel_init(void *unused)
 #ifdef CONFIG_KTEST_BROKEN_BOOTS
 	ktest_selftest_broken_boot();
 #endif
-	failed = run_workloads(&cmdline_errors);
+	seq = printk_next_seq();
+	cmdline_errors += check_run_list();
+	note_cmdline_error(seq);
+	if (cmdline_errors)
+		cmdline_error_exit();
+	failed = run_workloads();
 	fault_inject_report();
 	slabinfo_report_at_end();
 	sched_print_stats();
@@ -332,11 +395,6 @@ static int kernel_init(void *unused)
 		pr_err("irqlab: %lu result line(s) (records, reports) lost before the console printed them\n",
 		       printk_results_lost());
 		failed++;
-	}
-	if (cmdline_errors) {
-		pr_err("irqlab: %u command-line error(s): see above\n", cmdline_errors);
-		run_summary_print("bad command line");
-		irqlab_exit(EXIT_BAD_CMDLINE);
 	}
 	run_summary_print(failed ? "fail" : "ok");
 	irqlab_exit(failed ? EXIT_TEST_FAILED : EXIT_OK);
@@ -376,12 +434,16 @@ static __noreturn void rest_init(void)
 
 __noreturn void start_kernel(void)
 {
+	u64 seq;
+
 	/* Early boot must not be preempted (a barrier without PREEMPT_COUNT). */
 	preempt_disable();
 	print_boot_banner();
 	strcpy(boot_command_line, boot_info.cmdline);
+	seq = printk_next_seq();
 	parse_args("irqlab", boot_command_line, __start___param,
 		   __stop___param - __start___param, &cmdline_errors);
+	note_cmdline_error(seq);
 
 	setup_memory();
 	paging_init();
@@ -393,7 +455,9 @@ __noreturn void start_kernel(void)
 	apic_bsp_setup();
 	acpi_boot_init();
 	/* console= and SPCR are both known now: the consoles can be chosen. */
+	seq = printk_next_seq();
 	cmdline_errors += console_init();
+	note_cmdline_error(seq);
 	smp_prepare_cpus();
 	setup_per_cpu_areas();
 	sched_init();

@@ -25,7 +25,7 @@ static struct {
 	unsigned long lost;
 	unsigned int breaches;
 	char breach[64];
-	char cmdline_error[96];
+	char cmdline_error[160];
 	unsigned int cmdline_errors;
 } summary;
 
@@ -91,7 +91,7 @@ void run_summary_cmdline_error(const char *msg)
 
 void run_summary_print(const char *verdict)
 {
-	char lat[64] = "-", irqoff[96] = "-";
+	char lat[64] = "-", irqoff[96] = "-", why[176] = "";
 
 	if (summary.have_lat)
 		snprintf(lat, sizeof(lat), "%llu ns (%s)",
@@ -100,13 +100,13 @@ void run_summary_print(const char *verdict)
 		snprintf(irqoff, sizeof(irqoff), "%llu ns at %s (%s)",
 			 (unsigned long long)summary.irqoff_ns, summary.irqoff_opener,
 			 summary.irqoff_tracer);
+	/* The reason is on the same line: the last line alone must tell it. */
+	if (summary.cmdline_errors)
+		snprintf(why, sizeof(why), ": %s", summary.cmdline_error);
 	pr_info("irqlab: summary: clock %s, cpus %u, worst latency %s, worst irq-off %s, "
-		"lost %lu, verdict %s\n", tsc_clock_mode(), num_online_cpus(), lat, irqoff,
-		summary.lost, verdict);
+		"lost %lu, verdict %s%s\n", tsc_clock_mode(), num_online_cpus(), lat, irqoff,
+		summary.lost, verdict, why);
 	if (summary.breaches)
 		pr_info("irqlab: summary: %u threshold breach(es), first: %s\n",
 			summary.breaches, summary.breach);
-	if (summary.cmdline_errors)
-		pr_info("irqlab: summary: %u command-line error(s), first: %s\n",
-			summary.cmdline_errors, summary.cmdline_error);
 }
