@@ -338,6 +338,34 @@ static void trace_reset_forgets(struct ktest *t)
 
 #endif /* CONFIG_TRACER_MAX_TRACE */
 
+#ifdef CONFIG_TRACER_MAX_TRACE
+/* The report starts as ftrace's trace file; a cost only for the tracers built. */
+static void trace_report_header(struct ktest *t)
+{
+	u64 mark;
+
+	if (!latency_tracer_enabled(LAT_IRQSOFF)) {
+		ktest_skip(t, "the irqsoff tracer is not built or not on");
+		return;
+	}
+	tt_irqsoff_window(5000);
+	mark = ktest_log_mark();
+	latency_tracer_report("ktest");
+	KTEST_EXPECT_LOG(t, mark, "# tracer: irqsoff");
+	KTEST_EXPECT_LOG(t, mark, "# entries-in-buffer/entries-written: ");
+	KTEST_EXPECT_LOG(t, mark, "# irqsoff latency trace v1.1.5 on irqlab");
+	KTEST_EXPECT_LOG(t, mark, "local_irq_save+restore");
+	KTEST_EXPECT_LOG(t, mark, "\"irq_pair_traced\":");
+	if (IS_ENABLED(CONFIG_TRACE_PREEMPTOFF)) {
+		KTEST_EXPECT_LOG(t, mark, "preempt_disable+enable");
+		KTEST_EXPECT_LOG(t, mark, "\"preempt_pair\":");
+	} else {
+		KTEST_EXPECT_FALSE(t, ktest_log_contains(mark, "preempt_disable+enable"));
+		KTEST_EXPECT_FALSE(t, ktest_log_contains(mark, "\"preempt_pair\""));
+	}
+}
+#endif
+
 static void trace_built(struct ktest *t)
 {
 #ifndef CONFIG_TRACER_MAX_TRACE
@@ -360,6 +388,7 @@ static struct ktest_case trace_cases[] = {
 	KTEST_CASE(trace_idle_not_preemptoff),
 	KTEST_CASE(trace_irq_entry_windows),
 	KTEST_CASE(trace_reset_forgets),
+	KTEST_CASE(trace_report_header),
 #endif
 	{}
 };
