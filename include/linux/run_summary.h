@@ -20,6 +20,8 @@ void run_summary_lost(const char *what, unsigned long n);
 void run_summary_breach(const char *what, u64 ns, u64 thresh_ns);
 /* A command-line error, repeated in the summary line (not "see above"). */
 void run_summary_cmdline_error(const char *msg);
+/* What "lost" adds up to so far (reported drops, refused records, printk). */
+unsigned long run_summary_lost_total(void);
 /* Print the line; @verdict is "ok", "fail" or the like. */
 void run_summary_print(const char *verdict);
 

@@ -17,6 +17,7 @@
 #include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/record.h>
+#include <linux/run_summary.h>
 #include <linux/cpumask.h>
 #include <asm/processor.h>
 #include <asm/tsc.h>
@@ -656,6 +657,45 @@ static void lat_report_kind(enum lat_kind kind, const char *what)
 	lat_print_subsys(kind);
 }
 
+/*
+ * The end-of-run summary: the longest IRQ-off window and its opener, and
+ * what each tracer dropped.  With trace.reset=0 a later report sees the
+ * same drops again: only the ones new since the last report count.
+ */
+static void lat_fill_summary(void)
+{
+	static unsigned long seen_gen, seen_dropped[LAT_NR_KINDS];
+	unsigned long gen = READ_ONCE(lat_gen);
+	const struct lat_window *worst = NULL;
+	char sym[KSYM_SYMBOL_LEN];
+	int cpu;
+
+	for (unsigned int k = 0; k < LAT_NR_KINDS; k++) {
+		unsigned long n = latency_tracer_dropped(k);
+
+		if (gen == seen_gen)
+			n -= min(n, seen_dropped[k]);
+		else
+			seen_dropped[k] = 0;
+		seen_dropped[k] += n;
+		if (n)
+			run_summary_lost(lat_kind_name(k), n);
+	}
+	seen_gen = gen;
+	if (!(READ_ONCE(lat_enabled_mask) & (1U << LAT_IRQSOFF)))
+		return;
+	for_each_possible_cpu(cpu) {
+		struct lat_stats *st = lat_cpu_stats(LAT_IRQSOFF, cpu);
+
+		if (st && st->windows && (!worst || st->max.ns > worst->ns))
+			worst = &st->max;
+	}
+	if (!worst)
+		return;
+	lat_sym(sym, sizeof(sym), worst->start_ip);
+	run_summary_irqoff(lat_kind_name(LAT_IRQSOFF), worst->ns, sym);
+}
+
 void latency_tracer_report(const char *what)
 {
 	bool any = false;
@@ -670,6 +710,7 @@ void latency_tracer_report(const char *what)
 		lat_report_kind(k, what);
 		any = true;
 	}
+	lat_fill_summary();
 	WRITE_ONCE(lat_paused, false);
 	if (any)
 		lat_print_cost();
