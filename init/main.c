@@ -436,6 +436,10 @@ static int kernel_init(void *unused)
 	failed += atomic_read(&lockdep_bug_count);
 #endif
 	failed += atomic_read(&sched_bug_count) != 0;
+	if (latency_tracer_breach_ns()) {
+		verdict_add(why, "tracing_thresh crossed");
+		failed++;
+	}
 	/* Text the console never printed is counted; a lost result fails the run. */
 	run_summary_lost("printk", printk_lines_lost());
 	if (printk_results_lost()) {

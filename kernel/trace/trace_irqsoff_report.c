@@ -696,6 +696,41 @@ static void lat_fill_summary(void)
 	run_summary_irqoff(lat_kind_name(LAT_IRQSOFF), worst->ns, sym);
 }
 
+u64 latency_tracer_breach_ns(void)
+{
+	return __atomic_load_n(&lat_breach.taken, __ATOMIC_ACQUIRE) ? lat_breach.w.ns : 0;
+}
+
+/* The window that crossed tracing_thresh, once, in the threshold form. */
+static void lat_print_breach(void)
+{
+	const struct lat_window *w = &lat_breach.w;
+	const char *tr = lat_kind_name(lat_breach.kind);
+	char s[KSYM_SYMBOL_LEN], e[KSYM_SYMBOL_LEN], p[KSYM_SYMBOL_LEN];
+	char json[RECORD_MAX_JSON + 1];
+
+	if (!__atomic_load_n(&lat_breach.taken, __ATOMIC_ACQUIRE) || lat_breach.reported)
+		return;
+	lat_breach.reported = true;
+	lat_sym(s, sizeof(s), w->start_ip);
+	lat_sym(e, sizeof(e), w->end_ip);
+	lat_sym(p, sizeof(p), w->parent_ip);
+	pr_err("%s: tracing_thresh %llu us crossed, tracing stopped (tracing_off()):\n", tr,
+	       (unsigned long long)(lat_breach.thresh_ns / 1000));
+	pr_err("%s: latency: %llu us, started at %s, ended at %s (CPU#%d %s-%d, %llu ns, opener's caller %s, end tsc %llu)\n",
+	       tr, (unsigned long long)(w->ns / 1000), s, e, lat_breach.cpu, w->comm, w->pid,
+	       (unsigned long long)w->ns, p, (unsigned long long)w->end_tsc);
+	for (unsigned int i = 0; i < w->nr_bt; i++) {
+		lat_sym(s, sizeof(s), w->bt[i]);
+		pr_err("%s:  => %s\n", tr, s);
+	}
+	lat_emit_window("lat_breach", tr, lat_breach.cpu, 0, w);
+	lat_emit(json, snprintf(json, sizeof(json),
+		 "{\"type\":\"lat_breach_thresh\",\"tracer\":\"%s\",\"ns\":%llu,\"thresh_ns\":%llu}",
+		 tr, (unsigned long long)w->ns, (unsigned long long)lat_breach.thresh_ns));
+	run_summary_breach(tr, w->ns, lat_breach.thresh_ns);
+}
+
 void latency_tracer_report(const char *what)
 {
 	bool any = false;
@@ -711,6 +746,7 @@ void latency_tracer_report(const char *what)
 		any = true;
 	}
 	lat_fill_summary();
+	lat_print_breach();
 	WRITE_ONCE(lat_paused, false);
 	if (any)
 		lat_print_cost();
