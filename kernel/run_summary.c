@@ -24,6 +24,7 @@ static struct {
 	u64 irqoff_ns;
 	bool have_irqoff;
 	unsigned long lost;
+	unsigned long missed;
 	unsigned int breaches;
 	char breach[64];
 	char cmdline_error[160];
@@ -65,6 +66,16 @@ void run_summary_lost(const char *what, unsigned long n)
 	(void)what;
 	raw_spin_lock_irqsave(&summary_lock, flags);
 	summary.lost += n;
+	raw_spin_unlock_irqrestore(&summary_lock, flags);
+}
+
+void run_summary_missed(const char *what, unsigned long n)
+{
+	unsigned long flags;
+
+	(void)what;
+	raw_spin_lock_irqsave(&summary_lock, flags);
+	summary.missed += n;
 	raw_spin_unlock_irqrestore(&summary_lock, flags);
 }
 
@@ -120,6 +131,7 @@ void run_summary_print(const char *verdict)
 		snprintf(why, sizeof(why), ": threshold %s (%u breach%s)", summary.breach,
 			 summary.breaches, summary.breaches > 1 ? "es" : "");
 	pr_info("irqlab: summary: mode %s, clock tsc %lu.%03lu MHz, cpus %u, worst latency %s, "
-		"worst irq-off %s, lost %lu, verdict %s%s\n", tsc_clock_mode(), tsc_khz / 1000,
-		tsc_khz % 1000, num_online_cpus(), lat, irqoff, lost, verdict, why);
+		"worst irq-off %s, lost %lu, missed %lu, verdict %s%s\n", tsc_clock_mode(),
+		tsc_khz / 1000, tsc_khz % 1000, num_online_cpus(), lat, irqoff, lost,
+		summary.missed, verdict, why);
 }
