@@ -186,7 +186,7 @@ static void param_report_unknown(const char *doing, const char *name,
 	size_t plen = dot ? (size_t)(dot - name + 1) : 0;
 	unsigned int shown = 0;
 
-	pr_err("%s: unknown parameter '%s' ignored\n", doing, name);
+	pr_err("%s: unknown parameter '%s'\n", doing, name);
 	for (int pass = plen ? 0 : 1; pass < 2 && !shown; pass++) {
 		for (unsigned int i = 0; i < num; i++) {
 			if (pass == 0 && strncmp(params[i].name, name, plen))

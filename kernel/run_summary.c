@@ -9,6 +9,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/cpumask.h>
+#include <linux/record.h>
 #include <linux/run_summary.h>
 #include <asm/tsc.h>
 
@@ -23,9 +24,10 @@ static struct {
 	u64 irqoff_ns;
 	bool have_irqoff;
 	unsigned long lost;
+	unsigned long missed;
 	unsigned int breaches;
 	char breach[64];
-	char cmdline_error[96];
+	char cmdline_error[160];
 	unsigned int cmdline_errors;
 } summary;
 
@@ -67,6 +69,16 @@ void run_summary_lost(const char *what, unsigned long n)
 	raw_spin_unlock_irqrestore(&summary_lock, flags);
 }
 
+void run_summary_missed(const char *what, unsigned long n)
+{
+	unsigned long flags;
+
+	(void)what;
+	raw_spin_lock_irqsave(&summary_lock, flags);
+	summary.missed += n;
+	raw_spin_unlock_irqrestore(&summary_lock, flags);
+}
+
 void run_summary_breach(const char *what, u64 ns, u64 thresh_ns)
 {
 	unsigned long flags;
@@ -89,9 +101,21 @@ void run_summary_cmdline_error(const char *msg)
 	raw_spin_unlock_irqrestore(&summary_lock, flags);
 }
 
+unsigned long run_summary_lost_total(void)
+{
+	return READ_ONCE(summary.lost) + record_failures();
+}
+
+/*
+ * One line, every field always there ("-" when nothing measured it), so
+ * that the last line of a log alone tells what the run was and whether it
+ * passed.  "lost" adds up what reporters dropped, records refused and
+ * console lines the printk ring overwrote before they were printed.
+ */
 void run_summary_print(const char *verdict)
 {
-	char lat[64] = "-", irqoff[96] = "-";
+	char lat[64] = "-", irqoff[96] = "-", why[176] = "";
+	unsigned long lost = run_summary_lost_total();
 
 	if (summary.have_lat)
 		snprintf(lat, sizeof(lat), "%llu ns (%s)",
@@ -100,13 +124,14 @@ void run_summary_print(const char *verdict)
 		snprintf(irqoff, sizeof(irqoff), "%llu ns at %s (%s)",
 			 (unsigned long long)summary.irqoff_ns, summary.irqoff_opener,
 			 summary.irqoff_tracer);
-	pr_info("irqlab: summary: clock %s, cpus %u, worst latency %s, worst irq-off %s, "
-		"lost %lu, verdict %s\n", tsc_clock_mode(), num_online_cpus(), lat, irqoff,
-		summary.lost, verdict);
-	if (summary.breaches)
-		pr_info("irqlab: summary: %u threshold breach(es), first: %s\n",
-			summary.breaches, summary.breach);
+	/* The reason is on the same line: the last line alone must tell it. */
 	if (summary.cmdline_errors)
-		pr_info("irqlab: summary: %u command-line error(s), first: %s\n",
-			summary.cmdline_errors, summary.cmdline_error);
+		snprintf(why, sizeof(why), ": %s", summary.cmdline_error);
+	else if (summary.breaches)
+		snprintf(why, sizeof(why), ": threshold %s (%u breach%s)", summary.breach,
+			 summary.breaches, summary.breaches > 1 ? "es" : "");
+	pr_info("irqlab: summary: mode %s, clock tsc %lu.%03lu MHz, cpus %u, worst latency %s, "
+		"worst irq-off %s, lost %lu, missed %lu, verdict %s%s\n", tsc_clock_mode(),
+		tsc_khz / 1000, tsc_khz % 1000, num_online_cpus(), lat, irqoff, lost,
+		summary.missed, verdict, why);
 }

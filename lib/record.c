@@ -6,6 +6,19 @@
 #include <stdarg.h>
 
 static u64 record_seq;
+/* Records refused (empty, a newline inside, too long): the summary's "lost". */
+static unsigned long record_refused;
+
+unsigned long record_failures(void)
+{
+	return __atomic_load_n(&record_refused, __ATOMIC_RELAXED);
+}
+
+static long record_refuse(long err)
+{
+	__atomic_fetch_add(&record_refused, 1, __ATOMIC_RELAXED);
+	return err;
+}
 
 /* Reflected CRC-32, polynomial 0x04c11db7, pre- and post-inverted (zlib's). */
 u32 record_crc32(const void *buf, size_t len)
@@ -27,9 +40,9 @@ long record_emit(const char *json)
 	u64 seq;
 
 	if (!len || memchr(json, '\n', len) || memchr(json, '\r', len))
-		return -EINVAL;
+		return record_refuse(-EINVAL);
 	if (len > RECORD_MAX_JSON)
-		return -E2BIG;
+		return record_refuse(-E2BIG);
 	seq = __atomic_fetch_add(&record_seq, 1, __ATOMIC_RELAXED);
 	printk(KERN_INFO "@irqlab %llu %08x %s\n", (unsigned long long)seq,
 	       record_crc32(json, len), json);
@@ -46,8 +59,8 @@ long record_emitf(const char *fmt, ...)
 	n = vsniprintf(json, sizeof(json), fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		return -EINVAL;
+		return record_refuse(-EINVAL);
 	if (n > RECORD_MAX_JSON)
-		return -E2BIG;
+		return record_refuse(-E2BIG);
 	return record_emit(json);
 }

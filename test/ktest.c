@@ -196,8 +196,10 @@ int ktest_run_all(void)
 	ktest_threads_init();
 	for (struct ktest_suite **s = __start_ktest_suites; s < __stop_ktest_suites; s++)
 		nsuites += filter_matches((*s)->name, NULL);
+	/* One more than the suites: init's verdict on the whole run closes the plan. */
+	ktap_verdict_number = nsuites + 1;
 	printk(KERN_INFO "KTAP version 1\n");
-	printk(KERN_INFO "1..%u\n", nsuites);
+	printk(KERN_INFO "1..%u\n", ktap_verdict_number);
 	for (struct ktest_suite **s = __start_ktest_suites; s < __stop_ktest_suites; s++) {
 		if (!filter_matches((*s)->name, NULL))
 			continue;

@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/trace_irqsoff.h>
+#include <linux/run_summary.h>
 #include <asm/processor.h>
 #include <asm/tsc.h>
 
@@ -338,6 +339,72 @@ static void trace_reset_forgets(struct ktest *t)
 
 #endif /* CONFIG_TRACER_MAX_TRACE */
 
+#ifdef CONFIG_TRACER_MAX_TRACE
+/*
+ * A report hands what the tracer dropped to the end-of-run summary's
+ * "lost", once: a second report of the same figures adds nothing.
+ */
+static unsigned long tt_dropped_all(void)
+{
+	unsigned long n = 0;
+
+	for (unsigned int k = 0; k < LAT_NR_KINDS; k++)
+		n += latency_tracer_dropped(k);
+	return n;
+}
+
+static void trace_summary_counts_drops(struct ktest *t)
+{
+	struct tt_saved saved = tt_save();
+	unsigned long before, first, d1, d2;
+
+	if (!latency_tracer_enabled(LAT_IRQSOFF)) {
+		ktest_skip(t, "the irqsoff tracer is not built or not on");
+		return;
+	}
+	latency_tracer_set(saved.mask, 2, saved.fine, saved.worst);
+	for (int i = 0; i < 300; i++)
+		tt_irqsoff_window(500);
+	before = run_summary_lost_total();
+	d1 = tt_dropped_all();
+	latency_tracer_report("ktest");
+	first = run_summary_lost_total();
+	/* The report's cost loop ran after it: its windows dropped too. */
+	d2 = tt_dropped_all();
+	latency_tracer_report("ktest");
+	KTEST_EXPECT_EQ(t, run_summary_lost_total() - first, d2 - d1);
+	tt_restore(saved);
+	KTEST_EXPECT_GT(t, d1, 0);
+	KTEST_EXPECT_EQ(t, first - before, d1);
+}
+
+/* The report starts as ftrace's trace file; a cost only for the tracers built. */
+static void trace_report_header(struct ktest *t)
+{
+	u64 mark;
+
+	if (!latency_tracer_enabled(LAT_IRQSOFF)) {
+		ktest_skip(t, "the irqsoff tracer is not built or not on");
+		return;
+	}
+	tt_irqsoff_window(5000);
+	mark = ktest_log_mark();
+	latency_tracer_report("ktest");
+	KTEST_EXPECT_LOG(t, mark, "# tracer: irqsoff");
+	KTEST_EXPECT_LOG(t, mark, "# entries-in-buffer/entries-written: ");
+	KTEST_EXPECT_LOG(t, mark, "# irqsoff latency trace v1.1.5 on irqlab");
+	KTEST_EXPECT_LOG(t, mark, "local_irq_save+restore");
+	KTEST_EXPECT_LOG(t, mark, "\"irq_pair_traced\":");
+	if (IS_ENABLED(CONFIG_TRACE_PREEMPTOFF)) {
+		KTEST_EXPECT_LOG(t, mark, "preempt_disable+enable");
+		KTEST_EXPECT_LOG(t, mark, "\"preempt_pair\":");
+	} else {
+		KTEST_EXPECT_FALSE(t, ktest_log_contains(mark, "preempt_disable+enable"));
+		KTEST_EXPECT_FALSE(t, ktest_log_contains(mark, "\"preempt_pair\""));
+	}
+}
+#endif
+
 static void trace_built(struct ktest *t)
 {
 #ifndef CONFIG_TRACER_MAX_TRACE
@@ -360,6 +427,8 @@ static struct ktest_case trace_cases[] = {
 	KTEST_CASE(trace_idle_not_preemptoff),
 	KTEST_CASE(trace_irq_entry_windows),
 	KTEST_CASE(trace_reset_forgets),
+	KTEST_CASE(trace_report_header),
+	KTEST_CASE(trace_summary_counts_drops),
 #endif
 	{}
 };

@@ -32,6 +32,20 @@
 #define SZ_1G	0x40000000UL
 #define SZ_4G	0x100000000UL
 
+/*
+ * The global tracing switch (kernel/trace/trace.c), with Linux's names:
+ * after tracing_off() the latency tracers file no more windows.
+ */
+#ifdef CONFIG_TRACER_MAX_TRACE
+void tracing_on(void);
+void tracing_off(void);
+int tracing_is_on(void);
+#else
+static inline void tracing_on(void) { }
+static inline void tracing_off(void) { }
+static inline int tracing_is_on(void) { return 0; }
+#endif
+
 #define IRQLAB_VERSION	"0.1.0"
 
 /* The build's configuration hash (first 8 hex digits of the .config's CRC). */

@@ -49,6 +49,13 @@ struct ktest_suite {
 	__used __section(".ktest_suites") __aligned(8) = &(s)
 
 int ktest_run_all(void);
+/*
+ * Non-zero once ktest has opened the top-level KTAP document: the result
+ * number its plan keeps for the run's own verdict, which init prints last
+ * (a failure after the suites, or none printed at all, then reads as a
+ * failure to any KTAP parser).
+ */
+extern unsigned int ktap_verdict_number;
 void ktest_selftest_broken_boot(void);
 
 __printf(4, 5) void ktest_fail(struct ktest *t, const char *file, int line,

@@ -37,5 +37,7 @@ long record_emit(const char *json);
  */
 __printf(1, 2) long record_emitf(const char *fmt, ...);
 u32 record_crc32(const void *buf, size_t len);
+/* How many records record_emit()/record_emitf() refused since boot. */
+unsigned long record_failures(void);
 
 #endif

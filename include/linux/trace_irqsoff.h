@@ -88,6 +88,8 @@ void latency_tracer_reset(void);
 void latency_tracer_start(void);
 /* Print the report of every enabled tracer for the workload @what. */
 void latency_tracer_report(const char *what);
+/* A window crossed tracing_thresh= (the run fails): its length in ns, or 0. */
+u64 latency_tracer_breach_ns(void);
 /* Copy @cpu's figures for @kind; false if the CPU recorded nothing. */
 bool latency_tracer_summary(enum lat_kind kind, int cpu, struct lat_cpu_summary *out);
 /* The threshold-mode windows of @cpu, up to @max; returns how many. */
@@ -120,6 +122,7 @@ static inline void latency_tracer_set(unsigned int enable_mask, u64 threshold_ns
 static inline void latency_tracer_get(unsigned int *enable_mask, u64 *threshold_ns,
 				      u64 *fine_max_ns, unsigned int *worst) { }
 static inline void latency_tracer_report(const char *what) { }
+static inline u64 latency_tracer_breach_ns(void) { return 0; }
 #endif
 
 #endif /* _LINUX_TRACE_IRQSOFF_H */

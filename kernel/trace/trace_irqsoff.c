@@ -129,6 +129,19 @@ core_param_cb("trace", &lat_trace_ops, NULL,
 static unsigned int lat_threshold_us;
 core_param_range("trace.threshold_us", lat_threshold_us, uint, 0, 10000000,
 		 "record every window of at least this many us (0: off)");
+/*
+ * Linux's tracing_thresh= (microseconds): every window at least this long
+ * is a latency to report, not only a new maximum.  As the issue asks
+ * (cyclictest -b, rtla -T), the first one also stops tracing, is kept for
+ * the report, and fails the run.
+ */
+static unsigned int tracing_thresh_us;
+core_param_range("tracing_thresh", tracing_thresh_us, uint, 0, 10000000,
+		 "us: report every IRQ/preempt-off window this long; the first stops tracing and fails the run (0: off)");
+u64 tracing_thresh_ns;
+/* The first window over tracing_thresh, and where: written once, by its CPU. */
+struct lat_breach lat_breach;
+
 static unsigned int lat_fine_max_param_ns = 100 * 1000;
 core_param_range("trace.fine_max_ns", lat_fine_max_param_ns, uint, LAT_FINE_BUCKETS,
 		 1000000000, "upper bound of the linear histogram (100 buckets)");
@@ -257,6 +270,26 @@ static void lat_worst_insert(struct lat_stats *st, u64 cycles, u64 ns,
 }
 
 /*
+ * tracing_thresh was crossed (interrupts off): keep the first such window
+ * and stop tracing, as Linux's tracing_off() freezes the buffer.  Only the
+ * CPU that wins the flag writes the window; the report reads it after
+ * the workload, once "taken" shows it complete.
+ */
+static noinline void lat_stop_at_breach(enum lat_kind kind, u64 cycles, u64 ns,
+					unsigned long start_ip, unsigned long parent_ip,
+					unsigned long end_ip, u64 end_tsc)
+{
+	if (__atomic_exchange_n(&lat_breach.claimed, true, __ATOMIC_ACQUIRE))
+		return;
+	tracing_off();
+	lat_breach.kind = kind;
+	lat_breach.cpu = raw_smp_processor_id();
+	lat_breach.thresh_ns = tracing_thresh_ns;
+	lat_fill(&lat_breach.w, cycles, ns, start_ip, parent_ip, end_ip, end_tsc, true);
+	__atomic_store_n(&lat_breach.taken, true, __ATOMIC_RELEASE);
+}
+
+/*
  * File one closed window.  Interrupts are off (the caller's job), so the
  * CPU's statistics have a single writer.
  */
@@ -268,7 +301,7 @@ static __always_inline void lat_record(enum lat_kind kind, u64 cycles,
 	u64 ns, fine_max;
 	unsigned int b;
 
-	if (!st || READ_ONCE(lat_paused))
+	if (!st || READ_ONCE(lat_paused) || READ_ONCE(tracing_buffer_disabled))
 		return;
 	ns = cycles_to_ns(cycles);
 	st->windows++;
@@ -293,6 +326,9 @@ static __always_inline void lat_record(enum lat_kind kind, u64 cycles,
 		else
 			st->thr_dropped++;
 	}
+	/* The one compare tracing_thresh adds to every window. */
+	if (unlikely(tracing_thresh_ns && ns >= tracing_thresh_ns))
+		lat_stop_at_breach(kind, cycles, ns, start_ip, parent_ip, end_ip, end_tsc);
 }
 
 /* ------------------------------------------------ per-CPU windows (IRQ, preempt) */
@@ -435,7 +471,9 @@ void latency_tracer_init(void)
 	if (lat_ready)
 		return;
 	lat_enabled_mask &= lat_compiled();
-	lat_threshold_ns = (u64)lat_threshold_us * 1000;
+	tracing_thresh_ns = (u64)tracing_thresh_us * 1000;
+	/* Every window over tracing_thresh is reported, unless trace.threshold_us says otherwise. */
+	lat_threshold_ns = (u64)(lat_threshold_us ? lat_threshold_us : tracing_thresh_us) * 1000;
 	lat_fine_max_ns = lat_fine_max_param_ns;
 	for_each_possible_cpu(cpu) {
 		for (unsigned int k = 0; k < LAT_NR_KINDS; k++) {
@@ -466,7 +504,8 @@ void latency_tracer_reset(void)
 void latency_tracer_start(void)
 {
 	latency_tracer_init();
-	if (lat_reset_at_start)
+	/* After a breach the trace stays as it was, as Linux's does after tracing_off(). */
+	if (lat_reset_at_start && !READ_ONCE(lat_breach.claimed))
 		latency_tracer_reset();
 }
 

@@ -6,6 +6,9 @@
 #include <linux/trace_irqsoff.h>
 #include <linux/percpu.h>
 
+/* kernel/trace/trace.c: set by tracing_off(), windows are not filed. */
+extern bool tracing_buffer_disabled;
+
 #define LAT_FUNC_BITS	7
 #define LAT_FUNC_SLOTS	(1U << LAT_FUNC_BITS)
 #define LAT_FUNC_PROBES	8		/* slots tried before a window's site drops */
@@ -46,6 +49,19 @@ struct lat_stats {
 };
 
 DECLARE_PER_CPU(struct lat_stats *, lat_stats[LAT_NR_KINDS]);
+
+/* The first window over tracing_thresh (trace_irqsoff.c). */
+struct lat_breach {
+	bool claimed;			/* a CPU is writing, or wrote, the window */
+	bool taken;			/* ... and it is complete */
+	bool reported;
+	enum lat_kind kind;
+	int cpu;
+	u64 thresh_ns;
+	struct lat_window w;
+};
+extern struct lat_breach lat_breach;
+extern u64 tracing_thresh_ns;
 extern unsigned long lat_gen;
 extern unsigned int lat_enabled_mask;
 extern u64 lat_threshold_ns, lat_fine_max_ns;

@@ -5,7 +5,7 @@
  * irqsoff tracer's header form ("# latency: N us, ... => started at:"),
  * the worst windows, the log2 and fine histograms, the threshold windows
  * as "latency: N us, started at X, ended at Y", the opening functions
- * with the most and the longest time, and the tracer's own cost.  Each
+ * with the most and the longest time, and the cost of the tracers built.  Each
  * figure is also an @irqlab record (lib/record.c).
  *
  * Sites are return addresses; they print as function+0xoff, looked up at
@@ -17,6 +17,7 @@
 #include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/record.h>
+#include <linux/run_summary.h>
 #include <linux/cpumask.h>
 #include <asm/processor.h>
 #include <asm/tsc.h>
@@ -236,6 +237,19 @@ static void lat_emit_window(const char *type, const char *tr, int cpu, unsigned 
 
 /* ------------------------------------------------------------ report */
 
+/* Linux's latency-trace preemption model names (print_trace_header()). */
+static const char *lat_preempt_model(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return "preempt_rt";
+	return IS_ENABLED(CONFIG_PREEMPT) ? "preempt" : "server";
+}
+
+/*
+ * The maximum in the latency trace header's shape.  "#in/written" there
+ * and in the entries line: windows filed in the statistics / windows that
+ * closed (the difference was open across a reset and is not filed).
+ */
 static void lat_print_max(enum lat_kind kind, int cpu, const struct lat_stats *st)
 {
 	const struct lat_window *w = &st->max;
@@ -244,16 +258,21 @@ static void lat_print_max(enum lat_kind kind, int cpu, const struct lat_stats *s
 	char head[96];
 
 	pr_info("# %s latency trace v1.1.5 on irqlab %s\n", lat_kind_name(kind), IRQLAB_VERSION);
-	pr_info("# latency: %llu us, #%llu, CPU#%d | (M:%s #P:%u) %llu ns, %llu cycles\n",
-		(unsigned long long)(w->ns / 1000), (unsigned long long)st->windows, cpu,
-		IS_ENABLED(CONFIG_PREEMPT_RT) ? "preempt_rt" :
-		IS_ENABLED(CONFIG_PREEMPT) ? "preempt" : "server",
-		num_online_cpus(), (unsigned long long)w->ns, (unsigned long long)w->cycles);
+	pr_info("# --------------------------------------------------------------------\n");
+	pr_info("# latency: %llu us, #%llu/%llu, CPU#%d | (M:%s VP:0, KP:0, SP:0 HP:0 #P:%u)\n",
+		(unsigned long long)(w->ns / 1000), (unsigned long long)st->windows,
+		(unsigned long long)(st->windows + st->open_at_reset), cpu,
+		lat_preempt_model(), num_online_cpus());
+	pr_info("#    -----------------\n");
 	pr_info("#    | task: %s-%d\n", w->comm, w->pid);
+	pr_info("#    -----------------\n");
 	lat_sym(sym, sizeof(sym), w->start_ip);
 	pr_info("#  => started at: %s\n", sym);
 	lat_sym(sym, sizeof(sym), w->end_ip);
 	pr_info("#  => ended at:   %s\n", sym);
+	pr_info("#\n");
+	pr_info("#  irqlab: %llu ns, %llu cycles\n", (unsigned long long)w->ns,
+		(unsigned long long)w->cycles);
 	if (w->parent_ip) {
 		lat_sym(sym, sizeof(sym), w->parent_ip);
 		pr_info("#  => opener's caller (or interrupted at): %s\n", sym);
@@ -506,7 +525,7 @@ static void lat_print_subsys(enum lat_kind kind)
  */
 #define LAT_COST_LOOPS 2000
 
-static u64 lat_cost_irq(bool traced)
+static u64 __maybe_unused lat_cost_irq(bool traced)
 {
 	unsigned long flags;
 	u64 t0, t1;
@@ -526,17 +545,41 @@ static u64 lat_cost_irq(bool traced)
 	return t1 - t0;
 }
 
+/* "%llu.%02llu" of @total / LAT_COST_LOOPS. */
+static int lat_cost_fmt(char *buf, size_t len, u64 total)
+{
+	return snprintf(buf, len, "%llu.%02llu", (unsigned long long)(total / LAT_COST_LOOPS),
+			(unsigned long long)(total * 100 / LAT_COST_LOOPS % 100));
+}
+
+/* Only the tracers this build has: a cost of 0 for one that is not there reads as free. */
 static void lat_print_cost(void)
 {
-	u64 raw, traced, pre = 0;
-	char json[RECORD_MAX_JSON + 1];
+	char line[192] = "", json[RECORD_MAX_JSON + 1];
+	char a[24] __maybe_unused, b[24] __maybe_unused;
+	int n = 0, j;
 
-	lat_cost_irq(true);		/* warm the caches */
-	raw = lat_cost_irq(false);
-	traced = lat_cost_irq(true);
-#ifdef CONFIG_TRACE_PREEMPT_TOGGLE
+	j = snprintf(json, sizeof(json), "{\"type\":\"lat_cost\",\"clock\":\"%s\",\"loops\":%d",
+		     tsc_clock_mode(), LAT_COST_LOOPS);
+#ifdef CONFIG_TRACE_IRQSOFF
 	{
-		u64 t0 = rdtsc_ordered();
+		u64 raw, traced;
+
+		lat_cost_irq(true);		/* warm the caches */
+		raw = lat_cost_irq(false);
+		traced = lat_cost_irq(true);
+		lat_cost_fmt(a, sizeof(a), traced);
+		lat_cost_fmt(b, sizeof(b), raw);
+		n += snprintf(line + n, sizeof(line) - n,
+			      "; local_irq_save+restore %s cycles traced, %s raw", a, b);
+		j += snprintf(json + j, sizeof(json) - j,
+			      ",\"irq_pair_traced\":%llu,\"irq_pair_raw\":%llu",
+			      (unsigned long long)traced, (unsigned long long)raw);
+	}
+#endif
+#ifdef CONFIG_TRACE_PREEMPTOFF
+	{
+		u64 t0 = rdtsc_ordered(), pre;
 
 		for (unsigned int i = 0; i < LAT_COST_LOOPS; i++) {
 			preempt_disable();
@@ -544,28 +587,41 @@ static void lat_print_cost(void)
 			barrier();
 		}
 		pre = rdtsc_ordered() - t0;
+		lat_cost_fmt(a, sizeof(a), pre);
+		n += snprintf(line + n, sizeof(line) - n,
+			      "; preempt_disable+enable %s cycles traced", a);
+		j += snprintf(json + j, sizeof(json) - j, ",\"preempt_pair\":%llu",
+			      (unsigned long long)pre);
 	}
 #endif
-	pr_info("trace: cost (%s): local_irq_save+restore %llu.%02llu cycles traced, %llu.%02llu raw; "
-		"preempt_disable+enable %llu.%02llu cycles (%d loops)\n", tsc_clock_mode(),
-		(unsigned long long)(traced / LAT_COST_LOOPS),
-		(unsigned long long)(traced * 100 / LAT_COST_LOOPS % 100),
-		(unsigned long long)(raw / LAT_COST_LOOPS),
-		(unsigned long long)(raw * 100 / LAT_COST_LOOPS % 100),
-		(unsigned long long)(pre / LAT_COST_LOOPS),
-		(unsigned long long)(pre * 100 / LAT_COST_LOOPS % 100), LAT_COST_LOOPS);
-	lat_emit(json, snprintf(json, sizeof(json),
-		 "{\"type\":\"lat_cost\",\"clock\":\"%s\",\"loops\":%d,\"irq_pair_traced\":%llu,"
-		 "\"irq_pair_raw\":%llu,\"preempt_pair\":%llu}", tsc_clock_mode(), LAT_COST_LOOPS,
-		 (unsigned long long)traced, (unsigned long long)raw, (unsigned long long)pre));
+	if (!n)
+		return;		/* only the migrate tracer: its hooks are not timed here */
+	pr_info("trace: cost (%s, %d loops):%s\n", tsc_clock_mode(), LAT_COST_LOOPS, line + 1);
+	j += snprintf(json + j, sizeof(json) - j, "}");
+	lat_emit(json, j);
 }
 
 static void lat_report_kind(enum lat_kind kind, const char *what)
 {
 	const char *tr = lat_kind_name(kind);
 	char s[KSYM_SYMBOL_LEN], e[KSYM_SYMBOL_LEN], json[RECORD_MAX_JSON + 1];
+	unsigned long long filed = 0, closed = 0;
 	int cpu;
 
+	for_each_possible_cpu(cpu) {
+		struct lat_stats *st = lat_cpu_stats(kind, cpu);
+
+		if (st) {
+			filed += st->windows;
+			closed += st->windows + st->open_at_reset;
+		}
+	}
+	/* What ftrace's trace file starts with. */
+	pr_info("# tracer: %s\n", tr);
+	pr_info("#\n");
+	pr_info("# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n", filed, closed,
+		num_online_cpus());
+	pr_info("#\n");
 	pr_info("%s: after %s, %s clock, tsc %lu kHz\n", tr, what, tsc_clock_mode(), tsc_khz);
 	pr_info("%s: CPU %10s %10s %10s %10s  %-36s %-36s\n", tr, "windows", "min ns", "avg ns",
 		"max ns", "started at", "ended at");
@@ -601,6 +657,80 @@ static void lat_report_kind(enum lat_kind kind, const char *what)
 	lat_print_subsys(kind);
 }
 
+/*
+ * The end-of-run summary: the longest IRQ-off window and its opener, and
+ * what each tracer dropped.  With trace.reset=0 a later report sees the
+ * same drops again: only the ones new since the last report count.
+ */
+static void lat_fill_summary(void)
+{
+	static unsigned long seen_gen, seen_dropped[LAT_NR_KINDS];
+	unsigned long gen = READ_ONCE(lat_gen);
+	const struct lat_window *worst = NULL;
+	char sym[KSYM_SYMBOL_LEN];
+	int cpu;
+
+	for (unsigned int k = 0; k < LAT_NR_KINDS; k++) {
+		unsigned long n = latency_tracer_dropped(k);
+
+		if (gen == seen_gen)
+			n -= min(n, seen_dropped[k]);
+		else
+			seen_dropped[k] = 0;
+		seen_dropped[k] += n;
+		if (n)
+			run_summary_lost(lat_kind_name(k), n);
+	}
+	seen_gen = gen;
+	if (!(READ_ONCE(lat_enabled_mask) & (1U << LAT_IRQSOFF)))
+		return;
+	for_each_possible_cpu(cpu) {
+		struct lat_stats *st = lat_cpu_stats(LAT_IRQSOFF, cpu);
+
+		if (st && st->windows && (!worst || st->max.ns > worst->ns))
+			worst = &st->max;
+	}
+	if (!worst)
+		return;
+	lat_sym(sym, sizeof(sym), worst->start_ip);
+	run_summary_irqoff(lat_kind_name(LAT_IRQSOFF), worst->ns, sym);
+}
+
+u64 latency_tracer_breach_ns(void)
+{
+	return __atomic_load_n(&lat_breach.taken, __ATOMIC_ACQUIRE) ? lat_breach.w.ns : 0;
+}
+
+/* The window that crossed tracing_thresh, once, in the threshold form. */
+static void lat_print_breach(void)
+{
+	const struct lat_window *w = &lat_breach.w;
+	const char *tr = lat_kind_name(lat_breach.kind);
+	char s[KSYM_SYMBOL_LEN], e[KSYM_SYMBOL_LEN], p[KSYM_SYMBOL_LEN];
+	char json[RECORD_MAX_JSON + 1];
+
+	if (!__atomic_load_n(&lat_breach.taken, __ATOMIC_ACQUIRE) || lat_breach.reported)
+		return;
+	lat_breach.reported = true;
+	lat_sym(s, sizeof(s), w->start_ip);
+	lat_sym(e, sizeof(e), w->end_ip);
+	lat_sym(p, sizeof(p), w->parent_ip);
+	pr_err("%s: tracing_thresh %llu us crossed, tracing stopped (tracing_off()):\n", tr,
+	       (unsigned long long)(lat_breach.thresh_ns / 1000));
+	pr_err("%s: latency: %llu us, started at %s, ended at %s (CPU#%d %s-%d, %llu ns, opener's caller %s, end tsc %llu)\n",
+	       tr, (unsigned long long)(w->ns / 1000), s, e, lat_breach.cpu, w->comm, w->pid,
+	       (unsigned long long)w->ns, p, (unsigned long long)w->end_tsc);
+	for (unsigned int i = 0; i < w->nr_bt; i++) {
+		lat_sym(s, sizeof(s), w->bt[i]);
+		pr_err("%s:  => %s\n", tr, s);
+	}
+	lat_emit_window("lat_breach", tr, lat_breach.cpu, 0, w);
+	lat_emit(json, snprintf(json, sizeof(json),
+		 "{\"type\":\"lat_breach_thresh\",\"tracer\":\"%s\",\"ns\":%llu,\"thresh_ns\":%llu}",
+		 tr, (unsigned long long)w->ns, (unsigned long long)lat_breach.thresh_ns));
+	run_summary_breach(tr, w->ns, lat_breach.thresh_ns);
+}
+
 void latency_tracer_report(const char *what)
 {
 	bool any = false;
@@ -615,6 +745,8 @@ void latency_tracer_report(const char *what)
 		lat_report_kind(k, what);
 		any = true;
 	}
+	lat_fill_summary();
+	lat_print_breach();
 	WRITE_ONCE(lat_paused, false);
 	if (any)
 		lat_print_cost();

@@ -1,8 +1,10 @@
 """The KTAP parser and log checks of test/run."""
 
+import os
 import textwrap
 import unittest
 
+import _kunit_model as km
 import _load
 
 tr = _load.testrun()
@@ -281,6 +283,81 @@ class BannerTest(unittest.TestCase):
         self.assertEqual((b.start, b.end), ("0.1 abc", "fail"))
         b = tr.find_banners([])
         self.assertEqual((b.start, b.end), (None, None))
+
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+
+def serial_log(name):
+    with open(os.path.join(DATA, name), encoding="utf-8") as f:
+        return f.read()
+
+
+class KunitParserModelTest(unittest.TestCase):
+    """What kunit.py (Linux's KTAP parser, modelled in _kunit_model.py) makes of
+    whole serial logs.  The data/ logs are captured from QEMU (icount, SMP=1):
+    *-old.txt from the kernel before the run's verdict was KTAP, the others after.
+    """
+
+    def test_model_reads_plain_ktap(self):
+        self.assertEqual(km.run_status(textwrap.dedent(GOOD)), km.SUCCESS)
+        bad = GOOD.replace("ok 1 alloc_free", "not ok 1 alloc_free")
+        self.assertEqual(km.run_status(textwrap.dedent(bad)), km.FAILURE)
+        cut = GOOD[:GOOD.index("ok 1 alloc_free")]
+        self.assertEqual(km.run_status(textwrap.dedent(cut)), km.CRASHED)
+        self.assertEqual(km.run_status("irqlab: start 1 2\nirqlab: end status=fail\n"),
+                         km.FAILURE_TO_PARSE)
+
+    def test_model_suite_line_counts_only_without_results(self):
+        empty = "KTAP version 1\n1..1\n    # Subtest: s\n    1..0\nnot ok 1 s\n"
+        self.assertEqual(km.run_status(empty), km.FAILURE)
+        # kunit_parser judges a suite with results by them, not by its own line
+        full = "KTAP version 1\n1..1\n    # Subtest: s\n    1..1\n    ok 1 a\nnot ok 1 s\n"
+        self.assertEqual(km.run_status(full), km.SUCCESS)
+
+    def test_model_cuts_the_timestamp_prefix(self):
+        text = ("[    0.1] KTAP version 1\n[    0.1] 1..2\n[    0.2] irqlab: noise\n"
+                "[    0.2] ok 1 a\n[    0.3] not ok 2 verdict\n")
+        self.assertEqual(km.run_status(text), km.FAILURE)
+        self.assertEqual(km.run_status(text.replace("not ok 2", "ok 2")), km.SUCCESS)
+
+    def test_typo_parameter_read_as_success_before(self):
+        # run=ktest ktest.filter=boot cyclic.duration_s=2 before: the suites
+        # passed, the end said "command-line error", kunit.py said success.
+        log = serial_log("ktap-typo-old.txt")
+        self.assertIn("irqlab: 1 command-line error(s): see above", log)
+        self.assertEqual(km.run_status(log), km.SUCCESS)
+
+    def test_typo_parameter_is_a_failure(self):
+        log = serial_log("ktap-typo.txt")
+        self.assertIn("unknown parameter 'cyclic.duration_s'", log)
+        self.assertEqual(km.run_status(log), km.FAILURE)
+        lines = tr.clean_lines(log)
+        self.assertIn("not ok 1 cmdline", lines)
+        self.assertIn("# cmdline: irqlab: unknown parameter 'cyclic.duration_s'", lines)
+        self.assertEqual(tr.ktap_problems(tr.parse_ktap(lines)), ["1 failed case: cmdline"])
+
+    def test_failed_verdict_read_as_success_before(self):
+        # run=ktest,cyclic ktest.filter=boot cyclic.cpus=0-1 on one CPU: the
+        # boot suite passes, cyclic fails at its start, the run ends status=fail.
+        log = serial_log("ktap-fail-old.txt")
+        self.assertIn("irqlab: end status=fail", log)
+        self.assertEqual(km.run_status(log), km.SUCCESS)
+
+    def test_failed_verdict_is_a_failure(self):
+        log = serial_log("ktap-fail.txt")
+        self.assertIn("irqlab: end status=fail", log)
+        self.assertEqual(km.run_status(log), km.FAILURE)
+        lines = tr.clean_lines(log)
+        self.assertIn("not ok 2 verdict", lines)
+        self.assertEqual(tr.ktap_problems(tr.parse_ktap(lines)), ["1 failed case: verdict"])
+
+    def test_passing_run_counts_the_verdict(self):
+        log = serial_log("ktap-fail.txt").replace("not ok 2 verdict", "ok 2 verdict")
+        self.assertEqual(km.run_status(log), km.SUCCESS)
+        # Cut before the verdict (a hang or panic after the suites): a crash.
+        cut = log[:log.index("ok 2 verdict")]
+        self.assertEqual(km.run_status(cut), km.CRASHED)
 
 
 if __name__ == "__main__":
