@@ -24,6 +24,15 @@
  *              freeing CPU's cycles only): per object.  Needs two
  *              online CPUs; skipped with a message otherwise.
  *
+ * slabbench.trace_pair=1 instead single-steps one warm fast-path pair
+ * with ktrace (linux/ktrace.h) and prints its path: every instruction as
+ * function+offset, per-function counts and the total, twice: the
+ * kmem_cache_alloc()+kmem_cache_free() pair of the fastpath figure and a
+ * kmalloc()+kfree() pair of obj_size bytes.  "Pair" counts the callees'
+ * instructions only (the loop's share, in the small calling function, is
+ * shown apart); under icount the untraced TSC count of the same call is
+ * printed beside it and must be equal.  No other figure is measured then.
+ *
  * Interrupts and preemption are left as they are: a timer tick or
  * another task that lands inside a timed loop is part of the figure.
  * Under QEMU icount (SMP=1) the TSC counts instructions, so figures are
@@ -45,7 +54,9 @@
 #include <linux/ktest.h>
 #include <linux/moduleparam.h>
 #include <linux/record.h>
+#include <linux/ktrace.h>
 #include <asm/processor.h>
+#include <asm/tsc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,7 +65,12 @@
 #define SLABBENCH_WARMUP	1000
 #define SLABBENCH_REMOTE_BATCH	64
 
+#define SLABBENCH_TRACE_MAX	16384
+
 static int sb_loops = 10000;
+static bool sb_trace_pair;
+core_param("slabbench.trace_pair", sb_trace_pair, bool,
+	   "single-step one fast-path alloc+free pair and print its path instead");
 static int sb_obj_size = 256;
 core_param_range("slabbench.loops", sb_loops, int, 1, 100000000,
 		 "timed rounds per figure");
@@ -235,6 +251,83 @@ fail:
 	return 1;
 }
 
+/* One traced operation: an alloc+free pair and nothing else. */
+struct sb_pair {
+	struct kmem_cache *s;
+	volatile size_t size;	/* not a constant: __kmalloc() */
+	void *obj;
+};
+
+static noinline void sb_cache_pair(void *arg)
+{
+	struct sb_pair *p = arg;
+
+	p->obj = kmem_cache_alloc(p->s, GFP_KERNEL);
+	kmem_cache_free(p->s, p->obj);
+}
+
+static noinline void sb_kmalloc_pair(void *arg)
+{
+	struct sb_pair *p = arg;
+
+	p->obj = kmalloc(p->size, GFP_KERNEL);
+	kfree(p->obj);
+}
+
+/*
+ * Warm up, then trace @op once.  The pair is everything but @caller's own
+ * steps (argument loads, the calls, the return): what a loop around the
+ * pair would add.
+ */
+static int sb_trace(const char *name, void (*op)(void *), const char *caller,
+		    struct sb_pair *p)
+{
+	struct ktrace *kt = ktrace_alloc(SLABBENCH_TRACE_MAX);
+	unsigned long total, own;
+	u64 clock;
+	int ret;
+
+	if (!kt) {
+		pr_err("slabbench: trace %s: no memory for the trace buffer\n", name);
+		return 1;
+	}
+	for (int i = 0; i < SLABBENCH_WARMUP; i++)
+		op(p);
+	ret = ktrace_call(kt, op, p);
+	if (ret == -EBUSY) {
+		pr_err("slabbench: trace %s: another ktrace is running\n", name);
+		ktrace_free(kt);
+		return 1;
+	}
+	ktrace_report(kt, name);
+	total = ktrace_total(kt);
+	own = ktrace_count_fn(kt, caller);
+	clock = ktrace_clock(op, p, 8);
+	pr_info("slabbench: trace %s: pair %lu instructions (+%lu in %s), whole call %lu "
+		"traced, %llu by the %s clock%s\n", name, total - own, own, caller, total,
+		(unsigned long long)clock, tsc_clock_mode(), ret ? ", INVALID" : "");
+	record_emitf("{\"type\":\"slabbench\",\"name\":\"trace_%s\",\"size\":%u,"
+		     "\"pair_insns\":%lu,\"caller_insns\":%lu,\"clock_ticks\":%llu,"
+		     "\"valid\":%d,\"clock\":\"%s\"}", name, sb_obj_size, total - own, own,
+		     (unsigned long long)clock, !ret, tsc_clock_mode());
+	ktrace_free(kt);
+	if (!p->obj) {
+		pr_err("slabbench: trace %s: the allocation failed\n", name);
+		return 1;
+	}
+	return ret ? 1 : 0;
+}
+
+static int sb_trace_pairs(struct kmem_cache *s)
+{
+	struct sb_pair p = { .s = s, .size = sb_obj_size };
+	int failed;
+
+	failed = sb_trace("cache_pair", sb_cache_pair, "sb_cache_pair", &p);
+	failed += sb_trace("kmalloc_pair", sb_kmalloc_pair, "sb_kmalloc_pair", &p);
+	return failed;
+}
+
 /*
  * Remote free: this thread allocates a batch, the helper on another CPU
  * frees it and times only its frees; the two hand the batch back and
@@ -350,12 +443,17 @@ int slabbench_run(void)
 		pr_err("slabbench: cannot create the cache\n");
 		return 1;
 	}
+	if (sb_trace_pair) {
+		failed = sb_trace_pairs(s);
+		goto out;
+	}
 	failed += sb_fastpath(s);
 	for (unsigned int i = 0; i < sb_nr_sizes; i++)
 		failed += sb_bulk(s, sb_sizes[i]);
 	for (unsigned int i = 0; i < ARRAY_SIZE(kmalloc_sizes); i++)
 		failed += sb_kmalloc(kmalloc_sizes[i]);
 	failed += sb_remote(s);
+out:
 	kmem_cache_destroy(s);
 	pr_info("slabbench: done, %d failure(s)\n", failed);
 	return failed ? 1 : 0;
