@@ -689,16 +689,13 @@ struct kmem_cache *virt_to_cache(const void *obj)
 }
 
 /*
- * kmem_cache_free(s, x): x must belong to s.  Checked only where Linux
- * checks it (consistency-checked caches); a mismatch is reported and
- * the object is freed to the cache it really belongs to.
+ * cache_from_obj()'s checked half (mm/slab.h): x must belong to s; a
+ * mismatch is reported and the object is freed to the cache it really
+ * belongs to.
  */
-struct kmem_cache *cache_from_obj(struct kmem_cache *s, void *x)
+struct kmem_cache *__cache_from_obj(struct kmem_cache *s, void *x)
 {
 	struct kmem_cache *cachep;
-
-	if (!kmem_cache_debug_flags(s, SLAB_CONSISTENCY_CHECKS))
-		return s;
 
 	cachep = virt_to_cache(x);
 	if (cachep && cachep != s) {
