@@ -100,12 +100,13 @@ def pair_section(config, lines, recs, name, what):
     out = [f"#### {config}: {what}", "",
            f"Pair: **{s['pair_insns']}** instructions (callees only); the calling "
            f"function adds {caller}; traced {t['insns']}, icount clock {s['clock_ticks']} "
-           f"(equal); {t['irqs_off']} with IRQs off, {t['interrupts']} interrupts.", "",
+           f"(equal); {t['irqs_off']} with IRQs off, {t['preempt_off']} with preemption off, "
+           f"{t['interrupts']} interrupts.", "",
            "| function | instructions |", "|---|---:|"]
     for r in fns:
         out.append(f"| `{r['fn']}` | {r['insns']} |")
     out += [f"| **total** (with the caller) | **{t['insns']}** |", "",
-            "<details><summary>path (step: function +offset..., * = IRQs off)</summary>",
+            "<details><summary>path (step: function +offset..., * IRQs off, ' preemption off)</summary>",
             "", "```"] + path_lines(lines, name) + ["```", "", "</details>", ""]
     return s["pair_insns"], out
 

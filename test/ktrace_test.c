@@ -82,8 +82,10 @@ static void ktrace_known_sequence(struct ktest *t)
 	KTEST_EXPECT_EQ(t, ktrace_count_fn(kt, "kt_seq"), KT_SEQ_STEPS - KT_SEQ_CALLEE);
 	KTEST_EXPECT_EQ(t, kt->ip[0], (unsigned long)kt_seq);
 	for (unsigned int i = 0; i < kt->nr; i++)
-		off += kt->irqs_off[i];
+		off += !!(kt->state[i] & KTRACE_IRQS_OFF);
 	KTEST_EXPECT_EQ(t, off, 1);
+	KTEST_EXPECT_EQ(t, kt->irqs_off, 1);
+	KTEST_EXPECT_EQ(t, kt->preempt_off, 0);
 	/* IF is back on and TF did not leak into the caller. */
 	KTEST_EXPECT_FALSE(t, irqs_disabled());
 	KTEST_EXPECT_EQ(t, native_save_fl() & X86_EFLAGS_TF, 0);

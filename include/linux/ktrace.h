@@ -34,12 +34,18 @@
 
 struct task_struct;
 
+/* state[] bits of a step, as it was when the instruction ran. */
+#define KTRACE_IRQS_OFF		0x01	/* IF clear */
+#define KTRACE_PREEMPT_OFF	0x02	/* preempt_count() != 0 */
+
 struct ktrace {
 	unsigned long *ip;		/* executed instructions, in order */
-	u8 *irqs_off;			/* per step: IF was clear */
-	unsigned int max;		/* capacity of ip[] and irqs_off[] */
+	u8 *state;			/* per step: KTRACE_* bits */
+	unsigned int max;		/* capacity of ip[] and state[] */
 	unsigned int nr;		/* steps stored */
 	unsigned long overflow;		/* steps not stored: buffer full */
+	unsigned long irqs_off;		/* steps with IF clear (stored or not) */
+	unsigned long preempt_off;	/* steps with a preempt count */
 	unsigned long foreign;		/* steps of other tasks, not counted */
 	unsigned long interrupts;	/* interrupts/exceptions taken in @fn */
 	bool lost;			/* TF was gone when @fn returned */

@@ -29,6 +29,7 @@
 #include <linux/kallsyms.h>
 #include <linux/record.h>
 #include <linux/sched.h>
+#include <linux/preempt.h>
 #include <linux/slab.h>
 #include <asm/processor.h>
 #include <asm/ptrace.h>
@@ -122,8 +123,8 @@ struct ktrace *ktrace_alloc(unsigned int max)
 	if (!kt)
 		return NULL;
 	kt->ip = kmalloc(max * sizeof(kt->ip[0]), GFP_KERNEL);
-	kt->irqs_off = kmalloc(max, GFP_KERNEL);
-	if (!kt->ip || !kt->irqs_off) {
+	kt->state = kmalloc(max, GFP_KERNEL);
+	if (!kt->ip || !kt->state) {
 		ktrace_free(kt);
 		return NULL;
 	}
@@ -136,7 +137,7 @@ void ktrace_free(struct ktrace *kt)
 	if (!kt)
 		return;
 	kfree(kt->ip);
-	kfree(kt->irqs_off);
+	kfree(kt->state);
 	kfree(kt);
 }
 
@@ -146,11 +147,13 @@ static inline void ktrace_clear_dr6(void)
 	asm volatile("movq %0, %%db6" : : "r"(0xffff0ff0UL));
 }
 
-static inline void ktrace_store(struct ktrace *kt, unsigned long ip, bool irqs_off)
+static inline void ktrace_store(struct ktrace *kt, unsigned long ip, u8 state)
 {
+	kt->irqs_off += !!(state & KTRACE_IRQS_OFF);
+	kt->preempt_off += !!(state & KTRACE_PREEMPT_OFF);
 	if (kt->nr < kt->max) {
 		kt->ip[kt->nr] = ip;
-		kt->irqs_off[kt->nr] = irqs_off;
+		kt->state[kt->nr] = state;
 		kt->nr++;
 	} else {
 		kt->overflow++;
@@ -189,12 +192,15 @@ bool ktrace_debug_trap(struct pt_regs *regs)
 	 * trap of its own.  Store it before the step that reports its end.
 	 */
 	if (kt->after_sti && regs->ip != kt->after_sti)
-		ktrace_store(kt, kt->after_sti, false);
+		ktrace_store(kt, kt->after_sti, preempt_count() ? KTRACE_PREEMPT_OFF : 0);
 	kt->after_sti = 0;
 	if (regs->ip >= (unsigned long)ktrace_step_call &&
 	    regs->ip < (unsigned long)ktrace_step_call_end)
 		return true;
-	ktrace_store(kt, regs->ip, !(regs->flags & X86_EFLAGS_IF));
+	/* #DB entry leaves the preempt count alone: it is the traced code's. */
+	ktrace_store(kt, regs->ip,
+		     (regs->flags & X86_EFLAGS_IF ? 0 : KTRACE_IRQS_OFF) |
+		     (preempt_count() ? KTRACE_PREEMPT_OFF : 0));
 	if (*(const u8 *)regs->ip == 0xfb)	/* sti */
 		kt->after_sti = regs->ip + 1;
 	return true;
@@ -214,6 +220,8 @@ int ktrace_call(struct ktrace *kt, void (*fn)(void *), void *arg)
 
 	kt->nr = 0;
 	kt->overflow = 0;
+	kt->irqs_off = 0;
+	kt->preempt_off = 0;
 	kt->foreign = 0;
 	kt->interrupts = 0;
 	kt->lost = false;
@@ -264,13 +272,22 @@ unsigned long ktrace_count_fn(const struct ktrace *kt, const char *fn)
 #define KTRACE_PER_LINE	8
 #define KTRACE_MAX_FNS	64
 
+/* "*": IRQs off; "'": preemption off (IRQs on). */
+static const char *ktrace_mark(u8 state)
+{
+	if (state & KTRACE_IRQS_OFF)
+		return "*";
+	return state & KTRACE_PREEMPT_OFF ? "'" : "";
+}
+
 /* One line per run of consecutive steps in one function (wrapped). */
 static void ktrace_print_path(struct ktrace *kt, const char *name)
 {
 	char line[256];		/* 6 + 100 + 8 * 10 bytes at most */
 	unsigned int i = 0;
 
-	pr_info("ktrace: %s: path (step: function +offset..., * = IRQs off)\n", name);
+	pr_info("ktrace: %s: path (step: function +offset..., * IRQs off, ' preemption off)\n",
+		name);
 	while (i < kt->nr) {
 		const char *fname;
 		unsigned long start = ktrace_fn_start(kt->ip[i], &fname);
@@ -287,11 +304,11 @@ static void ktrace_print_path(struct ktrace *kt, const char *name)
 			if (start)
 				len += snprintf(line + len, sizeof(line) - len,
 						" +0x%lx%s", kt->ip[i] - start,
-						kt->irqs_off[i] ? "*" : "");
+						ktrace_mark(kt->state[i]));
 			else
 				len += snprintf(line + len, sizeof(line) - len,
 						" %lx%s", kt->ip[i],
-						kt->irqs_off[i] ? "*" : "");
+						ktrace_mark(kt->state[i]));
 		}
 		pr_info("ktrace: %s\n", line);
 	}
@@ -301,7 +318,7 @@ void ktrace_report(struct ktrace *kt, const char *name)
 {
 	struct { unsigned long start; const char *name; unsigned long n; }
 		fns[KTRACE_MAX_FNS];
-	unsigned int nr_fns = 0, irqs_off = 0;
+	unsigned int nr_fns = 0;
 	unsigned long other = 0;
 
 	ktrace_print_path(kt, name);
@@ -310,7 +327,6 @@ void ktrace_report(struct ktrace *kt, const char *name)
 		unsigned long start = ktrace_fn_start(kt->ip[i], &fname);
 		unsigned int f;
 
-		irqs_off += kt->irqs_off[i];
 		for (f = 0; f < nr_fns; f++)
 			if (fns[f].start == start)
 				break;
@@ -335,15 +351,19 @@ void ktrace_report(struct ktrace *kt, const char *name)
 	if (other)
 		pr_info("ktrace: %s: %6lu in further functions (more than %d)\n",
 			name, other, KTRACE_MAX_FNS);
-	pr_info("ktrace: %s: total %lu instructions (%u with IRQs off), %lu overflowed, "
-		"%lu interrupts, %lu steps of other tasks, %s%s\n", name,
-		ktrace_total(kt), irqs_off, kt->overflow, kt->interrupts, kt->foreign,
-		kt->lost ? "TF LOST, " : "", tsc_clock_mode());
-	record_emitf("{\"type\":\"ktrace\",\"name\":\"%.32s\",\"insns\":%lu,\"irqs_off\":%u,"
-		     "\"functions\":%u,\"overflow\":%lu,\"interrupts\":%lu,\"foreign\":%lu,"
-		     "\"valid\":%d,\"clock\":\"%s\"}",
-		     name, ktrace_total(kt), irqs_off, nr_fns, kt->overflow, kt->interrupts,
-		     kt->foreign, !kt->overflow && !kt->lost, tsc_clock_mode());
+	pr_info("ktrace: %s: total %lu instructions (%lu with IRQs off, %lu with preemption off), "
+		"%lu overflowed, %lu interrupts, %lu steps of other tasks, %s%s\n", name,
+		ktrace_total(kt), kt->irqs_off, kt->preempt_off, kt->overflow, kt->interrupts,
+		kt->foreign, kt->lost ? "TF LOST, " : "", tsc_clock_mode());
+	record_emitf("{\"type\":\"ktrace\",\"name\":\"%.32s\",\"insns\":%lu,\"irqs_off\":%lu,"
+		     "\"preempt_off\":%lu,\"functions\":%u,\"overflow\":%lu,\"interrupts\":%lu,"
+		     "\"foreign\":%lu,\"valid\":%d}",
+		     name, ktrace_total(kt), kt->irqs_off, kt->preempt_off, nr_fns, kt->overflow,
+		     kt->interrupts, kt->foreign, !kt->overflow && !kt->lost);
+	if (IS_ENABLED(CONFIG_TRACER_MAX_TRACE) && kt->irqs_off + kt->preempt_off)
+		pr_info("ktrace: %s: note: a latency tracer is built in; it timed the stepped, "
+			"slowed IRQ-/preempt-off windows, and its bookkeeping for them is counted\n",
+			name);
 	if (kt->overflow || kt->lost)
 		pr_err("ktrace: %s: INVALID trace: %s\n", name,
 		       kt->lost ? "the trap flag was lost before the function returned"
