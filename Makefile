@@ -181,7 +181,7 @@ $(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
 -include $(OBJS:.o=.d)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all build _build kernel iso efi run test latency-figures experiment-seeds debug deps clean distclean help \
+.PHONY: all build _build kernel iso efi run test latency-figures ktrace-paths experiment-seeds debug deps clean distclean help \
 	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
 
 all build kernel: deps
@@ -312,6 +312,11 @@ experiment-seeds: deps
 latency-figures: deps
 	$(Q)$(PYTHON) scripts/latency_figures.py $(if $(QUICK),--quick)
 
+# The traced alloc+free path per preset (KTRACE_CONFIGS=a,b; KTRACE_OUT=file).
+ktrace-paths: deps
+	$(Q)$(PYTHON) scripts/ktrace_paths.py $(if $(KTRACE_CONFIGS),--configs $(KTRACE_CONFIGS)) \
+		$(if $(KTRACE_OUT),--out $(KTRACE_OUT))
+
 clean:
 	rm -rf $(O)
 
@@ -323,6 +328,7 @@ help:
 	@echo '  make run      build and boot CONFIG in QEMU; without CMDLINE, the default measurement'
 	@echo '  make test     build and run every test configuration (test/unittests.cfg)'
 	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
+	@echo '  make ktrace-paths     the traced alloc+free path of default, legacy, rt (KTRACE_OUT=file)'
 	@echo '  make experiment-seeds the seeds experiments E1-E6 (EXPERIMENTS="e1 e2"; resumable)'
 	@echo '  make build    build $(O)/kernel.elf (default target)'
 	@echo '  make iso      GRUB hybrid BIOS+UEFI image $(O)/irqlab.iso (CMDLINE baked in), with'

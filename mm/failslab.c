@@ -47,11 +47,11 @@ bool __should_failslab(struct kmem_cache *s, gfp_t gfp)
 
 	return should_fail(&failslab.attr, s->object_size);
 }
-#endif /* CONFIG_FAILSLAB */
 
 /*
  * In Linux this wrapper sits in mm/slab_common.c (and is where BPF's
- * error injection attaches); it moves there with the SLUB port.
+ * error injection attaches); it moves there with the SLUB port.  Without
+ * FAILSLAB it is an inline 0 (linux/fault-inject.h).
  */
 noinline int should_failslab(struct kmem_cache *s, gfp_t gfp)
 {
@@ -59,3 +59,4 @@ noinline int should_failslab(struct kmem_cache *s, gfp_t gfp)
 		return -ENOMEM;
 	return 0;
 }
+#endif /* CONFIG_FAILSLAB */

@@ -179,7 +179,22 @@ static __always_inline bool kmem_cache_debug_flags(struct kmem_cache *s,
 
 /* The cache a kmalloc'd or cache-allocated object belongs to. */
 struct kmem_cache *virt_to_cache(const void *obj);
-struct kmem_cache *cache_from_obj(struct kmem_cache *s, void *x);
+struct kmem_cache *__cache_from_obj(struct kmem_cache *s, void *x);
+
+/*
+ * kmem_cache_free(s, x): the cache x really belongs to.  Looked up only
+ * where Linux looks it up, with freelist hardening or on caches with
+ * consistency checks; otherwise @s is trusted and the check costs the
+ * debug switch's test, inline on the free fast path.
+ */
+static __always_inline struct kmem_cache *
+cache_from_obj(struct kmem_cache *s, void *x)
+{
+	if (!IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
+	    !kmem_cache_debug_flags(s, SLAB_CONSISTENCY_CHECKS))
+		return s;
+	return __cache_from_obj(s, x);
+}
 
 /*
  * Zero new objects when asked (__GFP_ZERO).  Linux also honours

@@ -243,15 +243,17 @@ allocate_slab(struct kmem_cache *s, gfp_t gfp, int node)
 	start = page_address(page);
 	setup_page_debug(s, page, start);
 
-	start = fixup_red_left(s, start);
-	start = setup_object(s, page, start);
-	page->freelist = start;
-	for (obj_idx = 0, p = start; obj_idx < page->objects - 1; obj_idx++) {
-		next = setup_object(s, page, p + s->size);
-		set_freepointer(s, p, next);
-		p = next;
+	if (!shuffle_freelist(s, page)) {
+		start = fixup_red_left(s, start);
+		start = setup_object(s, page, start);
+		page->freelist = start;
+		for (obj_idx = 0, p = start; obj_idx < page->objects - 1; obj_idx++) {
+			next = setup_object(s, page, p + s->size);
+			set_freepointer(s, p, next);
+			p = next;
+		}
+		set_freepointer(s, p, NULL);
 	}
-	set_freepointer(s, p, NULL);
 
 	page->inuse = page->objects;
 	page->frozen = 1;

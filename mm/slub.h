@@ -336,6 +336,16 @@ extern nodemask_t slab_nodes;	/* nodes that have a kmem_cache_node */
 
 /* mm/slub_cache.c */
 void *setup_object(struct kmem_cache *s, struct page *page, void *object);
+
+#ifdef CONFIG_SLAB_FREELIST_RANDOM
+/* Chain @page's objects in the cache's random order; false: not done. */
+bool shuffle_freelist(struct kmem_cache *s, struct page *page);
+#else
+static inline bool shuffle_freelist(struct kmem_cache *s, struct page *page)
+{
+	return false;
+}
+#endif
 struct page *alloc_slab_page(struct kmem_cache *s, gfp_t flags, int node,
 			     struct kmem_cache_order_objects oo);
 void discard_slab(struct kmem_cache *s, struct page *page);

@@ -317,8 +317,122 @@ free_kmem_cache_nodes(struct kmem_cache *s)
 	}
 }
 
+/* ------------------------------------------------ freelist randomization */
+
+#ifdef CONFIG_SLAB_FREELIST_RANDOM
+/*
+ * The shuffle's random numbers: a xorshift64* sequence seeded once from
+ * the TSC.  Enough to make the order differ per cache and per boot; not
+ * a cryptographic source (irqlab has none).
+ */
+static u64 slub_shuffle_state;
+
+static u32 slub_shuffle_rand(void)
+{
+	u64 x = slub_shuffle_state;
+
+	if (!x)
+		x = rdtsc() | 1;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	slub_shuffle_state = x;
+	return (x * 0x2545f4914f6cdd1dULL) >> 32;
+}
+
+/*
+ * The cache's permutation of object indices (Fisher-Yates), stored as
+ * byte offsets so that a slab's objects are found by one addition.
+ * Needs kmalloc, so caches created before the allocator is up get theirs
+ * from init_freelist_randomization().
+ */
+static int init_cache_random_seq(struct kmem_cache *s)
+{
+	unsigned int count = oo_objects(s->oo);
+	unsigned int *seq;
+
+	if (count < 2 || s->random_seq)
+		return 0;
+	seq = kmalloc(count * sizeof(*seq), GFP_KERNEL);
+	if (!seq)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < count; i++)
+		seq[i] = i;
+	for (unsigned int i = count - 1; i > 0; i--) {
+		unsigned int j = slub_shuffle_rand() % (i + 1);
+		unsigned int tmp = seq[i];
+
+		seq[i] = seq[j];
+		seq[j] = tmp;
+	}
+	for (unsigned int i = 0; i < count; i++)
+		seq[i] *= s->size;
+	s->random_seq = seq;
+	return 0;
+}
+
+static void init_freelist_randomization(void)
+{
+	struct kmem_cache *s;
+
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(s, &slab_caches, list)
+		init_cache_random_seq(s);
+	mutex_unlock(&slab_mutex);
+}
+
+/*
+ * The sequence is for the preferred order's object count; a fallback
+ * order's smaller slab skips the offsets beyond its end.
+ */
+static void *next_freelist_entry(struct kmem_cache *s, unsigned int *pos,
+				 void *start, unsigned long page_limit,
+				 unsigned int count)
+{
+	unsigned int idx;
+
+	do {
+		idx = s->random_seq[*pos];
+		if (++*pos >= count)
+			*pos = 0;
+	} while (unlikely(idx >= page_limit));
+	return start + idx;
+}
+
+bool shuffle_freelist(struct kmem_cache *s, struct page *page)
+{
+	unsigned int count = oo_objects(s->oo), pos;
+	unsigned long page_limit;
+	void *start, *cur, *next;
+
+	if (page->objects < 2 || !s->random_seq)
+		return false;
+	pos = slub_shuffle_rand() % count;
+	page_limit = page->objects * s->size;
+	start = fixup_red_left(s, page_address(page));
+
+	cur = setup_object(s, page, next_freelist_entry(s, &pos, start, page_limit, count));
+	page->freelist = cur;
+	for (unsigned int i = 1; i < page->objects; i++) {
+		next = setup_object(s, page,
+				    next_freelist_entry(s, &pos, start, page_limit, count));
+		set_freepointer(s, cur, next);
+		cur = next;
+	}
+	set_freepointer(s, cur, NULL);
+	return true;
+}
+#else
+static inline int init_cache_random_seq(struct kmem_cache *s) { return 0; }
+static inline void init_freelist_randomization(void) { }
+#endif
+
 void __kmem_cache_release(struct kmem_cache *s)
 {
+#ifdef CONFIG_SLAB_FREELIST_RANDOM
+	kfree(s->random_seq);
+	s->random_seq = NULL;
+#endif
 	if (s->cpu_slab)
 		free_percpu(s->cpu_slab);
 	s->cpu_slab = NULL;
@@ -576,6 +690,10 @@ kmem_cache_open(struct kmem_cache *s, slab_flags_t flags)
 	if (!init_kmem_cache_nodes(s))
 		goto error;
 
+	/* The shuffled order needs kmalloc: later for the boot caches. */
+	if (slab_state >= UP && init_cache_random_seq(s))
+		goto error;
+
 	if (alloc_kmem_cache_cpus(s))
 		return 0;
 
@@ -689,16 +807,13 @@ struct kmem_cache *virt_to_cache(const void *obj)
 }
 
 /*
- * kmem_cache_free(s, x): x must belong to s.  Checked only where Linux
- * checks it (consistency-checked caches); a mismatch is reported and
- * the object is freed to the cache it really belongs to.
+ * cache_from_obj()'s checked half (mm/slab.h): x must belong to s; a
+ * mismatch is reported and the object is freed to the cache it really
+ * belongs to.
  */
-struct kmem_cache *cache_from_obj(struct kmem_cache *s, void *x)
+struct kmem_cache *__cache_from_obj(struct kmem_cache *s, void *x)
 {
 	struct kmem_cache *cachep;
-
-	if (!kmem_cache_debug_flags(s, SLAB_CONSISTENCY_CHECKS))
-		return s;
 
 	cachep = virt_to_cache(x);
 	if (cachep && cachep != s) {
@@ -832,6 +947,8 @@ void kmem_cache_init(void)
 
 	setup_kmalloc_cache_index_table();
 	create_kmalloc_caches(0);
+
+	init_freelist_randomization();
 
 	pr_info("SLUB: HWalign=%d, Order=%u-%u, MinObjects=%u, "
 		"CPUs=%u, Nodes=%u\n",

@@ -12,9 +12,22 @@
  *              slabbench.loops times, on a cache of its own with
  *              obj_size-byte objects, after a warm-up so that the CPU
  *              slab and its freelist are hot: per pair.
- *   bulk       for each n in slabbench.sizes, slabbench.loops rounds of
- *              kmem_cache_alloc_bulk(n) + kmem_cache_free_bulk(n) on the
- *              same cache: per object (cycles / (loops * n)).
+ *   bulk       for each n in slabbench.sizes (default 1..512: Linux's
+ *              slab_bulk_test01 sizes plus 256 and 512), slabbench.loops
+ *              rounds of kmem_cache_alloc_bulk(n) + kmem_cache_free_bulk(n)
+ *              on the same cache: per object (cycles / (loops * n)).
+ *              Then one more round single-stepped by ktrace: its exact
+ *              instructions per object and the share of them that ran
+ *              with IRQs off and with preemption off.
+ *   slow paths one allocation each, single-stepped (instructions, IRQ-off
+ *              and preempt-off share) and timed (cycles), on a cache of
+ *              its own: "partial refill" (the CPU slab is used up and a
+ *              slab with a free object waits on the partial list), "new
+ *              slab" (nothing partial: a slab from the page allocator),
+ *              and "flush" (kmem_cache_shrink(): flush_all() of the CPU
+ *              slabs, then the shrink).  The post-series flush runs in a
+ *              kworker and waits for it: that trace loses the trap flag
+ *              and is reported as not traceable; the cycles stay.
  *   kmalloc    kmalloc() + kfree() for every size class from 8 to 8192
  *              bytes.  The size is read through a volatile, so it is not
  *              a compile-time constant and each call goes through
@@ -23,6 +36,15 @@
  *   remote     objects allocated on one CPU and freed on another (the
  *              freeing CPU's cycles only): per object.  Needs two
  *              online CPUs; skipped with a message otherwise.
+ *
+ * slabbench.trace_pair=1 instead single-steps one warm fast-path pair
+ * with ktrace (linux/ktrace.h) and prints its path: every instruction as
+ * function+offset, per-function counts and the total, twice: the
+ * kmem_cache_alloc()+kmem_cache_free() pair of the fastpath figure and a
+ * kmalloc()+kfree() pair of obj_size bytes.  "Pair" counts the callees'
+ * instructions only (the loop's share, in the small calling function, is
+ * shown apart); under icount the untraced TSC count of the same call is
+ * printed beside it and must be equal.  No other figure is measured then.
  *
  * Interrupts and preemption are left as they are: a timer tick or
  * another task that lands inside a timed loop is part of the figure.
@@ -38,6 +60,7 @@
 #include <linux/kernel.h>
 #include <linux/errno.h>
 #include <linux/slab.h>
+#include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/kthread.h>
 #include <linux/smp.h>
@@ -45,7 +68,9 @@
 #include <linux/ktest.h>
 #include <linux/moduleparam.h>
 #include <linux/record.h>
+#include <linux/ktrace.h>
 #include <asm/processor.h>
+#include <asm/tsc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,7 +79,13 @@
 #define SLABBENCH_WARMUP	1000
 #define SLABBENCH_REMOTE_BATCH	64
 
+#define SLABBENCH_TRACE_MAX	16384
+#define SLABBENCH_SHARE_MAX	65536	/* steps stored; more are counted */
+
 static int sb_loops = 10000;
+static bool sb_trace_pair;
+core_param("slabbench.trace_pair", sb_trace_pair, bool,
+	   "single-step one fast-path alloc+free pair and print its path instead");
 static int sb_obj_size = 256;
 core_param_range("slabbench.loops", sb_loops, int, 1, 100000000,
 		 "timed rounds per figure");
@@ -63,9 +94,9 @@ core_param_range("slabbench.obj_size", sb_obj_size, int, 8, 8192,
 
 /* slabbench.sizes: the bulk sizes, comma-separated, each 1..1000. */
 static unsigned int sb_sizes[SLABBENCH_MAX_SIZES] = {
-	1, 2, 3, 4, 8, 16, 30, 32, 64, 128, 158, 250
+	1, 2, 3, 4, 8, 16, 30, 32, 64, 128, 158, 250, 256, 512
 };
-static unsigned int sb_nr_sizes = 12;
+static unsigned int sb_nr_sizes = 14;
 
 static int sb_sizes_set(const char *val, const struct kernel_param *kp)
 {
@@ -181,6 +212,79 @@ fail:
 	return 1;
 }
 
+/* What one single-stepped operation cost, exactly. */
+struct sb_traced {
+	unsigned long insns, irqs_off, preempt_off;
+	bool valid;
+};
+
+static void sb_share(char *buf, size_t size, unsigned long part, unsigned long total)
+{
+	unsigned long tenths = total ? (part * 1000 + total / 2) / total : 0;
+
+	snprintf(buf, size, "%lu (%lu.%lu%%)", part, tenths / 10, tenths % 10);
+}
+
+/* Single-step op(arg) once; counted even past the buffer. */
+static int sb_trace_op(void (*op)(void *), void *arg, struct sb_traced *out)
+{
+	struct ktrace *kt = ktrace_alloc(SLABBENCH_SHARE_MAX);
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!kt)
+		return -ENOMEM;
+	ret = ktrace_call(kt, op, arg);
+	out->insns = ktrace_total(kt);
+	out->irqs_off = kt->irqs_off;
+	out->preempt_off = kt->preempt_off;
+	out->valid = ret != -EBUSY && !kt->lost;
+	ktrace_free(kt);
+	return ret == -EBUSY ? ret : 0;
+}
+
+/* A figure's traced line and record. */
+static void sb_report_traced(const char *name, const char *what, unsigned int size,
+			     const struct sb_traced *tr, unsigned long ops, u64 cycles)
+{
+	char ioff[32], poff[32];
+
+	if (!tr->valid) {
+		pr_info("slabbench: %s: %llu cycles (%s), not traceable: the operation slept "
+			"or was preempted (trap flag lost)\n", what, (unsigned long long)cycles,
+			tsc_clock_mode());
+		record_emitf("{\"type\":\"slabbench\",\"name\":\"%s\",\"size\":%u,"
+			     "\"cycles\":%llu,\"traced\":0,\"clock\":\"%s\"}", name, size,
+			     (unsigned long long)cycles, tsc_clock_mode());
+		return;
+	}
+	sb_share(ioff, sizeof(ioff), tr->irqs_off, tr->insns);
+	sb_share(poff, sizeof(poff), tr->preempt_off, tr->insns);
+	pr_info("slabbench: %s: %lu instructions traced (%lu.%02lu per object), IRQs off %s, "
+		"preemption off %s; %llu cycles untraced (%s)\n", what, tr->insns,
+		tr->insns / ops, tr->insns * 100 / ops % 100, ioff, poff,
+		(unsigned long long)cycles, tsc_clock_mode());
+	record_emitf("{\"type\":\"slabbench\",\"name\":\"%s\",\"size\":%u,\"insns\":%lu,"
+		     "\"ops\":%lu,\"irqs_off\":%lu,\"preempt_off\":%lu,\"cycles\":%llu,"
+		     "\"traced\":1,\"clock\":\"%s\"}", name, size, tr->insns, ops,
+		     tr->irqs_off, tr->preempt_off, (unsigned long long)cycles, tsc_clock_mode());
+}
+
+struct sb_bulk_round {
+	struct kmem_cache *s;
+	unsigned int n;
+	bool ok;
+};
+
+static noinline void sb_bulk_round(void *arg)
+{
+	struct sb_bulk_round *r = arg;
+
+	r->ok = kmem_cache_alloc_bulk(r->s, GFP_KERNEL, r->n, sb_objs) == r->n;
+	if (r->ok)
+		kmem_cache_free_bulk(r->s, r->n, sb_objs);
+}
+
 static int sb_bulk(struct kmem_cache *s, unsigned int n)
 {
 	char what[32];
@@ -198,6 +302,17 @@ static int sb_bulk(struct kmem_cache *s, unsigned int n)
 	t1 = rdtsc_ordered();
 	snprintf(what, sizeof(what), "bulk %u per object", n);
 	sb_report("bulk", what, n, t1 - t0, (u64)sb_loops * n);
+
+	/* The same round once more, single-stepped. */
+	{
+		struct sb_bulk_round r = { .s = s, .n = n };
+		struct sb_traced tr;
+
+		if (sb_trace_op(sb_bulk_round, &r, &tr) || !r.ok)
+			goto fail;
+		snprintf(what, sizeof(what), "bulk %u traced round", n);
+		sb_report_traced("bulk_traced", what, n, &tr, n, (t1 - t0) / sb_loops);
+	}
 	return 0;
 fail:
 	pr_err("slabbench: bulk %u: kmem_cache_alloc_bulk() failed\n", n);
@@ -233,6 +348,240 @@ static int sb_kmalloc(unsigned int size)
 fail:
 	pr_err("slabbench: kmalloc(%u) failed\n", size);
 	return 1;
+}
+
+/* One traced operation: an alloc+free pair and nothing else. */
+struct sb_pair {
+	struct kmem_cache *s;
+	volatile size_t size;	/* not a constant: __kmalloc() */
+	void *obj;
+};
+
+static noinline void sb_cache_pair(void *arg)
+{
+	struct sb_pair *p = arg;
+
+	p->obj = kmem_cache_alloc(p->s, GFP_KERNEL);
+	kmem_cache_free(p->s, p->obj);
+}
+
+static noinline void sb_kmalloc_pair(void *arg)
+{
+	struct sb_pair *p = arg;
+
+	p->obj = kmalloc(p->size, GFP_KERNEL);
+	kfree(p->obj);
+}
+
+/*
+ * Warm up, then trace @op once.  The pair is everything but @caller's own
+ * steps (argument loads, the calls, the return): what a loop around the
+ * pair would add.
+ */
+static int sb_trace(const char *name, void (*op)(void *), const char *caller,
+		    struct sb_pair *p)
+{
+	struct ktrace *kt = ktrace_alloc(SLABBENCH_TRACE_MAX);
+	unsigned long total, own;
+	u64 clock;
+	int ret;
+
+	if (!kt) {
+		pr_err("slabbench: trace %s: no memory for the trace buffer\n", name);
+		return 1;
+	}
+	for (int i = 0; i < SLABBENCH_WARMUP; i++)
+		op(p);
+	ret = ktrace_call(kt, op, p);
+	if (ret == -EBUSY) {
+		pr_err("slabbench: trace %s: another ktrace is running\n", name);
+		ktrace_free(kt);
+		return 1;
+	}
+	ktrace_report(kt, name);
+	total = ktrace_total(kt);
+	own = ktrace_count_fn(kt, caller);
+	clock = ktrace_clock(op, p, 8);
+	pr_info("slabbench: trace %s: pair %lu instructions (+%lu in %s), whole call %lu "
+		"traced, %llu by the %s clock%s\n", name, total - own, own, caller, total,
+		(unsigned long long)clock, tsc_clock_mode(), ret ? ", INVALID" : "");
+	record_emitf("{\"type\":\"slabbench\",\"name\":\"trace_%s\",\"size\":%u,"
+		     "\"pair_insns\":%lu,\"caller_insns\":%lu,\"clock_ticks\":%llu,"
+		     "\"valid\":%d,\"clock\":\"%s\"}", name, sb_obj_size, total - own, own,
+		     (unsigned long long)clock, !ret, tsc_clock_mode());
+	ktrace_free(kt);
+	if (!p->obj) {
+		pr_err("slabbench: trace %s: the allocation failed\n", name);
+		return 1;
+	}
+	return ret ? 1 : 0;
+}
+
+static int sb_trace_pairs(struct kmem_cache *s)
+{
+	struct sb_pair p = { .s = s, .size = sb_obj_size };
+	int failed;
+
+	failed = sb_trace("cache_pair", sb_cache_pair, "sb_cache_pair", &p);
+	failed += sb_trace("kmalloc_pair", sb_kmalloc_pair, "sb_kmalloc_pair", &p);
+	return failed;
+}
+
+/* ------------------------------------------------------- slow paths */
+
+struct sb_one {
+	struct kmem_cache *s;
+	void *obj;
+};
+
+static noinline void sb_one_alloc(void *arg)
+{
+	struct sb_one *o = arg;
+
+	o->obj = kmem_cache_alloc(o->s, GFP_KERNEL);
+}
+
+static noinline void sb_one_shrink(void *arg)
+{
+	struct sb_one *o = arg;
+
+	kmem_cache_shrink(o->s);
+}
+
+/* Single-step op once on its own cache; @cycles were timed on the twin. */
+static int sb_slow_one(const char *name, const char *what, void (*op)(void *),
+		       struct sb_one *o, u64 cycles)
+{
+	struct sb_traced tr;
+
+	if (sb_trace_op(op, o, &tr))
+		return 1;
+	sb_report_traced(name, what, sb_obj_size, &tr, 1, cycles);
+	return 0;
+}
+
+/*
+ * Fill two slabs of a fresh cache one object at a time (the second then
+ * is the CPU slab, used up), free one object of the first: it waits on
+ * a partial list (c->partial, or the node's without CPU partials).  The
+ * next allocation refills from it; the one after that finds nothing
+ * partial and takes a new slab.  Each of those is first single-stepped
+ * on one such cache, then timed on a second cache set up the same way
+ * (so that neither run warms the other's slabs).  Then the flush.
+ */
+#define SB_SLOW_MAX	2048
+
+static int sb_slow_setup(struct kmem_cache *s, void **objs, unsigned int *nr,
+			 struct page **first)
+{
+	struct page *p0 = NULL, *p1 = NULL;
+	unsigned int n = 0, per_slab = 0;
+
+	for (;;) {
+		void *o;
+		struct page *pg;
+
+		if (n == SB_SLOW_MAX)
+			return -E2BIG;
+		o = kmem_cache_alloc(s, GFP_KERNEL);
+		if (!o)
+			return -ENOMEM;
+		objs[n++] = o;
+		pg = virt_to_head_page(o);
+		if (!p0)
+			p0 = pg;
+		else if (pg != p0 && !p1) {
+			p1 = pg;
+			per_slab = n - 1;
+		} else if (pg != p0 && pg != p1)
+			return -EINVAL;		/* a third slab: not in order */
+		if (p1 && n == 2 * per_slab)
+			break;
+	}
+	/* objs[0] is in the first (full, unfrozen) slab. */
+	kmem_cache_free(s, objs[0]);
+	objs[0] = NULL;
+	*nr = n;
+	*first = p0;
+	return 0;
+}
+
+static void sb_slow_teardown(struct kmem_cache *s, void **objs, unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++)
+		if (objs[i])
+			kmem_cache_free(s, objs[i]);
+}
+
+static int sb_slowpaths(void)
+{
+	static void *objs[2][SB_SLOW_MAX];
+	static const char *const names[2] = { "slabbench_slow_t", "slabbench_slow_c" };
+	struct kmem_cache *c[2] = { };
+	unsigned int nr[2] = { };
+	struct page *first[2];
+	void *refill[2] = { }, *fresh[2] = { };
+	u64 cyc_refill = 0, cyc_new = 0, cyc_flush;
+	struct sb_one o;
+	int failed = 0, err;
+
+	for (int k = 0; k < 2; k++) {
+		/* SLAB_NOLEAKTRACE: never merged (with kmalloc-<size> or each other). */
+		c[k] = kmem_cache_create(names[k], sb_obj_size, 0, SLAB_NOLEAKTRACE, NULL);
+		if (!c[k]) {
+			pr_err("slabbench: slow paths: cannot create a cache\n");
+			failed = 1;
+			goto out;
+		}
+		err = sb_slow_setup(c[k], objs[k], &nr[k], &first[k]);
+		if (err) {
+			pr_err("slabbench: slow paths: setting up two slabs failed (%d)\n", err);
+			failed = 1;
+			goto out;
+		}
+	}
+
+	/* Cache 1: timed.  Cache 0: single-stepped. */
+	o.s = c[1];
+	cyc_refill = ktrace_clock(sb_one_alloc, &o, 1);
+	refill[1] = o.obj;
+	cyc_new = ktrace_clock(sb_one_alloc, &o, 1);
+	fresh[1] = o.obj;
+
+	o.s = c[0];
+	failed += sb_slow_one("slow_partial_refill", "slow path: partial refill",
+			      sb_one_alloc, &o, cyc_refill);
+	refill[0] = o.obj;
+	if (!refill[0] || virt_to_head_page(refill[0]) != first[0]) {
+		pr_err("slabbench: slow paths: the refill did not come from the partial slab\n");
+		failed = 1;
+	}
+	failed += sb_slow_one("slow_new_slab", "slow path: new slab", sb_one_alloc, &o,
+			      cyc_new);
+	fresh[0] = o.obj;
+	if (!fresh[0] || virt_to_head_page(fresh[0]) == first[0]) {
+		pr_err("slabbench: slow paths: the new-slab allocation did not get a new slab\n");
+		failed = 1;
+	}
+
+	/* Flush: the CPU slab (the new one) and whatever is partial. */
+	o.s = c[1];
+	cyc_flush = ktrace_clock(sb_one_shrink, &o, 1);
+	o.s = c[0];
+	failed += sb_slow_one("slow_flush", "slow path: flush (kmem_cache_shrink)",
+			      sb_one_shrink, &o, cyc_flush);
+out:
+	for (int k = 0; k < 2; k++) {
+		if (!c[k])
+			continue;
+		if (refill[k])
+			kmem_cache_free(c[k], refill[k]);
+		if (fresh[k])
+			kmem_cache_free(c[k], fresh[k]);
+		sb_slow_teardown(c[k], objs[k], nr[k]);
+		kmem_cache_destroy(c[k]);
+	}
+	return failed;
 }
 
 /*
@@ -350,12 +699,18 @@ int slabbench_run(void)
 		pr_err("slabbench: cannot create the cache\n");
 		return 1;
 	}
+	if (sb_trace_pair) {
+		failed = sb_trace_pairs(s);
+		goto out;
+	}
 	failed += sb_fastpath(s);
 	for (unsigned int i = 0; i < sb_nr_sizes; i++)
 		failed += sb_bulk(s, sb_sizes[i]);
 	for (unsigned int i = 0; i < ARRAY_SIZE(kmalloc_sizes); i++)
 		failed += sb_kmalloc(kmalloc_sizes[i]);
+	failed += sb_slowpaths();
 	failed += sb_remote(s);
+out:
 	kmem_cache_destroy(s);
 	pr_info("slabbench: done, %d failure(s)\n", failed);
 	return failed ? 1 : 0;

@@ -1088,6 +1088,59 @@ static void kmalloc_preemption_point(struct ktest *t)
 	slub_t_run_pinned(t, 0, alloc_preemption_point_body);
 }
 
+/* ----------------------------------------------- freelist order */
+
+/*
+ * A new slab hands out its objects in address order, or with
+ * SLAB_FREELIST_RANDOM in the cache's shuffled order: all of the slab's
+ * objects once each either way.  Runs pinned so one CPU slab serves all.
+ */
+#define SLUB_T_ORDER_MAX	130
+
+static void slub_freelist_order_body(struct ktest *t)
+{
+	struct kmem_cache *s = slub_t_cache(t, "slub-t-order", 128, 0, SLUB_T_NOMERGE, NULL);
+	void *objs[SLUB_T_ORDER_MAX];
+	struct page *page;
+	unsigned int n = 0, ascending = 0;
+	bool dup = false;
+
+	objs[n] = kmem_cache_alloc(s, GFP_KERNEL);
+	KTEST_ASSERT_TRUE(t, objs[n]);
+	page = virt_to_head_page(objs[n++]);
+	while (n < SLUB_T_ORDER_MAX) {
+		void *o = kmem_cache_alloc(s, GFP_KERNEL);
+
+		KTEST_ASSERT_TRUE(t, o);
+		objs[n++] = o;
+		if (virt_to_head_page(o) != page)
+			break;
+	}
+	/* objs[0..n-2] filled the first slab; objs[n-1] opened the next. */
+	KTEST_EXPECT_EQ(t, n - 1, page->objects);
+	for (unsigned int i = 1; i + 1 < n; i++) {
+		ascending += objs[i] > objs[i - 1];
+		for (unsigned int j = 0; j < i; j++)
+			dup |= objs[i] == objs[j];
+	}
+	KTEST_EXPECT_FALSE(t, dup);
+	ktest_info(t, "%u objects per slab, %u of %u steps ascending", n - 1,
+		   ascending, n - 2);
+	if (IS_ENABLED(CONFIG_SLAB_FREELIST_RANDOM))
+		/* A rotation of the identity has at most one descent. */
+		KTEST_EXPECT_LT(t, ascending, n - 3);
+	else
+		KTEST_EXPECT_EQ(t, ascending, n - 2);
+	for (unsigned int i = 0; i < n; i++)
+		kmem_cache_free(s, objs[i]);
+	kmem_cache_destroy(s);
+}
+
+static void slub_freelist_order(struct ktest *t)
+{
+	slub_t_run_pinned(t, 0, slub_freelist_order_body);
+}
+
 /* ----------------------------------------------------------- suite */
 
 static int slub_init(struct ktest *t)
@@ -1128,6 +1181,7 @@ static struct ktest_case slub_cases[] = {
 	KTEST_CASE(slub_bulk_page_failure),
 	KTEST_CASE(kmalloc_preemption_point),
 	KTEST_CASE(slub_node_fallback),
+	KTEST_CASE(slub_freelist_order),
 	{}
 };
 

@@ -107,13 +107,24 @@ struct failslab_attr {
 };
 extern struct failslab_attr failslab;
 bool __should_failslab(struct kmem_cache *s, gfp_t gfp);
+/* 0, or -ENOMEM when the allocation must fail (SLUB's slab_pre_alloc_hook). */
+int should_failslab(struct kmem_cache *s, gfp_t gfp);
 #else
 static inline bool __should_failslab(struct kmem_cache *s, gfp_t gfp)
 {
 	return false;
 }
+/*
+ * Without FAILSLAB nothing can fail here, and no call is made.  Linux
+ * 5.15 still calls an out-of-line should_failslab() that returns 0, as
+ * the attach point of BPF error injection (ALLOW_ERROR_INJECTION), which
+ * irqlab does not have; a call there would also keep the compiler from
+ * leaving the allocation fast path free of register saves.
+ */
+static inline int should_failslab(struct kmem_cache *s, gfp_t gfp)
+{
+	return 0;
+}
 #endif
-/* 0, or -ENOMEM when the allocation must fail (SLUB's slab_pre_alloc_hook). */
-int should_failslab(struct kmem_cache *s, gfp_t gfp);
 
 #endif /* _LINUX_FAULT_INJECT_H */

@@ -106,6 +106,9 @@ struct kmem_cache {
 #ifdef CONFIG_SLAB_FREELIST_HARDENED
 	unsigned long random;
 #endif
+#ifdef CONFIG_SLAB_FREELIST_RANDOM
+	unsigned int *random_seq;	/* object offsets in a shuffled order */
+#endif
 	unsigned int useroffset;
 	unsigned int usersize;
 	struct kmem_cache_node *node[MAX_NUMNODES];

@@ -23,7 +23,12 @@ static __always_inline void rtlock_lock(struct rt_mutex_base *lk)
 
 static __always_inline void __rt_spin_lock(spinlock_t *slock)
 {
-	might_sleep();
+	/*
+	 * Linux's ___might_sleep() here is a DEBUG_ATOMIC_SLEEP check, gone
+	 * without it (and no voluntary preemption point: this is RT).
+	 */
+	if (IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP))
+		__might_sleep(__FILE__, __LINE__);
 	rtlock_lock(&slock->lock);
 	migrate_disable();
 }

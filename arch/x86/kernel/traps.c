@@ -10,6 +10,7 @@
 #include <linux/irqflags.h>
 #include <linux/trace_irqsoff.h>
 #include <linux/kallsyms.h>
+#include <linux/ktrace.h>
 #include <linux/percpu.h>
 #include <asm/traps.h>
 #include <asm/processor.h>
@@ -186,6 +187,17 @@ void do_nmi(struct pt_regs *regs);
  */
 void do_trap(struct pt_regs *regs)
 {
+	/*
+	 * ktrace's single steps first: they are not IRQ-off windows of the
+	 * traced code, and the tracers must not see them.  (The step after
+	 * a popf that cleared TF arrives without TF in the frame.)  Any
+	 * other vector that arrives with TF set interrupted a traced
+	 * operation.
+	 */
+	if (regs->vector == X86_TRAP_DB && ktrace_debug_trap(regs))
+		return;
+	if (unlikely(regs->flags & X86_EFLAGS_TF))
+		ktrace_note_interrupt(regs);
 	if (regs->vector == X86_TRAP_NMI) {
 		do_nmi(regs);
 		return;

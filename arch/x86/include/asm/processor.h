@@ -26,6 +26,7 @@
 #define MSR_GS_BASE		0xc0000101
 #define MSR_KERNEL_GS_BASE	0xc0000102
 
+#define X86_EFLAGS_TF		(1UL << 8)	/* single-step trap */
 #define X86_EFLAGS_IF		(1UL << 9)
 
 static inline void cpuid_count(u32 leaf, u32 sub, u32 *a, u32 *b, u32 *c, u32 *d)
