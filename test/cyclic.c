@@ -249,9 +249,20 @@ struct cyclic_result *cyclic_measure(const struct cyclic_params *p, bool keep_sa
 
 /* --- reporting ------------------------------------------------------- */
 
-static u64 us(u64 ns)
+/*
+ * Under icount the TSC is a 1 GHz instruction clock and most latencies are
+ * well under a microsecond, so microseconds would print as 0: the console
+ * lines use ns there, as cyclictest -N does, and say so in their header.
+ * Other clocks keep cyclictest's default, us.  Records are always in ns.
+ */
+bool cyclic_units_ns(void)
 {
-	return ns / NSEC_PER_USEC;
+	return !strcmp(ktest_clock_mode(), "icount");
+}
+
+static u64 unit(u64 ns, bool in_ns)
+{
+	return in_ns ? ns : ns / NSEC_PER_USEC;
 }
 
 static const struct cyclic_stats *level_stats(const struct cyclic_thread *ct, bool irq)
@@ -259,22 +270,32 @@ static const struct cyclic_stats *level_stats(const struct cyclic_thread *ct, bo
 	return irq ? &ct->irq : &ct->thread;
 }
 
-static void cyclic_print_tlines(const struct cyclic_result *r, bool irq)
+/* One cyclictest "T:" line of thread @i, in ns or us. */
+int cyclic_format_tline(char *buf, size_t size, const struct cyclic_result *r,
+			unsigned int i, bool irq, bool in_ns)
 {
 	/* A deadline task has no RT priority: P:0, as cyclicdeadline shows. */
 	int prio = cyclic_is_dl(&r->params) ? 0 : r->params.prio;
+	const struct cyclic_thread *ct = &r->threads[i];
+	const struct cyclic_stats *s = level_stats(ct, irq);
+
+	return sniprintf(buf, size, "%sT:%2u (%5d) P:%2d I:%u C:%7llu Min:%7llu Act:%5llu "
+			 "Avg:%5llu Max:%8llu",
+			 irq ? "IRQ " : "", i, ct->pid, prio, r->params.interval_us,
+			 (unsigned long long)s->count,
+			 (unsigned long long)(s->count ? unit(s->min_ns, in_ns) : 0),
+			 (unsigned long long)unit(s->act_ns, in_ns),
+			 (unsigned long long)unit(cyclic_avg_ns(s), in_ns),
+			 (unsigned long long)unit(s->max_ns, in_ns));
+}
+
+static void cyclic_print_tlines(const struct cyclic_result *r, bool irq, bool in_ns)
+{
+	char line[160];
 
 	for (unsigned int i = 0; i < r->nr_threads; i++) {
-		const struct cyclic_thread *ct = &r->threads[i];
-		const struct cyclic_stats *s = level_stats(ct, irq);
-
-		pr_info("%sT:%2u (%5d) P:%2d I:%u C:%7llu Min:%7llu Act:%5llu Avg:%5llu Max:%8llu\n",
-			irq ? "IRQ " : "", i, ct->pid, prio, r->params.interval_us,
-			(unsigned long long)s->count,
-			(unsigned long long)(s->count ? us(s->min_ns) : 0),
-			(unsigned long long)us(s->act_ns),
-			(unsigned long long)us(cyclic_avg_ns(s)),
-			(unsigned long long)us(s->max_ns));
+		cyclic_format_tline(line, sizeof(line), r, i, irq, in_ns);
+		pr_info("%s\n", line);
 	}
 }
 
@@ -316,7 +337,8 @@ static void cyc_flush(struct cyc_line *l)
 	l->buf[0] = '\0';
 }
 
-static void cyclic_print_hist(const struct cyclic_result *r, bool irq)
+/* Buckets stay 1 us wide; the latency summary lines follow @in_ns. */
+static void cyclic_print_hist(const struct cyclic_result *r, bool irq, bool in_ns)
 {
 	const char *pfx = irq ? "IRQ " : "";
 	struct cyc_line l = { .len = 0 };
@@ -341,18 +363,19 @@ static void cyclic_print_hist(const struct cyclic_result *r, bool irq)
 	for (unsigned int i = 0; i < n; i++) {
 		const struct cyclic_stats *s = level_stats(&r->threads[i], irq);
 
-		cyc_add(&l, " %05llu", (unsigned long long)(s->count ? us(s->min_ns) : 0));
+		cyc_add(&l, " %05llu", (unsigned long long)(s->count ? unit(s->min_ns, in_ns) : 0));
 	}
 	cyc_flush(&l);
 	cyc_add(&l, "# %sAvg Latencies:", pfx);
 	for (unsigned int i = 0; i < n; i++)
 		cyc_add(&l, " %05llu",
-			(unsigned long long)us(cyclic_avg_ns(level_stats(&r->threads[i], irq))));
+			(unsigned long long)unit(cyclic_avg_ns(level_stats(&r->threads[i], irq)),
+						      in_ns));
 	cyc_flush(&l);
 	cyc_add(&l, "# %sMax Latencies:", pfx);
 	for (unsigned int i = 0; i < n; i++)
 		cyc_add(&l, " %05llu",
-			(unsigned long long)us(level_stats(&r->threads[i], irq)->max_ns));
+			(unsigned long long)unit(level_stats(&r->threads[i], irq)->max_ns, in_ns));
 	cyc_flush(&l);
 	cyc_add(&l, "# %sHistogram Overflows:", pfx);
 	for (unsigned int i = 0; i < n; i++)
@@ -364,22 +387,24 @@ static void cyclic_print_hist(const struct cyclic_result *r, bool irq)
 void cyclic_print(const struct cyclic_result *r)
 {
 	const char *clock = ktest_clock_mode();
+	bool in_ns = cyclic_units_ns();
+	const char *u = in_ns ? "ns" : "us";
 
 	if (cyclic_is_dl(&r->params)) {
 		/* No timer of its own, so no IRQ level (cyclicdeadline has none). */
-		pr_info("cyclicdl: thread latency (period start to the thread running), us, "
-			"%s:\n", clock);
-		cyclic_print_tlines(r, false);
-		cyclic_print_hist(r, false);
+		pr_info("cyclicdl: thread latency (period start to the thread running), %s, "
+			"%s:\n", u, clock);
+		cyclic_print_tlines(r, false, in_ns);
+		cyclic_print_hist(r, false, in_ns);
 		return;
 	}
-	pr_info("cyclic: thread latency (timer expiry to the thread running), us, %s:\n",
-		clock);
-	cyclic_print_tlines(r, false);
-	pr_info("cyclic: IRQ latency (timer expiry to handler entry), us, %s:\n", clock);
-	cyclic_print_tlines(r, true);
-	cyclic_print_hist(r, false);
-	cyclic_print_hist(r, true);
+	pr_info("cyclic: thread latency (timer expiry to the thread running), %s, %s:\n",
+		u, clock);
+	cyclic_print_tlines(r, false, in_ns);
+	pr_info("cyclic: IRQ latency (timer expiry to handler entry), %s, %s:\n", u, clock);
+	cyclic_print_tlines(r, true, in_ns);
+	cyclic_print_hist(r, false, in_ns);
+	cyclic_print_hist(r, true, in_ns);
 }
 
 static int cyc_emit(const char *json, int n)

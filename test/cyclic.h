@@ -69,6 +69,10 @@ void cyclic_print(const struct cyclic_result *r);
 int cyclic_emit_records(const struct cyclic_result *r);
 void cyclic_free(struct cyclic_result *r);
 u64 cyclic_avg_ns(const struct cyclic_stats *s);
+/* Console figures in ns (icount, cyclictest -N) rather than us? */
+bool cyclic_units_ns(void);
+int cyclic_format_tline(char *buf, size_t size, const struct cyclic_result *r,
+			unsigned int i, bool irq, bool in_ns);
 
 /* Shared with test/cyclicdl.c. */
 void cyclic_account(struct cyclic_stats *s, u64 ns, unsigned int hist_us);

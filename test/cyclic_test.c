@@ -8,6 +8,7 @@
 #include <linux/smp.h>
 #include <linux/cpumask.h>
 #include <linux/trace_irqsoff.h>
+#include <string.h>
 #include "cyclic.h"
 
 #define CYC_TEST_LOOPS	200
@@ -139,9 +140,56 @@ static void cyclic_icount_repeatable(struct ktest *t)
 	cyclic_free(b);
 }
 
+/* A one-thread result with fixed figures, for the report formatting. */
+static void fake_result(struct cyclic_result *r, struct cyclic_thread *ct)
+{
+	memset(r, 0, sizeof(*r));
+	memset(ct, 0, sizeof(*ct));
+	r->params.interval_us = 1000;
+	r->params.prio = 95;
+	r->nr_threads = 1;
+	r->threads = ct;
+	ct->pid = 42;
+	ct->thread = (struct cyclic_stats){ .count = 4, .min_ns = 1234, .act_ns = 2500,
+					    .sum_ns = 4 * 3456, .max_ns = 987654 };
+	ct->irq = (struct cyclic_stats){ .count = 4, .min_ns = 345, .act_ns = 400,
+					 .sum_ns = 4 * 500, .max_ns = 61234 };
+}
+
+static bool has(const char *line, const char *needle)
+{
+	return strstr(line, needle) != NULL;
+}
+
+/*
+ * The T: lines print ns under icount (cyclictest -N), where sub-us
+ * latencies would read 0 in us, and us elsewhere.
+ */
+static void cyclic_tline_units(struct ktest *t)
+{
+	struct cyclic_result r;
+	struct cyclic_thread ct;
+	char line[160];
+
+	fake_result(&r, &ct);
+	cyclic_format_tline(line, sizeof(line), &r, 0, false, true);
+	ktest_info(t, "ns: %s", line);
+	KTEST_EXPECT_TRUE(t, has(line, "T: 0 (   42) P:95 I:1000 C:      4 "));
+	KTEST_EXPECT_TRUE(t, has(line, "Min:   1234 Act: 2500 Avg: 3456 Max:  987654"));
+	cyclic_format_tline(line, sizeof(line), &r, 0, true, true);
+	KTEST_EXPECT_TRUE(t, has(line, "IRQ T: 0 ("));
+	KTEST_EXPECT_TRUE(t, has(line, "Min:    345 Act:  400 Avg:  500 Max:   61234"));
+	cyclic_format_tline(line, sizeof(line), &r, 0, false, false);
+	ktest_info(t, "us: %s", line);
+	KTEST_EXPECT_TRUE(t, has(line, "Min:      1 Act:    2 Avg:    3 Max:     987"));
+	/* The run's own choice: ns exactly under icount. */
+	KTEST_EXPECT_EQ(t, cyclic_units_ns(), !strcmp(ktest_clock_mode(), "icount"));
+}
+
 static struct ktest_case cyclic_cases[] = {
 	KTEST_CASE(cyclic_bookkeeping),
 	KTEST_CASE(cyclic_icount_repeatable),
+	KTEST_CASE(cyclic_tline_units),
 	{}
 };
 
