@@ -35,6 +35,7 @@
 #include <linux/ktest.h>
 #include <linux/moduleparam.h>
 #include <linux/record.h>
+#include <linux/run_summary.h>
 #include <linux/vmalloc.h>
 #include <stdarg.h>
 #include <string.h>
@@ -270,7 +271,12 @@ static const struct cyclic_stats *level_stats(const struct cyclic_thread *ct, bo
 	return irq ? &ct->irq : &ct->thread;
 }
 
-/* One cyclictest "T:" line of thread @i, in ns or us. */
+/*
+ * One cyclictest "T:" line of thread @i, in ns or us.  Missed periods
+ * (expiries already past when the thread came to arm them, so never
+ * measured) close the line as one more "Name: value" pair after
+ * cyclictest's own fields, so parsers of those keep working.
+ */
 int cyclic_format_tline(char *buf, size_t size, const struct cyclic_result *r,
 			unsigned int i, bool irq, bool in_ns)
 {
@@ -280,13 +286,14 @@ int cyclic_format_tline(char *buf, size_t size, const struct cyclic_result *r,
 	const struct cyclic_stats *s = level_stats(ct, irq);
 
 	return sniprintf(buf, size, "%sT:%2u (%5d) P:%2d I:%u C:%7llu Min:%7llu Act:%5llu "
-			 "Avg:%5llu Max:%8llu",
+			 "Avg:%5llu Max:%8llu Missed: %5llu",
 			 irq ? "IRQ " : "", i, ct->pid, prio, r->params.interval_us,
 			 (unsigned long long)s->count,
 			 (unsigned long long)(s->count ? unit(s->min_ns, in_ns) : 0),
 			 (unsigned long long)unit(s->act_ns, in_ns),
 			 (unsigned long long)unit(cyclic_avg_ns(s), in_ns),
-			 (unsigned long long)unit(s->max_ns, in_ns));
+			 (unsigned long long)unit(s->max_ns, in_ns),
+			 (unsigned long long)ct->missed);
 }
 
 static void cyclic_print_tlines(const struct cyclic_result *r, bool irq, bool in_ns)
@@ -470,14 +477,15 @@ int cyclic_emit_records(const struct cyclic_result *r)
 				     "{\"type\":\"cyclicdl\",\"cpu\":%d,\"runtime_us\":%llu,"
 				     "\"deadline_us\":%llu,\"period_us\":%u,\"count\":%llu,"
 				     "\"thread_ns\":[%llu,%llu,%llu],\"overflows\":[%llu],"
-				     "\"clock\":\"%s\"}", ct->cpu,
+				     "\"missed\":%llu,\"clock\":\"%s\"}", ct->cpu,
 				     (unsigned long long)(r->params.runtime_ns / NSEC_PER_USEC),
 				     (unsigned long long)(r->params.deadline_ns / NSEC_PER_USEC),
 				     r->params.interval_us, (unsigned long long)th->count,
 				     (unsigned long long)(th->count ? th->min_ns : 0),
 				     (unsigned long long)cyclic_avg_ns(th),
 				     (unsigned long long)th->max_ns,
-				     (unsigned long long)th->overflows, clock);
+				     (unsigned long long)th->overflows,
+				     (unsigned long long)ct->missed, clock);
 			bad += cyc_emit(json, n);
 			bad += cyclic_emit_hist(r, i, false);
 			continue;
@@ -486,7 +494,7 @@ int cyclic_emit_records(const struct cyclic_result *r)
 			     "{\"type\":\"cyclic\",\"cpu\":%d,\"prio\":%d,\"interval_us\":%u,"
 			     "\"count\":%llu,\"thread_ns\":[%llu,%llu,%llu],"
 			     "\"irq_ns\":[%llu,%llu,%llu],\"overflows\":[%llu,%llu],"
-			     "\"clock\":\"%s\"}",
+			     "\"missed\":%llu,\"clock\":\"%s\"}",
 			     ct->cpu, r->params.prio, r->params.interval_us,
 			     (unsigned long long)th->count,
 			     (unsigned long long)(th->count ? th->min_ns : 0),
@@ -496,12 +504,51 @@ int cyclic_emit_records(const struct cyclic_result *r)
 			     (unsigned long long)cyclic_avg_ns(ir),
 			     (unsigned long long)ir->max_ns,
 			     (unsigned long long)th->overflows,
-			     (unsigned long long)ir->overflows, clock);
+			     (unsigned long long)ir->overflows,
+			     (unsigned long long)ct->missed, clock);
 		bad += cyc_emit(json, n);
 		bad += cyclic_emit_hist(r, i, false);
 		bad += cyclic_emit_hist(r, i, true);
 	}
 	return bad;
+}
+
+u64 cyclic_missed_total(const struct cyclic_result *r)
+{
+	u64 n = 0;
+
+	for (unsigned int i = 0; i < r->nr_threads; i++)
+		n += r->threads[i].missed;
+	return n;
+}
+
+/*
+ * After the records: a line per thread that missed periods, and the run's
+ * worst thread latency and missed periods for the end-of-run summary.
+ * A missed period does not fail the run by itself (cyclictest has no
+ * such verdict either): the late wakeup that caused it is already a
+ * sample, so Max and any cyclic.threshold_us carry it.
+ */
+void cyclic_report_summary(const struct cyclic_result *r, const char *what)
+{
+	u64 worst = 0;
+	bool any = false;
+
+	for (unsigned int i = 0; i < r->nr_threads; i++) {
+		const struct cyclic_thread *ct = &r->threads[i];
+
+		if (ct->thread.count) {
+			worst = max(worst, ct->thread.max_ns);
+			any = true;
+		}
+		if (ct->missed)
+			pr_warn("%s: T:%u (CPU %d) missed %llu period(s): it woke after its next "
+				"expiry had passed, and those expiries were skipped, not measured\n",
+				what, i, ct->cpu, (unsigned long long)ct->missed);
+	}
+	if (any)
+		run_summary_latency(what, worst);
+	run_summary_missed(what, cyclic_missed_total(r));
 }
 
 /* The run=cyclic workload. */
@@ -536,6 +583,7 @@ int cyclic_run(void)
 	}
 	cyclic_print(r);
 	failed = cyclic_emit_records(r);
+	cyclic_report_summary(r, "cyclic");
 	for (unsigned int i = 0; i < r->nr_threads; i++) {
 		if (r->threads[i].failed) {
 			pr_err("cyclic: cannot start the thread on CPU %d\n", r->threads[i].cpu);

@@ -40,7 +40,8 @@ struct cyclic_thread {
 	int pid;
 	struct cyclic_stats thread;	/* expiry -> thread running */
 	struct cyclic_stats irq;	/* expiry -> timer handler entry */
-	u64 missed;			/* expiries skipped: already past */
+	u64 missed;			/* periods skipped: already past (cyclicdl:
+					   period starts the thread never saw) */
 	u64 *thread_samples;		/* NULL, or loops thread latencies */
 	bool failed;			/* no thread could be started */
 	int err;			/* and why: the scheduler's -errno */
@@ -69,6 +70,9 @@ void cyclic_print(const struct cyclic_result *r);
 int cyclic_emit_records(const struct cyclic_result *r);
 void cyclic_free(struct cyclic_result *r);
 u64 cyclic_avg_ns(const struct cyclic_stats *s);
+u64 cyclic_missed_total(const struct cyclic_result *r);
+/* Missed-period lines and the run summary's worst latency and missed. */
+void cyclic_report_summary(const struct cyclic_result *r, const char *what);
 /* Console figures in ns (icount, cyclictest -N) rather than us? */
 bool cyclic_units_ns(void);
 int cyclic_format_tline(char *buf, size_t size, const struct cyclic_result *r,

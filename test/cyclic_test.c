@@ -8,6 +8,10 @@
 #include <linux/smp.h>
 #include <linux/cpumask.h>
 #include <linux/trace_irqsoff.h>
+#include <linux/delay.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <asm/processor.h>
 #include <string.h>
 #include "cyclic.h"
 
@@ -186,10 +190,88 @@ static void cyclic_tline_units(struct ktest *t)
 	KTEST_EXPECT_EQ(t, cyclic_units_ns(), !strcmp(ktest_clock_mode(), "icount"));
 }
 
+/*
+ * Missed periods are in the T: lines and the records: a fake thread that
+ * missed 7.
+ */
+static void cyclic_missed_reported(struct ktest *t)
+{
+	u32 th_hist[2] = { 0, 0 }, irq_hist[2] = { 0, 0 };
+	struct cyclic_result r;
+	struct cyclic_thread ct;
+	char line[160];
+	u64 mark;
+
+	fake_result(&r, &ct);
+	r.params.hist_us = 2;
+	ct.thread.hist = th_hist;
+	ct.irq.hist = irq_hist;
+	ct.missed = 7;
+	cyclic_format_tline(line, sizeof(line), &r, 0, false, true);
+	KTEST_EXPECT_TRUE(t, has(line, "Max:  987654 Missed:     7"));
+	cyclic_format_tline(line, sizeof(line), &r, 0, true, false);
+	KTEST_EXPECT_TRUE(t, has(line, "Max:      61 Missed:     7"));
+	KTEST_EXPECT_EQ(t, cyclic_missed_total(&r), 7);
+	mark = ktest_log_mark();
+	KTEST_EXPECT_EQ(t, cyclic_emit_records(&r), 0);
+	KTEST_EXPECT_TRUE(t, ktest_log_contains(mark, "\"overflows\":[0,0],\"missed\":7,"));
+}
+
+struct cyc_hog {
+	unsigned int delay_ms;
+	u64 spin_ns;
+	bool done;
+};
+
+/* FIFO 99 on the measured CPU: keeps the measuring thread off it for spin_ns. */
+static int cyc_hog_fn(void *arg)
+{
+	struct cyc_hog *h = arg;
+	u64 end;
+
+	msleep(h->delay_ms);
+	end = ktime_get_ns() + h->spin_ns;
+	while (ktime_get_ns() < end)
+		cpu_relax();
+	smp_store_release(&h->done, true);
+	return 0;
+}
+
+/*
+ * A thread kept off its CPU for 3.5 periods wakes once, 3.5 periods late,
+ * and skips the expiries that passed meanwhile: 2 or 3 of them (3 unless
+ * the hog started in the last part of a period), counted as missed.
+ */
+static void cyclic_missed_counted(struct ktest *t)
+{
+	struct cyc_hog h = { .delay_ms = 50, .spin_ns = 3500 * NSEC_PER_USEC };
+	struct task_struct *hog;
+	struct cyclic_result *r;
+	const struct cyclic_thread *ct;
+
+	hog = ktest_kthread(cyc_hog_fn, &h, "cyc_hog", 0, SCHED_FIFO, MAX_RT_PRIO - 1);
+	KTEST_ASSERT_TRUE(t, hog != NULL);
+	wake_up_process(hog);
+	r = run_core(t, 1000);
+	ktest_wait_flag(&h.done);
+	ct = &r->threads[0];
+	ktest_info(t, "missed %llu, thread max %llu ns (%s)", (unsigned long long)ct->missed,
+		   (unsigned long long)ct->thread.max_ns, ktest_clock_mode());
+	KTEST_EXPECT_GE(t, ct->missed, 2);
+	KTEST_EXPECT_GE(t, ct->thread.max_ns, 2500 * NSEC_PER_USEC);
+	/* Every loop is still a sample: the skipped periods are not. */
+	KTEST_EXPECT_EQ(t, ct->thread.count, CYC_TEST_LOOPS);
+	if (!strcmp(ktest_clock_mode(), "icount"))
+		KTEST_EXPECT_LE(t, ct->missed, 3);
+	cyclic_free(r);
+}
+
 static struct ktest_case cyclic_cases[] = {
 	KTEST_CASE(cyclic_bookkeeping),
 	KTEST_CASE(cyclic_icount_repeatable),
 	KTEST_CASE(cyclic_tline_units),
+	KTEST_CASE(cyclic_missed_reported),
+	KTEST_CASE(cyclic_missed_counted),
 	{}
 };
 

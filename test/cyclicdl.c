@@ -75,7 +75,7 @@ int cyclicdl_thread_fn(void *data)
 	struct cyclic_result *r = ct->res;
 	const struct cyclic_params *p = &r->params;
 	struct sched_dl_entity *dl_se = &current->dl;
-	u64 period = (u64)p->interval_us * NSEC_PER_USEC, first;
+	u64 period = (u64)p->interval_us * NSEC_PER_USEC, first, prev = 0;
 
 	/*
 	 * Start the first period half a tick after a tick boundary, as
@@ -106,6 +106,15 @@ int cyclicdl_thread_fn(void *data)
 		cyclic_account(&ct->thread, max(now, start) - start, p->hist_us);
 		if (ct->thread_samples)
 			ct->thread_samples[i] = max(now, start) - start;
+		/*
+		 * Each cycle's period starts one period after the last, unless
+		 * the thread overran its budget and the server pushed its
+		 * deadline on by whole periods: those it never ran in are
+		 * missed, as cyclic's skipped expiries.
+		 */
+		if (i && start - prev >= 2 * period)
+			ct->missed += (start - prev) / period - 1;
+		prev = start;
 	}
 	cyclic_thread_done(ct);
 	return 0;
@@ -189,6 +198,7 @@ int cyclicdl_run(void)
 	}
 	cyclic_print(r);
 	failed += cyclic_emit_records(r);
+	cyclic_report_summary(r, "cyclicdl");
 	pr_info("cyclicdl: done, %d failure(s)\n", failed);
 	cyclic_free(r);
 	return failed ? 1 : 0;
