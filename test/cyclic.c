@@ -48,6 +48,7 @@ static int cyc_prio = 95;
 static int cyc_loops = 1000;
 static int cyc_duration_ms;
 static int cyc_hist_us = 100;
+static int cyc_threshold_us;
 core_param_range("cyclic.interval_us", cyc_interval_us, int, 10, 1000000,
 		 "timer period of each measuring thread (us)");
 core_param_range("cyclic.prio", cyc_prio, int, 1, MAX_RT_PRIO - 1,
@@ -58,6 +59,9 @@ core_param_range("cyclic.duration_ms", cyc_duration_ms, int, 0, 3600000,
 		 "run for this long instead of cyclic.loops (0: use loops)");
 core_param_range("cyclic.hist_us", cyc_hist_us, int, 1, 100000,
 		 "histogram buckets of 1 us; longer latencies count as overflows");
+core_param_range("cyclic.threshold_us", cyc_threshold_us, int, 0, 100000000,
+		 "stop and fail at the first thread latency above this (us; 0: none), "
+		 "like cyclictest -b");
 
 /* cyclic.cpus: a CPU list such as 0,2-3; unset means every online CPU. */
 static struct cpulist_param cyc_cpus;
@@ -97,6 +101,23 @@ u64 cyclic_avg_ns(const struct cyclic_stats *s)
 	return s->count ? s->sum_ns / s->count : 0;
 }
 
+/*
+ * A thread latency crossed threshold_ns.  The first thread to get here
+ * stops tracing at once, so the trace ends at the breach, and keeps the
+ * sample; every thread ends its loop at its next wakeup.
+ */
+void cyclic_break(struct cyclic_thread *ct, u64 ns)
+{
+	struct cyclic_result *r = ct->res;
+
+	ct->broke = true;
+	if (!cmpxchg(&r->break_thread, NULL, ct)) {
+		tracing_off();
+		r->break_ns = ns;
+	}
+	WRITE_ONCE(r->stop, true);
+}
+
 static enum hrtimer_restart cyclic_timer_fn(struct hrtimer *timer)
 {
 	struct cyclic_thread *ct = container_of(timer, struct cyclic_thread, timer);
@@ -113,13 +134,14 @@ static int cyclic_thread_fn(void *data)
 	struct cyclic_result *r = ct->res;
 	const struct cyclic_params *p = &r->params;
 	u64 interval = (u64)p->interval_us * NSEC_PER_USEC;
+	u64 thresh = p->threshold_ns ?: ~0ULL;
 	u64 next;
 
 	hrtimer_init(&ct->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 	ct->timer.function = cyclic_timer_fn;
 	next = DIV_ROUND_UP(ktime_get_ns() + interval, TICK_NSEC) * TICK_NSEC + TICK_NSEC / 2;
-	for (unsigned int i = 0; i < p->loops; i++) {
-		u64 now;
+	for (unsigned int i = 0; i < p->loops && !READ_ONCE(r->stop); i++) {
+		u64 now, lat;
 
 		WRITE_ONCE(ct->fired, false);
 		hrtimer_start(&ct->timer, (ktime_t)next, HRTIMER_MODE_ABS_PINNED_HARD);
@@ -133,9 +155,15 @@ static int cyclic_thread_fn(void *data)
 		now = ktime_get_ns();
 		/* An hrtimer never fires early; the max() only guards that. */
 		cyclic_account(&ct->irq, max(ct->irq_entry_ns, next) - next, p->hist_us);
-		cyclic_account(&ct->thread, max(now, next) - next, p->hist_us);
+		lat = max(now, next) - next;
+		cyclic_account(&ct->thread, lat, p->hist_us);
 		if (ct->thread_samples)
-			ct->thread_samples[i] = max(now, next) - next;
+			ct->thread_samples[i] = lat;
+		/* After the sample: the measured section gains nothing. */
+		if (unlikely(lat > thresh)) {
+			cyclic_break(ct, lat);
+			break;
+		}
 		next += interval;
 		while (next <= now) {
 			next += interval;
@@ -513,6 +541,38 @@ int cyclic_emit_records(const struct cyclic_result *r)
 	return bad;
 }
 
+/*
+ * After a breach, as cyclictest -b ends: the measuring threads' ids, the
+ * one that crossed the threshold and its latency (ns under icount, us
+ * elsewhere, as the T: lines), then a line in irqlab's words; the
+ * summary line repeats it.
+ */
+int cyclic_report_break(const struct cyclic_result *r, const char *what, const char *param)
+{
+	const struct cyclic_thread *ct = r->break_thread;
+	bool in_ns = cyclic_units_ns();
+	struct cyc_line l = { .len = 0 };
+
+	if (!ct)
+		return 0;
+	cyc_add(&l, "# Thread Ids:");
+	for (unsigned int i = 0; i < r->nr_threads; i++)
+		cyc_add(&l, " %05d", r->threads[i].pid);
+	cyc_flush(&l);
+	pr_info("# Break thread: %d\n", ct->pid);
+	pr_info("# Break value: %llu\n", (unsigned long long)unit(r->break_ns, in_ns));
+	pr_err("%s: T:%u (CPU %d) latency %llu ns > %s=%llu: measurement stopped%s\n",
+	       what, (unsigned int)(ct - r->threads), ct->cpu, (unsigned long long)r->break_ns,
+	       param, (unsigned long long)(r->params.threshold_ns / NSEC_PER_USEC),
+	       IS_ENABLED(CONFIG_TRACER_MAX_TRACE) ? ", tracing stopped (tracing_off())" : "");
+	record_emitf("{\"type\":\"%s_break\",\"cpu\":%d,\"tid\":%d,\"ns\":%llu,"
+		     "\"threshold_ns\":%llu}", what, ct->cpu, ct->pid,
+		     (unsigned long long)r->break_ns,
+		     (unsigned long long)r->params.threshold_ns);
+	run_summary_breach(what, r->break_ns, r->params.threshold_ns);
+	return 1;
+}
+
 u64 cyclic_missed_total(const struct cyclic_result *r)
 {
 	u64 n = 0;
@@ -558,6 +618,7 @@ int cyclic_run(void)
 		.interval_us = cyc_interval_us,
 		.prio = cyc_prio,
 		.hist_us = cyc_hist_us,
+		.threshold_ns = (u64)cyc_threshold_us * NSEC_PER_USEC,
 	};
 	struct cyclic_result *r;
 	int failed = 0;
@@ -575,6 +636,8 @@ int cyclic_run(void)
 		"interval %u us, %u loops, histogram %u us, clock %s\n",
 		cpumask_weight(&p.cpus), cpus, p.prio, p.interval_us, p.loops, p.hist_us,
 		ktest_clock_mode());
+	if (cyc_threshold_us)
+		pr_info("cyclic: break threshold %d us (cyclic.threshold_us)\n", cyc_threshold_us);
 	r = cyclic_measure(&p, false);
 	if (!r) {
 		pr_err("cyclic: no memory for %u histograms of %u buckets\n",
@@ -583,6 +646,7 @@ int cyclic_run(void)
 	}
 	cyclic_print(r);
 	failed = cyclic_emit_records(r);
+	failed += cyclic_report_break(r, "cyclic", "cyclic.threshold_us");
 	cyclic_report_summary(r, "cyclic");
 	for (unsigned int i = 0; i < r->nr_threads; i++) {
 		if (r->threads[i].failed) {

@@ -25,6 +25,11 @@ struct cyclic_params {
 	 */
 	int policy;
 	u64 runtime_ns, deadline_ns;
+	/*
+	 * cyclictest -b: a thread latency above this (0: no limit) stops
+	 * every thread and tracing; the run fails.
+	 */
+	u64 threshold_ns;
 };
 
 /* One latency level of one thread; all times in ns. */
@@ -43,6 +48,7 @@ struct cyclic_thread {
 	u64 missed;			/* periods skipped: already past (cyclicdl:
 					   period starts the thread never saw) */
 	u64 *thread_samples;		/* NULL, or loops thread latencies */
+	bool broke;			/* crossed threshold_ns and stopped */
 	bool failed;			/* no thread could be started */
 	int err;			/* and why: the scheduler's -errno */
 	/* private to the measurement */
@@ -59,6 +65,10 @@ struct cyclic_result {
 	struct cyclic_thread *threads;
 	struct task_struct *waiter;
 	atomic_t running;
+	/* threshold_ns crossed: the first thread that crossed it, and by what */
+	struct cyclic_thread *break_thread;
+	u64 break_ns;
+	bool stop;			/* every thread ends its loop */
 };
 
 /*
@@ -80,6 +90,10 @@ int cyclic_format_tline(char *buf, size_t size, const struct cyclic_result *r,
 
 /* Shared with test/cyclicdl.c. */
 void cyclic_account(struct cyclic_stats *s, u64 ns, unsigned int hist_us);
+void cyclic_break(struct cyclic_thread *ct, u64 ns);
+/* The breach report (cyclictest -b's lines); returns 1 if there was one. */
+int cyclic_report_break(const struct cyclic_result *r, const char *what,
+			const char *param);
 int cyclicdl_thread_fn(void *data);
 void cyclic_thread_done(struct cyclic_thread *ct);
 

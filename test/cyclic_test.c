@@ -11,6 +11,8 @@
 #include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
+#include <linux/irqflags.h>
+#include <linux/vmalloc.h>
 #include <asm/processor.h>
 #include <string.h>
 #include "cyclic.h"
@@ -266,12 +268,129 @@ static void cyclic_missed_counted(struct ktest *t)
 	cyclic_free(r);
 }
 
+static struct cyclic_result *run_threshold(struct ktest *t, unsigned int ncpus, u64 thresh_ns,
+					   unsigned int loops)
+{
+	struct cyclic_params p = {
+		.interval_us = 1000,
+		.prio = 95,
+		.loops = loops,
+		.hist_us = 100,
+		.threshold_ns = thresh_ns,
+	};
+	struct cyclic_result *r;
+
+	cpumask_clear(&p.cpus);
+	for (unsigned int cpu = 0; cpu < ncpus; cpu++)
+		cpumask_set_cpu(cpu, &p.cpus);
+	r = cyclic_measure(&p, false);
+	KTEST_ASSERT_TRUE(t, r != NULL);
+	return r;
+}
+
+/*
+ * cyclictest -b: the first latency above the threshold (1 ns: the first
+ * sample) ends the measurement and turns tracing off; windows closed
+ * after that are not filed.
+ */
+static void cyclic_threshold_breach(struct ktest *t)
+{
+	struct cyclic_result *r;
+	const struct cyclic_thread *ct;
+	unsigned long flags __maybe_unused;
+
+	KTEST_EXPECT_TRUE(t, !IS_ENABLED(CONFIG_TRACER_MAX_TRACE) || tracing_is_on());
+	r = run_threshold(t, 1, 1, CYC_TEST_LOOPS);
+	ct = &r->threads[0];
+	KTEST_EXPECT_TRUE(t, r->break_thread == ct);
+	KTEST_EXPECT_EQ(t, ct->thread.count, 1);
+	KTEST_EXPECT_EQ(t, r->break_ns, ct->thread.max_ns);
+	KTEST_EXPECT_TRUE(t, r->stop);
+#ifdef CONFIG_TRACER_MAX_TRACE
+	{
+		struct lat_cpu_summary *a = vzalloc(2 * sizeof(*a)), *b = a + 1;
+
+		KTEST_EXPECT_FALSE(t, tracing_is_on());
+		KTEST_ASSERT_TRUE(t, a != NULL);
+		latency_tracer_summary(LAT_IRQSOFF, 0, a);
+		local_irq_save(flags);
+		udelay(5);
+		local_irq_restore(flags);
+		latency_tracer_summary(LAT_IRQSOFF, 0, b);
+		KTEST_EXPECT_EQ(t, b->windows, a->windows);
+		vfree(a);
+		tracing_on();
+	}
+#endif
+	ktest_info(t, "broke at %llu ns after %llu sample(s) (%s)",
+		   (unsigned long long)r->break_ns, (unsigned long long)ct->thread.count,
+		   ktest_clock_mode());
+	cyclic_free(r);
+}
+
+/* A threshold nothing reaches (10 s) changes nothing. */
+static void cyclic_threshold_not_reached(struct ktest *t)
+{
+	struct cyclic_result *r = run_threshold(t, 1, 10 * NSEC_PER_SEC, CYC_TEST_LOOPS);
+
+	KTEST_EXPECT_TRUE(t, r->break_thread == NULL);
+	KTEST_EXPECT_EQ(t, r->threads[0].thread.count, CYC_TEST_LOOPS);
+	KTEST_EXPECT_FALSE(t, r->stop);
+	KTEST_EXPECT_TRUE(t, !IS_ENABLED(CONFIG_TRACER_MAX_TRACE) || tracing_is_on());
+	cyclic_free(r);
+}
+
+/*
+ * A breach on CPU 1 (a FIFO 99 hog keeps its thread off for 60 ms, the
+ * threshold is 30 ms) stops the thread on CPU 0 too, long before its 400
+ * loops.  Host noise under TCG can push CPU 0's thread over the threshold
+ * as well; a thread that did not cross it must have stopped early.
+ */
+static void cyclic_threshold_stops_all(struct ktest *t)
+{
+	struct cyc_hog h = { .delay_ms = 20, .spin_ns = 60 * NSEC_PER_MSEC };
+	struct task_struct *hog;
+	struct cyclic_result *r;
+	unsigned int bystanders = 0;
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs 2 CPUs (%u online)", num_online_cpus());
+	hog = ktest_kthread(cyc_hog_fn, &h, "cyc_hog", 1, SCHED_FIFO, MAX_RT_PRIO - 1);
+	KTEST_ASSERT_TRUE(t, hog != NULL);
+	wake_up_process(hog);
+	r = run_threshold(t, 2, 30 * NSEC_PER_MSEC, 400);
+	ktest_wait_flag(&h.done);
+	ktest_info(t, "T:%ld broke first at %llu ns; T:0 %llu loops%s, T:1 %llu loops%s",
+		   r->break_thread ? (long)(r->break_thread - r->threads) : -1L,
+		   (unsigned long long)r->break_ns,
+		   (unsigned long long)r->threads[0].thread.count,
+		   r->threads[0].broke ? " (broke)" : "",
+		   (unsigned long long)r->threads[1].thread.count,
+		   r->threads[1].broke ? " (broke)" : "");
+	KTEST_EXPECT_TRUE(t, r->break_thread != NULL);
+	KTEST_EXPECT_TRUE(t, r->threads[1].broke);
+	for (unsigned int i = 0; i < 2; i++) {
+		if (r->threads[i].broke)
+			continue;
+		bystanders++;
+		KTEST_EXPECT_LT(t, r->threads[i].thread.count, 400);
+	}
+	if (IS_ENABLED(CONFIG_TRACER_MAX_TRACE))
+		tracing_on();
+	cyclic_free(r);
+	if (!bystanders)
+		ktest_skip(t, "host noise pushed both threads over the threshold");
+}
+
 static struct ktest_case cyclic_cases[] = {
 	KTEST_CASE(cyclic_bookkeeping),
 	KTEST_CASE(cyclic_icount_repeatable),
 	KTEST_CASE(cyclic_tline_units),
 	KTEST_CASE(cyclic_missed_reported),
 	KTEST_CASE(cyclic_missed_counted),
+	KTEST_CASE(cyclic_threshold_breach),
+	KTEST_CASE(cyclic_threshold_not_reached),
+	KTEST_CASE(cyclic_threshold_stops_all),
 	{}
 };
 
