@@ -118,6 +118,17 @@ void cyclic_break(struct cyclic_thread *ct, u64 ns)
 	WRITE_ONCE(r->stop, true);
 }
 
+/* T:0 reports progress (test/heartbeat.c); the others stay quiet. */
+void cyclic_heartbeat_start(struct cyclic_thread *ct, const char *what)
+{
+	const struct cyclic_params *p = &ct->res->params;
+
+	if (ct == ct->res->threads)
+		heartbeat_start(&ct->hb, what, (u64)p->loops * p->interval_us * NSEC_PER_USEC);
+	else
+		heartbeat_off(&ct->hb);
+}
+
 static enum hrtimer_restart cyclic_timer_fn(struct hrtimer *timer)
 {
 	struct cyclic_thread *ct = container_of(timer, struct cyclic_thread, timer);
@@ -139,6 +150,7 @@ static int cyclic_thread_fn(void *data)
 
 	hrtimer_init(&ct->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 	ct->timer.function = cyclic_timer_fn;
+	cyclic_heartbeat_start(ct, "cyclic");
 	next = DIV_ROUND_UP(ktime_get_ns() + interval, TICK_NSEC) * TICK_NSEC + TICK_NSEC / 2;
 	for (unsigned int i = 0; i < p->loops && !READ_ONCE(r->stop); i++) {
 		u64 now, lat;
@@ -169,6 +181,8 @@ static int cyclic_thread_fn(void *data)
 			next += interval;
 			ct->missed++;
 		}
+		/* In the gap before the next expiry, never past it (heartbeat.c). */
+		heartbeat_poll(&ct->hb, now, next);
 	}
 	hrtimer_cancel(&ct->timer);
 	cyclic_thread_done(ct);

@@ -11,6 +11,7 @@
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/sched.h>
+#include "heartbeat.h"
 
 struct cyclic_params {
 	struct cpumask cpus;		/* one measuring thread per CPU */
@@ -57,6 +58,7 @@ struct cyclic_thread {
 	struct hrtimer timer;
 	u64 irq_entry_ns;
 	bool fired;
+	struct heartbeat hb;		/* T:0 only: progress between samples */
 };
 
 struct cyclic_result {
@@ -91,6 +93,7 @@ int cyclic_format_tline(char *buf, size_t size, const struct cyclic_result *r,
 /* Shared with test/cyclicdl.c. */
 void cyclic_account(struct cyclic_stats *s, u64 ns, unsigned int hist_us);
 void cyclic_break(struct cyclic_thread *ct, u64 ns);
+void cyclic_heartbeat_start(struct cyclic_thread *ct, const char *what);
 /* The breach report (cyclictest -b's lines); returns 1 if there was one. */
 int cyclic_report_break(const struct cyclic_result *r, const char *what,
 			const char *param);

@@ -382,6 +382,46 @@ static void cyclic_threshold_stops_all(struct ktest *t)
 		ktest_skip(t, "host noise pushed both threads over the threshold");
 }
 
+/*
+ * The heartbeat does not disturb the measurement: under icount at SMP=1,
+ * a run that writes a progress line every 20 ms (10 of them in 200 ms)
+ * gives exactly the figures of a run without, and misses no period.
+ */
+static void cyclic_heartbeat_undisturbed(struct ktest *t)
+{
+	struct cyclic_result *quiet, *beating;
+	unsigned int mask = 0, worst = 0;
+	u64 thr = 0, fine = 0;
+	int old;
+
+	if (strcmp(ktest_clock_mode(), "icount"))
+		ktest_skip(t, "figures repeat only under icount (clock: %s)", ktest_clock_mode());
+	if (num_online_cpus() != 1)
+		ktest_skip(t, "icount is an SMP=1 mode (%u CPUs online)", num_online_cpus());
+	/* As cyclic_icount_repeatable: tracers off, a first run to settle. */
+	latency_tracer_get(&mask, &thr, &fine, &worst);
+	latency_tracer_set(0, thr, fine, worst);
+	old = heartbeat_set_period_ms(0);
+	cyclic_free(run_core(t, 1000));
+	quiet = run_core(t, 1000);
+	heartbeat_set_period_ms(20);
+	beating = run_core(t, 1000);
+	heartbeat_set_period_ms(old);
+	latency_tracer_set(mask, thr, fine, worst);
+	ktest_info(t, "%u heartbeat line(s); thread max %llu ns without, %llu ns with",
+		   beating->threads[0].hb.beats,
+		   (unsigned long long)quiet->threads[0].thread.max_ns,
+		   (unsigned long long)beating->threads[0].thread.max_ns);
+	KTEST_EXPECT_EQ(t, quiet->threads[0].hb.beats, 0);
+	KTEST_EXPECT_GE(t, beating->threads[0].hb.beats, 8);
+	expect_same(t, &quiet->threads[0].thread, &beating->threads[0].thread,
+		    quiet->params.hist_us);
+	expect_same(t, &quiet->threads[0].irq, &beating->threads[0].irq, quiet->params.hist_us);
+	KTEST_EXPECT_EQ(t, beating->threads[0].missed, 0);
+	cyclic_free(quiet);
+	cyclic_free(beating);
+}
+
 static struct ktest_case cyclic_cases[] = {
 	KTEST_CASE(cyclic_bookkeeping),
 	KTEST_CASE(cyclic_icount_repeatable),
@@ -391,6 +431,7 @@ static struct ktest_case cyclic_cases[] = {
 	KTEST_CASE(cyclic_threshold_breach),
 	KTEST_CASE(cyclic_threshold_not_reached),
 	KTEST_CASE(cyclic_threshold_stops_all),
+	KTEST_CASE(cyclic_heartbeat_undisturbed),
 	{}
 };
 

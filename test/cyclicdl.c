@@ -100,6 +100,7 @@ int cyclicdl_thread_fn(void *data)
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
+	cyclic_heartbeat_start(ct, "cyclicdl");
 	yield();	/* to the start of the next period */
 	for (unsigned int i = 0; i < p->loops && !READ_ONCE(r->stop); i++) {
 		u64 now, start, lat;
@@ -125,6 +126,8 @@ int cyclicdl_thread_fn(void *data)
 		if (i && start - prev >= 2 * period)
 			ct->missed += (start - prev) / period - 1;
 		prev = start;
+		/* Within half the budget: the yield must come before it runs out. */
+		heartbeat_poll(&ct->hb, now, start + p->runtime_ns / 2);
 	}
 	cyclic_thread_done(ct);
 	return 0;

@@ -56,6 +56,7 @@
 #include <asm/tsc.h>
 #include <string.h>
 #include "workload.h"
+#include "heartbeat.h"
 
 /* AF_UNIX's send buffer (net.core.wmem_default) and per-skb overhead. */
 #define HB_SNDBUF	212992
@@ -126,6 +127,8 @@ struct hackbench {
 	u64 t0, t1;
 	atomic64_t sent, received, dropped, errors, corrupt;
 	atomic64_t nvcsw, nivcsw, migrations;
+	struct heartbeat hb;		/* the first receiver's, see hb_receiver_fn() */
+	struct hb_thread *hb_owner;
 };
 
 /* The sender's fill byte: receivers check every payload byte. */
@@ -296,6 +299,14 @@ static int hb_receiver_fn(void *data)
 			}
 		}
 		kfree(m);
+		/*
+		 * Progress from the first receiver, every 256 messages, in
+		 * its own time between two messages (test/heartbeat.c).
+		 */
+		if (unlikely(t == hb->hb_owner) && !(received & 255)) {
+			hb->hb.done = received;
+			heartbeat_poll(&hb->hb, ktime_get_ns(), 0);
+		}
 	}
 	if (atomic_dec_and_test(&hb->receivers_left))
 		hb->t1 = rdtsc_ordered();
@@ -411,6 +422,10 @@ int hackbench(const struct hackbench_params *params, struct hackbench_result *re
 		wake_up_process(th[i].task);
 	workload_wait_zero(&hb->unready);
 
+	heartbeat_start(&hb->hb, "hackbench", 0);
+	hb->hb.total = (u64)fds * params->loops;
+	hb->hb.unit = "messages (first receiver)";
+	hb->hb_owner = th;
 	hb->t0 = rdtsc_ordered();
 	smp_store_release(&hb->go, true);
 	wake_up_all(&hb->start_wq);
