@@ -80,6 +80,8 @@ struct cyclic_result {
 struct cyclic_result *cyclic_measure(const struct cyclic_params *p, bool keep_samples);
 void cyclic_print(const struct cyclic_result *r);
 int cyclic_emit_records(const struct cyclic_result *r);
+int cyclic_format_record(char *json, size_t size, const struct cyclic_result *r,
+			 unsigned int i, const char *clock);
 void cyclic_free(struct cyclic_result *r);
 u64 cyclic_avg_ns(const struct cyclic_stats *s);
 u64 cyclic_missed_total(const struct cyclic_result *r);
