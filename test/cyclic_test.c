@@ -236,19 +236,26 @@ static void cyclic_missed_reported(struct ktest *t)
 struct cyc_hog {
 	unsigned int delay_ms;
 	u64 spin_ns;
+	unsigned int bursts;		/* 0 means 1 */
 	bool done;
 };
 
-/* FIFO 99 on the measured CPU: keeps the measuring thread off it for spin_ns. */
+/*
+ * FIFO 99 on the measured CPU: keeps the measuring thread off it for
+ * spin_ns, after delay_ms, @bursts times.
+ */
 static int cyc_hog_fn(void *arg)
 {
 	struct cyc_hog *h = arg;
-	u64 end;
 
-	msleep(h->delay_ms);
-	end = ktime_get_ns() + h->spin_ns;
-	while (ktime_get_ns() < end)
-		cpu_relax();
+	for (unsigned int b = 0; b < max(h->bursts, 1U); b++) {
+		u64 end;
+
+		msleep(h->delay_ms);
+		end = ktime_get_ns() + h->spin_ns;
+		while (ktime_get_ns() < end)
+			cpu_relax();
+	}
 	smp_store_release(&h->done, true);
 	return 0;
 }
@@ -355,14 +362,15 @@ static void cyclic_threshold_not_reached(struct ktest *t)
 }
 
 /*
- * A breach on CPU 1 (a FIFO 99 hog keeps its thread off for 60 ms, the
- * threshold is 30 ms) stops the thread on CPU 0 too, long before its 400
- * loops.  Host noise under TCG can push CPU 0's thread over the threshold
- * as well; a thread that did not cross it must have stopped early.
+ * A breach on CPU 1 (a FIFO 99 hog keeps its thread off for 60 ms every
+ * 100 ms, whenever the measurement gets going; the threshold is 30 ms)
+ * stops the thread on CPU 0 too, long before its 1000 loops.  Host noise
+ * under TCG can push CPU 0's thread over the threshold as well; a thread
+ * that did not cross it must have stopped early.
  */
 static void cyclic_threshold_stops_all(struct ktest *t)
 {
-	struct cyc_hog h = { .delay_ms = 20, .spin_ns = 60 * NSEC_PER_MSEC };
+	struct cyc_hog h = { .delay_ms = 40, .spin_ns = 60 * NSEC_PER_MSEC, .bursts = 10 };
 	struct task_struct *hog;
 	struct cyclic_result *r;
 	unsigned int bystanders = 0;
@@ -372,7 +380,7 @@ static void cyclic_threshold_stops_all(struct ktest *t)
 	hog = ktest_kthread(cyc_hog_fn, &h, "cyc_hog", 1, SCHED_FIFO, MAX_RT_PRIO - 1);
 	KTEST_ASSERT_TRUE(t, hog != NULL);
 	wake_up_process(hog);
-	r = run_threshold(t, 2, 30 * NSEC_PER_MSEC, 400);
+	r = run_threshold(t, 2, 30 * NSEC_PER_MSEC, 1000);
 	ktest_wait_flag(&h.done);
 	ktest_info(t, "T:%ld broke first at %llu ns; T:0 %llu loops%s, T:1 %llu loops%s",
 		   r->break_thread ? (long)(r->break_thread - r->threads) : -1L,
@@ -387,7 +395,7 @@ static void cyclic_threshold_stops_all(struct ktest *t)
 		if (r->threads[i].broke)
 			continue;
 		bystanders++;
-		KTEST_EXPECT_LT(t, r->threads[i].thread.count, 400);
+		KTEST_EXPECT_LT(t, r->threads[i].thread.count, 1000);
 	}
 	if (IS_ENABLED(CONFIG_TRACER_MAX_TRACE))
 		tracing_on();
