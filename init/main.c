@@ -60,7 +60,7 @@ static const struct irqlab_workload workloads[] = {
 	  "deadline_us/period_us/loops/duration_ms/hist_us)" },
 	{ "hackbench", hackbench_run,
 	  "messaging over kmalloc'd buffers (hackbench.groups/fds/loops/size/affinity)",
-	  WL_LOAD },
+	  WL_LOAD, hackbench_end },
 	{ "hwlat", hwlat_run,
 	  "IRQs-off TSC gaps, hwlat tracer-like (hwlat.cpus/width_us/window_us/"
 	  "threshold_us/windows)" },
@@ -105,6 +105,8 @@ static int wl_thread_fn(void *arg)
 			wt->failed++;
 		wt->rounds++;
 	} while ((wt->w->flags & WL_LOAD) && !READ_ONCE(*wt->stop));
+	if (wt->w->end)
+		wt->w->end();
 	complete(&wt->done);
 	return 0;
 }
@@ -175,6 +177,8 @@ static int run_one(const struct irqlab_workload *w)
 	latency_tracer_start();
 	pmu_workload_begin();
 	failed = w->run() ? 1 : 0;
+	if (w->end)
+		w->end();
 	pmu_workload_end(w->name);
 	latency_tracer_report(w->name);
 	return failed;

@@ -35,6 +35,7 @@
 #include <linux/ktest.h>
 #include <linux/moduleparam.h>
 #include <linux/record.h>
+#include <linux/run_summary.h>
 #include <linux/vmalloc.h>
 #include <stdarg.h>
 #include <string.h>
@@ -47,6 +48,7 @@ static int cyc_prio = 95;
 static int cyc_loops = 1000;
 static int cyc_duration_ms;
 static int cyc_hist_us = 100;
+static int cyc_threshold_us;
 core_param_range("cyclic.interval_us", cyc_interval_us, int, 10, 1000000,
 		 "timer period of each measuring thread (us)");
 core_param_range("cyclic.prio", cyc_prio, int, 1, MAX_RT_PRIO - 1,
@@ -57,6 +59,9 @@ core_param_range("cyclic.duration_ms", cyc_duration_ms, int, 0, 3600000,
 		 "run for this long instead of cyclic.loops (0: use loops)");
 core_param_range("cyclic.hist_us", cyc_hist_us, int, 1, 100000,
 		 "histogram buckets of 1 us; longer latencies count as overflows");
+core_param_range("cyclic.threshold_us", cyc_threshold_us, int, 0, 100000000,
+		 "stop and fail at the first thread latency above this (us; 0: none), "
+		 "like cyclictest -b");
 
 /* cyclic.cpus: a CPU list such as 0,2-3; unset means every online CPU. */
 static struct cpulist_param cyc_cpus;
@@ -96,6 +101,34 @@ u64 cyclic_avg_ns(const struct cyclic_stats *s)
 	return s->count ? s->sum_ns / s->count : 0;
 }
 
+/*
+ * A thread latency crossed threshold_ns.  The first thread to get here
+ * stops tracing at once, so the trace ends at the breach, and keeps the
+ * sample; every thread ends its loop at its next wakeup.
+ */
+void cyclic_break(struct cyclic_thread *ct, u64 ns)
+{
+	struct cyclic_result *r = ct->res;
+
+	ct->broke = true;
+	if (!cmpxchg(&r->break_thread, NULL, ct)) {
+		tracing_off();
+		r->break_ns = ns;
+	}
+	WRITE_ONCE(r->stop, true);
+}
+
+/* T:0 reports progress (test/heartbeat.c); the others stay quiet. */
+void cyclic_heartbeat_start(struct cyclic_thread *ct, const char *what)
+{
+	const struct cyclic_params *p = &ct->res->params;
+
+	if (ct == ct->res->threads)
+		heartbeat_start(&ct->hb, what, (u64)p->loops * p->interval_us * NSEC_PER_USEC);
+	else
+		heartbeat_off(&ct->hb);
+}
+
 static enum hrtimer_restart cyclic_timer_fn(struct hrtimer *timer)
 {
 	struct cyclic_thread *ct = container_of(timer, struct cyclic_thread, timer);
@@ -112,13 +145,15 @@ static int cyclic_thread_fn(void *data)
 	struct cyclic_result *r = ct->res;
 	const struct cyclic_params *p = &r->params;
 	u64 interval = (u64)p->interval_us * NSEC_PER_USEC;
+	u64 thresh = p->threshold_ns ?: ~0ULL;
 	u64 next;
 
 	hrtimer_init(&ct->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 	ct->timer.function = cyclic_timer_fn;
+	cyclic_heartbeat_start(ct, "cyclic");
 	next = DIV_ROUND_UP(ktime_get_ns() + interval, TICK_NSEC) * TICK_NSEC + TICK_NSEC / 2;
-	for (unsigned int i = 0; i < p->loops; i++) {
-		u64 now;
+	for (unsigned int i = 0; i < p->loops && !READ_ONCE(r->stop); i++) {
+		u64 now, lat;
 
 		WRITE_ONCE(ct->fired, false);
 		hrtimer_start(&ct->timer, (ktime_t)next, HRTIMER_MODE_ABS_PINNED_HARD);
@@ -132,14 +167,22 @@ static int cyclic_thread_fn(void *data)
 		now = ktime_get_ns();
 		/* An hrtimer never fires early; the max() only guards that. */
 		cyclic_account(&ct->irq, max(ct->irq_entry_ns, next) - next, p->hist_us);
-		cyclic_account(&ct->thread, max(now, next) - next, p->hist_us);
+		lat = max(now, next) - next;
+		cyclic_account(&ct->thread, lat, p->hist_us);
 		if (ct->thread_samples)
-			ct->thread_samples[i] = max(now, next) - next;
+			ct->thread_samples[i] = lat;
+		/* After the sample: the measured section gains nothing. */
+		if (unlikely(lat > thresh)) {
+			cyclic_break(ct, lat);
+			break;
+		}
 		next += interval;
 		while (next <= now) {
 			next += interval;
 			ct->missed++;
 		}
+		/* In the gap before the next expiry, never past it (heartbeat.c). */
+		heartbeat_poll(&ct->hb, now, next);
 	}
 	hrtimer_cancel(&ct->timer);
 	cyclic_thread_done(ct);
@@ -249,9 +292,20 @@ struct cyclic_result *cyclic_measure(const struct cyclic_params *p, bool keep_sa
 
 /* --- reporting ------------------------------------------------------- */
 
-static u64 us(u64 ns)
+/*
+ * Under icount the TSC is a 1 GHz instruction clock and most latencies are
+ * well under a microsecond, so microseconds would print as 0: the console
+ * lines use ns there, as cyclictest -N does, and say so in their header.
+ * Other clocks keep cyclictest's default, us.  Records are always in ns.
+ */
+bool cyclic_units_ns(void)
 {
-	return ns / NSEC_PER_USEC;
+	return !strcmp(ktest_clock_mode(), "icount");
+}
+
+static u64 unit(u64 ns, bool in_ns)
+{
+	return in_ns ? ns : ns / NSEC_PER_USEC;
 }
 
 static const struct cyclic_stats *level_stats(const struct cyclic_thread *ct, bool irq)
@@ -259,22 +313,38 @@ static const struct cyclic_stats *level_stats(const struct cyclic_thread *ct, bo
 	return irq ? &ct->irq : &ct->thread;
 }
 
-static void cyclic_print_tlines(const struct cyclic_result *r, bool irq)
+/*
+ * One cyclictest "T:" line of thread @i, in ns or us.  Missed periods
+ * (expiries already past when the thread came to arm them, so never
+ * measured) close the line as one more "Name: value" pair after
+ * cyclictest's own fields, so parsers of those keep working.
+ */
+int cyclic_format_tline(char *buf, size_t size, const struct cyclic_result *r,
+			unsigned int i, bool irq, bool in_ns)
 {
 	/* A deadline task has no RT priority: P:0, as cyclicdeadline shows. */
 	int prio = cyclic_is_dl(&r->params) ? 0 : r->params.prio;
+	const struct cyclic_thread *ct = &r->threads[i];
+	const struct cyclic_stats *s = level_stats(ct, irq);
+
+	return sniprintf(buf, size, "%sT:%2u (%5d) P:%2d I:%u C:%7llu Min:%7llu Act:%5llu "
+			 "Avg:%5llu Max:%8llu Missed: %5llu",
+			 irq ? "IRQ " : "", i, ct->pid, prio, r->params.interval_us,
+			 (unsigned long long)s->count,
+			 (unsigned long long)(s->count ? unit(s->min_ns, in_ns) : 0),
+			 (unsigned long long)unit(s->act_ns, in_ns),
+			 (unsigned long long)unit(cyclic_avg_ns(s), in_ns),
+			 (unsigned long long)unit(s->max_ns, in_ns),
+			 (unsigned long long)ct->missed);
+}
+
+static void cyclic_print_tlines(const struct cyclic_result *r, bool irq, bool in_ns)
+{
+	char line[160];
 
 	for (unsigned int i = 0; i < r->nr_threads; i++) {
-		const struct cyclic_thread *ct = &r->threads[i];
-		const struct cyclic_stats *s = level_stats(ct, irq);
-
-		pr_info("%sT:%2u (%5d) P:%2d I:%u C:%7llu Min:%7llu Act:%5llu Avg:%5llu Max:%8llu\n",
-			irq ? "IRQ " : "", i, ct->pid, prio, r->params.interval_us,
-			(unsigned long long)s->count,
-			(unsigned long long)(s->count ? us(s->min_ns) : 0),
-			(unsigned long long)us(s->act_ns),
-			(unsigned long long)us(cyclic_avg_ns(s)),
-			(unsigned long long)us(s->max_ns));
+		cyclic_format_tline(line, sizeof(line), r, i, irq, in_ns);
+		pr_info("%s\n", line);
 	}
 }
 
@@ -316,7 +386,8 @@ static void cyc_flush(struct cyc_line *l)
 	l->buf[0] = '\0';
 }
 
-static void cyclic_print_hist(const struct cyclic_result *r, bool irq)
+/* Buckets stay 1 us wide; the latency summary lines follow @in_ns. */
+static void cyclic_print_hist(const struct cyclic_result *r, bool irq, bool in_ns)
 {
 	const char *pfx = irq ? "IRQ " : "";
 	struct cyc_line l = { .len = 0 };
@@ -341,18 +412,19 @@ static void cyclic_print_hist(const struct cyclic_result *r, bool irq)
 	for (unsigned int i = 0; i < n; i++) {
 		const struct cyclic_stats *s = level_stats(&r->threads[i], irq);
 
-		cyc_add(&l, " %05llu", (unsigned long long)(s->count ? us(s->min_ns) : 0));
+		cyc_add(&l, " %05llu", (unsigned long long)(s->count ? unit(s->min_ns, in_ns) : 0));
 	}
 	cyc_flush(&l);
 	cyc_add(&l, "# %sAvg Latencies:", pfx);
 	for (unsigned int i = 0; i < n; i++)
 		cyc_add(&l, " %05llu",
-			(unsigned long long)us(cyclic_avg_ns(level_stats(&r->threads[i], irq))));
+			(unsigned long long)unit(cyclic_avg_ns(level_stats(&r->threads[i], irq)),
+						      in_ns));
 	cyc_flush(&l);
 	cyc_add(&l, "# %sMax Latencies:", pfx);
 	for (unsigned int i = 0; i < n; i++)
 		cyc_add(&l, " %05llu",
-			(unsigned long long)us(level_stats(&r->threads[i], irq)->max_ns));
+			(unsigned long long)unit(level_stats(&r->threads[i], irq)->max_ns, in_ns));
 	cyc_flush(&l);
 	cyc_add(&l, "# %sHistogram Overflows:", pfx);
 	for (unsigned int i = 0; i < n; i++)
@@ -364,22 +436,24 @@ static void cyclic_print_hist(const struct cyclic_result *r, bool irq)
 void cyclic_print(const struct cyclic_result *r)
 {
 	const char *clock = ktest_clock_mode();
+	bool in_ns = cyclic_units_ns();
+	const char *u = in_ns ? "ns" : "us";
 
 	if (cyclic_is_dl(&r->params)) {
 		/* No timer of its own, so no IRQ level (cyclicdeadline has none). */
-		pr_info("cyclicdl: thread latency (period start to the thread running), us, "
-			"%s:\n", clock);
-		cyclic_print_tlines(r, false);
-		cyclic_print_hist(r, false);
+		pr_info("cyclicdl: thread latency (period start to the thread running), %s, "
+			"%s:\n", u, clock);
+		cyclic_print_tlines(r, false, in_ns);
+		cyclic_print_hist(r, false, in_ns);
 		return;
 	}
-	pr_info("cyclic: thread latency (timer expiry to the thread running), us, %s:\n",
-		clock);
-	cyclic_print_tlines(r, false);
-	pr_info("cyclic: IRQ latency (timer expiry to handler entry), us, %s:\n", clock);
-	cyclic_print_tlines(r, true);
-	cyclic_print_hist(r, false);
-	cyclic_print_hist(r, true);
+	pr_info("cyclic: thread latency (timer expiry to the thread running), %s, %s:\n",
+		u, clock);
+	cyclic_print_tlines(r, false, in_ns);
+	pr_info("cyclic: IRQ latency (timer expiry to handler entry), %s, %s:\n", u, clock);
+	cyclic_print_tlines(r, true, in_ns);
+	cyclic_print_hist(r, false, in_ns);
+	cyclic_print_hist(r, true, in_ns);
 }
 
 static int cyc_emit(const char *json, int n)
@@ -428,55 +502,145 @@ static int cyclic_emit_hist(const struct cyclic_result *r, unsigned int t, bool 
 	return bad;
 }
 
+/*
+ * Thread @i's "cyclic" (or "cyclicdl") record into @json; returns its
+ * length.  @clock NULL leaves the "clock" member out: the record carries
+ * every figure in up to 200 bytes, and when large counts and latencies
+ * (hour-long runs, missed periods, 100 ms maxima) make it longer, the
+ * clock, which every other record of the run names too, is what goes.
+ */
+int cyclic_format_record(char *json, size_t size, const struct cyclic_result *r,
+			 unsigned int i, const char *clock)
+{
+	const struct cyclic_thread *ct = &r->threads[i];
+	const struct cyclic_stats *th = &ct->thread, *ir = &ct->irq;
+	int n;
+
+	if (cyclic_is_dl(&r->params))
+		n = sniprintf(json, size,
+			      "{\"type\":\"cyclicdl\",\"cpu\":%d,\"runtime_us\":%llu,"
+			      "\"deadline_us\":%llu,\"period_us\":%u,\"count\":%llu,"
+			      "\"thread_ns\":[%llu,%llu,%llu],\"overflows\":[%llu],"
+			      "\"missed\":%llu", ct->cpu,
+			      (unsigned long long)(r->params.runtime_ns / NSEC_PER_USEC),
+			      (unsigned long long)(r->params.deadline_ns / NSEC_PER_USEC),
+			      r->params.interval_us, (unsigned long long)th->count,
+			      (unsigned long long)(th->count ? th->min_ns : 0),
+			      (unsigned long long)cyclic_avg_ns(th),
+			      (unsigned long long)th->max_ns,
+			      (unsigned long long)th->overflows,
+			      (unsigned long long)ct->missed);
+	else
+		n = sniprintf(json, size,
+			      "{\"type\":\"cyclic\",\"cpu\":%d,\"prio\":%d,\"interval_us\":%u,"
+			      "\"count\":%llu,\"thread_ns\":[%llu,%llu,%llu],"
+			      "\"irq_ns\":[%llu,%llu,%llu],\"overflows\":[%llu,%llu],"
+			      "\"missed\":%llu",
+			      ct->cpu, r->params.prio, r->params.interval_us,
+			      (unsigned long long)th->count,
+			      (unsigned long long)(th->count ? th->min_ns : 0),
+			      (unsigned long long)cyclic_avg_ns(th),
+			      (unsigned long long)th->max_ns,
+			      (unsigned long long)(ir->count ? ir->min_ns : 0),
+			      (unsigned long long)cyclic_avg_ns(ir),
+			      (unsigned long long)ir->max_ns,
+			      (unsigned long long)th->overflows,
+			      (unsigned long long)ir->overflows,
+			      (unsigned long long)ct->missed);
+	if (n < 0 || (size_t)n >= size)
+		return n;
+	if (clock)
+		return n + sniprintf(json + n, size - n, ",\"clock\":\"%s\"}", clock);
+	return n + sniprintf(json + n, size - n, "}");
+}
+
 /* One "cyclic" record per thread, then its histograms; returns failures. */
 int cyclic_emit_records(const struct cyclic_result *r)
 {
-	const char *clock = ktest_clock_mode();
 	char json[RECORD_MAX_JSON + 1];
 	int bad = 0;
 
 	for (unsigned int i = 0; i < r->nr_threads; i++) {
-		const struct cyclic_thread *ct = &r->threads[i];
-		const struct cyclic_stats *th = &ct->thread, *ir = &ct->irq;
-		int n;
+		int n = cyclic_format_record(json, sizeof(json), r, i, ktest_clock_mode());
 
-		if (cyclic_is_dl(&r->params)) {
-			n = sniprintf(json, sizeof(json),
-				     "{\"type\":\"cyclicdl\",\"cpu\":%d,\"runtime_us\":%llu,"
-				     "\"deadline_us\":%llu,\"period_us\":%u,\"count\":%llu,"
-				     "\"thread_ns\":[%llu,%llu,%llu],\"overflows\":[%llu],"
-				     "\"clock\":\"%s\"}", ct->cpu,
-				     (unsigned long long)(r->params.runtime_ns / NSEC_PER_USEC),
-				     (unsigned long long)(r->params.deadline_ns / NSEC_PER_USEC),
-				     r->params.interval_us, (unsigned long long)th->count,
-				     (unsigned long long)(th->count ? th->min_ns : 0),
-				     (unsigned long long)cyclic_avg_ns(th),
-				     (unsigned long long)th->max_ns,
-				     (unsigned long long)th->overflows, clock);
-			bad += cyc_emit(json, n);
-			bad += cyclic_emit_hist(r, i, false);
-			continue;
-		}
-		n = sniprintf(json, sizeof(json),
-			     "{\"type\":\"cyclic\",\"cpu\":%d,\"prio\":%d,\"interval_us\":%u,"
-			     "\"count\":%llu,\"thread_ns\":[%llu,%llu,%llu],"
-			     "\"irq_ns\":[%llu,%llu,%llu],\"overflows\":[%llu,%llu],"
-			     "\"clock\":\"%s\"}",
-			     ct->cpu, r->params.prio, r->params.interval_us,
-			     (unsigned long long)th->count,
-			     (unsigned long long)(th->count ? th->min_ns : 0),
-			     (unsigned long long)cyclic_avg_ns(th),
-			     (unsigned long long)th->max_ns,
-			     (unsigned long long)(ir->count ? ir->min_ns : 0),
-			     (unsigned long long)cyclic_avg_ns(ir),
-			     (unsigned long long)ir->max_ns,
-			     (unsigned long long)th->overflows,
-			     (unsigned long long)ir->overflows, clock);
+		if (n > RECORD_MAX_JSON)
+			n = cyclic_format_record(json, sizeof(json), r, i, NULL);
 		bad += cyc_emit(json, n);
 		bad += cyclic_emit_hist(r, i, false);
-		bad += cyclic_emit_hist(r, i, true);
+		if (!cyclic_is_dl(&r->params))
+			bad += cyclic_emit_hist(r, i, true);
 	}
 	return bad;
+}
+
+/*
+ * After a breach, as cyclictest -b ends: the measuring threads' ids, the
+ * one that crossed the threshold and its latency (ns under icount, us
+ * elsewhere, as the T: lines), then a line in irqlab's words; the
+ * summary line repeats it.
+ */
+int cyclic_report_break(const struct cyclic_result *r, const char *what, const char *param)
+{
+	const struct cyclic_thread *ct = r->break_thread;
+	bool in_ns = cyclic_units_ns();
+	struct cyc_line l = { .len = 0 };
+
+	if (!ct)
+		return 0;
+	cyc_add(&l, "# Thread Ids:");
+	for (unsigned int i = 0; i < r->nr_threads; i++)
+		cyc_add(&l, " %05d", r->threads[i].pid);
+	cyc_flush(&l);
+	pr_info("# Break thread: %d\n", ct->pid);
+	pr_info("# Break value: %llu\n", (unsigned long long)unit(r->break_ns, in_ns));
+	pr_err("%s: T:%u (CPU %d) latency %llu ns > %s=%llu: measurement stopped%s\n",
+	       what, (unsigned int)(ct - r->threads), ct->cpu, (unsigned long long)r->break_ns,
+	       param, (unsigned long long)(r->params.threshold_ns / NSEC_PER_USEC),
+	       IS_ENABLED(CONFIG_TRACER_MAX_TRACE) ? ", tracing stopped (tracing_off())" : "");
+	record_emitf("{\"type\":\"%s_break\",\"cpu\":%d,\"tid\":%d,\"ns\":%llu,"
+		     "\"threshold_ns\":%llu}", what, ct->cpu, ct->pid,
+		     (unsigned long long)r->break_ns,
+		     (unsigned long long)r->params.threshold_ns);
+	run_summary_breach(what, r->break_ns, r->params.threshold_ns);
+	return 1;
+}
+
+u64 cyclic_missed_total(const struct cyclic_result *r)
+{
+	u64 n = 0;
+
+	for (unsigned int i = 0; i < r->nr_threads; i++)
+		n += r->threads[i].missed;
+	return n;
+}
+
+/*
+ * After the records: a line per thread that missed periods, and the run's
+ * worst thread latency and missed periods for the end-of-run summary.
+ * A missed period does not fail the run by itself (cyclictest has no
+ * such verdict either): the late wakeup that caused it is already a
+ * sample, so Max and any cyclic.threshold_us carry it.
+ */
+void cyclic_report_summary(const struct cyclic_result *r, const char *what)
+{
+	u64 worst = 0;
+	bool any = false;
+
+	for (unsigned int i = 0; i < r->nr_threads; i++) {
+		const struct cyclic_thread *ct = &r->threads[i];
+
+		if (ct->thread.count) {
+			worst = max(worst, ct->thread.max_ns);
+			any = true;
+		}
+		if (ct->missed)
+			pr_warn("%s: T:%u (CPU %d) missed %llu period(s): it woke after its next "
+				"expiry had passed, and those expiries were skipped, not measured\n",
+				what, i, ct->cpu, (unsigned long long)ct->missed);
+	}
+	if (any)
+		run_summary_latency(what, worst);
+	run_summary_missed(what, cyclic_missed_total(r));
 }
 
 /* The run=cyclic workload. */
@@ -486,6 +650,7 @@ int cyclic_run(void)
 		.interval_us = cyc_interval_us,
 		.prio = cyc_prio,
 		.hist_us = cyc_hist_us,
+		.threshold_ns = (u64)cyc_threshold_us * NSEC_PER_USEC,
 	};
 	struct cyclic_result *r;
 	int failed = 0;
@@ -503,6 +668,8 @@ int cyclic_run(void)
 		"interval %u us, %u loops, histogram %u us, clock %s\n",
 		cpumask_weight(&p.cpus), cpus, p.prio, p.interval_us, p.loops, p.hist_us,
 		ktest_clock_mode());
+	if (cyc_threshold_us)
+		pr_info("cyclic: break threshold %d us (cyclic.threshold_us)\n", cyc_threshold_us);
 	r = cyclic_measure(&p, false);
 	if (!r) {
 		pr_err("cyclic: no memory for %u histograms of %u buckets\n",
@@ -511,6 +678,8 @@ int cyclic_run(void)
 	}
 	cyclic_print(r);
 	failed = cyclic_emit_records(r);
+	failed += cyclic_report_break(r, "cyclic", "cyclic.threshold_us");
+	cyclic_report_summary(r, "cyclic");
 	for (unsigned int i = 0; i < r->nr_threads; i++) {
 		if (r->threads[i].failed) {
 			pr_err("cyclic: cannot start the thread on CPU %d\n", r->threads[i].cpu);

@@ -43,6 +43,7 @@ static int cdl_period_us = 1000;
 static int cdl_loops = 1000;
 static int cdl_duration_ms;
 static int cdl_hist_us = 100;
+static int cdl_threshold_us;
 core_param_range("cyclicdl.runtime_us", cdl_runtime_us, int, 2, 4194304,
 		 "SCHED_DEADLINE runtime of each measuring thread (us)");
 core_param_range("cyclicdl.deadline_us", cdl_deadline_us, int, 0, 4194304,
@@ -55,6 +56,9 @@ core_param_range("cyclicdl.duration_ms", cdl_duration_ms, int, 0, 3600000,
 		 "run for this long instead of cyclicdl.loops (0: use loops)");
 core_param_range("cyclicdl.hist_us", cdl_hist_us, int, 1, 100000,
 		 "histogram buckets of 1 us; longer latencies count as overflows");
+core_param_range("cyclicdl.threshold_us", cdl_threshold_us, int, 0, 100000000,
+		 "stop and fail at the first thread latency above this (us; 0: none), "
+		 "like cyclictest -b");
 
 static struct cpulist_param cdl_cpus;
 core_param_cb("cyclicdl.cpus", &cpulist_param_ops, &cdl_cpus,
@@ -75,7 +79,8 @@ int cyclicdl_thread_fn(void *data)
 	struct cyclic_result *r = ct->res;
 	const struct cyclic_params *p = &r->params;
 	struct sched_dl_entity *dl_se = &current->dl;
-	u64 period = (u64)p->interval_us * NSEC_PER_USEC, first;
+	u64 period = (u64)p->interval_us * NSEC_PER_USEC, first, prev = 0;
+	u64 thresh = p->threshold_ns ?: ~0ULL;
 
 	/*
 	 * Start the first period half a tick after a tick boundary, as
@@ -95,17 +100,34 @@ int cyclicdl_thread_fn(void *data)
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
+	cyclic_heartbeat_start(ct, "cyclicdl");
 	yield();	/* to the start of the next period */
-	for (unsigned int i = 0; i < p->loops; i++) {
-		u64 now, start;
+	for (unsigned int i = 0; i < p->loops && !READ_ONCE(r->stop); i++) {
+		u64 now, start, lat;
 
 		yield();
 		now = ktime_get_ns();
 		/* Our own entity: it changes only while we are throttled. */
 		start = READ_ONCE(dl_se->deadline) - dl_se->dl_deadline;
-		cyclic_account(&ct->thread, max(now, start) - start, p->hist_us);
+		lat = max(now, start) - start;
+		cyclic_account(&ct->thread, lat, p->hist_us);
 		if (ct->thread_samples)
-			ct->thread_samples[i] = max(now, start) - start;
+			ct->thread_samples[i] = lat;
+		if (unlikely(lat > thresh)) {
+			cyclic_break(ct, lat);
+			break;
+		}
+		/*
+		 * Each cycle's period starts one period after the last, unless
+		 * the thread overran its budget and the server pushed its
+		 * deadline on by whole periods: those it never ran in are
+		 * missed, as cyclic's skipped expiries.
+		 */
+		if (i && start - prev >= 2 * period)
+			ct->missed += (start - prev) / period - 1;
+		prev = start;
+		/* Within half the budget: the yield must come before it runs out. */
+		heartbeat_poll(&ct->hb, now, start + p->runtime_ns / 2);
 	}
 	cyclic_thread_done(ct);
 	return 0;
@@ -145,6 +167,7 @@ int cyclicdl_run(void)
 		.policy = SCHED_DEADLINE,
 		.runtime_ns = (u64)cdl_runtime_us * NSEC_PER_USEC,
 		.deadline_ns = (u64)(cdl_deadline_us ?: cdl_period_us) * NSEC_PER_USEC,
+		.threshold_ns = (u64)cdl_threshold_us * NSEC_PER_USEC,
 	};
 	struct cyclic_result *r;
 	int failed = 0;
@@ -166,6 +189,9 @@ int cyclicdl_run(void)
 		(unsigned long long)(p.runtime_ns / NSEC_PER_USEC),
 		(unsigned long long)(p.deadline_ns / NSEC_PER_USEC), p.interval_us, p.loops,
 		p.hist_us, ktest_clock_mode());
+	if (cdl_threshold_us)
+		pr_info("cyclicdl: break threshold %d us (cyclicdl.threshold_us)\n",
+			cdl_threshold_us);
 	r = cyclic_measure(&p, false);
 	if (!r) {
 		pr_err("cyclicdl: no memory for %u histograms of %u buckets\n",
@@ -189,6 +215,8 @@ int cyclicdl_run(void)
 	}
 	cyclic_print(r);
 	failed += cyclic_emit_records(r);
+	failed += cyclic_report_break(r, "cyclicdl", "cyclicdl.threshold_us");
+	cyclic_report_summary(r, "cyclicdl");
 	pr_info("cyclicdl: done, %d failure(s)\n", failed);
 	cyclic_free(r);
 	return failed ? 1 : 0;

@@ -56,6 +56,7 @@
 #include <asm/tsc.h>
 #include <string.h>
 #include "workload.h"
+#include "heartbeat.h"
 
 /* AF_UNIX's send buffer (net.core.wmem_default) and per-skb overhead. */
 #define HB_SNDBUF	212992
@@ -126,6 +127,8 @@ struct hackbench {
 	u64 t0, t1;
 	atomic64_t sent, received, dropped, errors, corrupt;
 	atomic64_t nvcsw, nivcsw, migrations;
+	struct heartbeat hb;		/* the first receiver's, see hb_receiver_fn() */
+	struct hb_thread *hb_owner;
 };
 
 /* The sender's fill byte: receivers check every payload byte. */
@@ -296,6 +299,14 @@ static int hb_receiver_fn(void *data)
 			}
 		}
 		kfree(m);
+		/*
+		 * Progress from the first receiver, every 256 messages, in
+		 * its own time between two messages (test/heartbeat.c).
+		 */
+		if (unlikely(t == hb->hb_owner) && !(received & 255)) {
+			hb->hb.done = received;
+			heartbeat_poll(&hb->hb, ktime_get_ns(), 0);
+		}
 	}
 	if (atomic_dec_and_test(&hb->receivers_left))
 		hb->t1 = rdtsc_ordered();
@@ -411,6 +422,10 @@ int hackbench(const struct hackbench_params *params, struct hackbench_result *re
 		wake_up_process(th[i].task);
 	workload_wait_zero(&hb->unready);
 
+	heartbeat_start(&hb->hb, "hackbench", 0);
+	hb->hb.total = (u64)fds * params->loops;
+	hb->hb.unit = "messages (first receiver)";
+	hb->hb_owner = th;
 	hb->t0 = rdtsc_ordered();
 	smp_store_release(&hb->go, true);
 	wake_up_all(&hb->start_wq);
@@ -491,6 +506,108 @@ void hackbench_report(const struct hackbench_params *p, const struct hackbench_r
 		pr_warn("hackbench: the record does not fit\n");
 }
 
+/* --- the summary over rounds ------------------------------------------ */
+
+/*
+ * run=hackbench repeats while it is the load of a measuring workload
+ * (run=cyclic,hackbench): one "Time:" per round, then hackbench_end()
+ * prints one summary of the rounds, with rteval's statistics (sample
+ * standard deviation, n - 1).
+ */
+static struct hackbench_rounds hb_rounds;
+
+void hackbench_rounds_add(struct hackbench_rounds *s, u64 ns)
+{
+	if (!s->n || ns < s->min_ns)
+		s->min_ns = ns;
+	if (ns > s->max_ns)
+		s->max_ns = ns;
+	s->n++;
+	s->sum_ns += ns;
+	s->sumsq += (unsigned __int128)ns * ns;
+}
+
+/* floor(sqrt(@v)), clamped to what a u64 holds. */
+static u64 hb_isqrt(unsigned __int128 v)
+{
+	u64 r = 0;
+
+	for (int bit = 63; bit >= 0; bit--) {
+		u64 c = r | (1ULL << bit);
+
+		if ((unsigned __int128)c * c <= v)
+			r = c;
+	}
+	return r;
+}
+
+void hackbench_rounds_stats(const struct hackbench_rounds *s, struct hackbench_round_stats *st)
+{
+	unsigned __int128 dev = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (!s->n)
+		return;
+	st->n = s->n;
+	st->mean_ns = s->sum_ns / s->n;
+	st->min_ns = s->min_ns;
+	st->max_ns = s->max_ns;
+	/* Sum of squared deviations: sumsq - sum^2 / n, never below 0. */
+	if (s->n > 1) {
+		unsigned __int128 sq = (unsigned __int128)s->sum_ns * s->sum_ns / s->n;
+
+		dev = s->sumsq > sq ? s->sumsq - sq : 0;
+		st->sd_ns = hb_isqrt(dev / (s->n - 1));
+	}
+}
+
+/*
+ * Seconds as Time: gives them, but to the us: rounds under icount or with
+ * small parameters take well under a millisecond, and the spread of
+ * rounds is smaller still.
+ */
+static int hb_secs(char *buf, size_t size, u64 ns)
+{
+	return snprintf(buf, size, "%llu.%06llu", (unsigned long long)(ns / NSEC_PER_SEC),
+			(unsigned long long)(ns % NSEC_PER_SEC / NSEC_PER_USEC));
+}
+
+/* The summary line (no newline) and record; returns the record's length. */
+int hackbench_format_summary(char *line, size_t lsize, char *json, size_t jsize,
+			     const struct hackbench_round_stats *st, const char *clock)
+{
+	char mean[24], sd[24], lo[24], hi[24];
+
+	hb_secs(mean, sizeof(mean), st->mean_ns);
+	hb_secs(sd, sizeof(sd), st->sd_ns);
+	hb_secs(lo, sizeof(lo), st->min_ns);
+	hb_secs(hi, sizeof(hi), st->max_ns);
+	snprintf(line, lsize, "hackbench: %llu round(s), Time: mean %s sd %s min %s max %s (s, %s)",
+		 (unsigned long long)st->n, mean, sd, lo, hi, clock);
+	return snprintf(json, jsize, "{\"type\":\"hackbench_summary\",\"n\":%llu,\"mean_ns\":%llu,"
+			"\"sd_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu,\"clock\":\"%s\"}",
+			(unsigned long long)st->n, (unsigned long long)st->mean_ns,
+			(unsigned long long)st->sd_ns, (unsigned long long)st->min_ns,
+			(unsigned long long)st->max_ns, clock);
+}
+
+void hackbench_end(void)
+{
+	struct hackbench_round_stats st;
+	char line[160], json[RECORD_MAX_JSON + 1];
+	int n;
+
+	hackbench_rounds_stats(&hb_rounds, &st);
+	memset(&hb_rounds, 0, sizeof(hb_rounds));
+	if (!st.n)
+		return;		/* no round was measured */
+	n = hackbench_format_summary(line, sizeof(line), json, sizeof(json), &st,
+				     ktest_clock_mode());
+	pr_info("%s\n", line);
+	if (n >= (int)sizeof(json) || record_emit(json) < 0)
+		pr_warn("hackbench: the summary record does not fit\n");
+}
+
 /* The run=hackbench workload. */
 int hackbench_run(void)
 {
@@ -512,6 +629,8 @@ int hackbench_run(void)
 		return 1;
 	}
 	hackbench_report(&p, &r);
+	if (!r.aborted)
+		hackbench_rounds_add(&hb_rounds, r.time_ns);
 	if (r.dropped || r.errors || r.corrupt || r.leftover || r.unreaped) {
 		pr_err("hackbench: %llu dropped, %llu out of sequence, %llu corrupted, "
 		       "%llu left unread, %u threads not reaped\n", (unsigned long long)r.dropped,

@@ -13,6 +13,9 @@
 #include <linux/gfp.h>
 #include <linux/smp.h>
 #include <linux/fault-inject.h>
+#include <linux/record.h>
+#include <linux/ktime.h>
+#include <string.h>
 #include "../mm/slab.h"
 #include "slub_test.h"
 
@@ -143,7 +146,48 @@ static void kmalloc_failure_drops(struct ktest *t)
 }
 #endif
 
+/*
+ * The summary over rounds: 1..5 s give mean 3 s, sample sd sqrt(2.5) s
+ * (n - 1, as rteval), min 1 s, max 5 s; the line in hackbench's Time:
+ * format and the record with exactly the fields tools/irqlab reads.
+ */
+static void rounds_summary(struct ktest *t)
+{
+	struct hackbench_rounds s = { 0 };
+	struct hackbench_round_stats st;
+	char line[160], json[RECORD_MAX_JSON + 1];
+	int n;
+
+	hackbench_rounds_stats(&s, &st);
+	KTEST_EXPECT_EQ(t, st.n, 0);
+	for (u64 i = 5; i >= 1; i--)
+		hackbench_rounds_add(&s, i * NSEC_PER_SEC);
+	hackbench_rounds_stats(&s, &st);
+	KTEST_EXPECT_EQ(t, st.n, 5);
+	KTEST_EXPECT_EQ(t, st.mean_ns, 3 * NSEC_PER_SEC);
+	KTEST_EXPECT_EQ(t, st.sd_ns, 1581138830ULL);
+	KTEST_EXPECT_EQ(t, st.min_ns, 1 * NSEC_PER_SEC);
+	KTEST_EXPECT_EQ(t, st.max_ns, 5 * NSEC_PER_SEC);
+	n = hackbench_format_summary(line, sizeof(line), json, sizeof(json), &st, "TCG");
+	ktest_info(t, "%s", line);
+	ktest_info(t, "%s", json);
+	KTEST_EXPECT_STREQ(t, line, "hackbench: 5 round(s), Time: mean 3.000000 sd 1.581138 "
+			   "min 1.000000 max 5.000000 (s, TCG)");
+	KTEST_EXPECT_STREQ(t, json, "{\"type\":\"hackbench_summary\",\"n\":5,"
+			   "\"mean_ns\":3000000000,\"sd_ns\":1581138830,"
+			   "\"min_ns\":1000000000,\"max_ns\":5000000000,\"clock\":\"TCG\"}");
+	KTEST_EXPECT_LT(t, n, RECORD_MAX_JSON + 1);
+	/* One round: no spread. */
+	memset(&s, 0, sizeof(s));
+	hackbench_rounds_add(&s, 28 * NSEC_PER_MSEC);
+	hackbench_rounds_stats(&s, &st);
+	KTEST_EXPECT_EQ(t, st.n, 1);
+	KTEST_EXPECT_EQ(t, st.sd_ns, 0);
+	KTEST_EXPECT_EQ(t, st.mean_ns, 28 * NSEC_PER_MSEC);
+}
+
 static struct ktest_case hackbench_cases[] = {
+	KTEST_CASE(rounds_summary),
 	KTEST_CASE(exactly_once),
 	KTEST_CASE(exactly_once_spread_4096),
 	KTEST_CASE(duplicate_is_caught),

@@ -123,6 +123,20 @@ struct hackbench_result {
 int hackbench(const struct hackbench_params *p, struct hackbench_result *r);
 void hackbench_report(const struct hackbench_params *p, const struct hackbench_result *r);
 int hackbench_run(void);
+/* The rounds' times so far: n, mean, sd (n - 1), min, max. */
+struct hackbench_rounds {
+	u64 n, sum_ns, min_ns, max_ns;
+	unsigned __int128 sumsq;
+};
+struct hackbench_round_stats {
+	u64 n, mean_ns, sd_ns, min_ns, max_ns;
+};
+void hackbench_rounds_add(struct hackbench_rounds *s, u64 ns);
+void hackbench_rounds_stats(const struct hackbench_rounds *s, struct hackbench_round_stats *st);
+int hackbench_format_summary(char *line, size_t lsize, char *json, size_t jsize,
+			     const struct hackbench_round_stats *st, const char *clock);
+/* After the last round of run=hackbench: the summary line and record. */
+void hackbench_end(void);
 
 /* Noise and latency workloads: run=rt_migrate, ptsema, osnoise, hwlat. */
 int rt_migrate_run(void);

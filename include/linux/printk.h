@@ -56,6 +56,8 @@ void console_flush_panic(void);
 extern bool printk_console_threaded;
 void console_hold(void);
 void console_unhold(void);
+/* A progress line's next character, past the hold (test/heartbeat.c). */
+bool console_put_progress(char c, bool line_start);
 
 /*
  * Results: what the current task prints between these (a workload's report)

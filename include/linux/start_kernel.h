@@ -23,6 +23,7 @@ struct irqlab_workload {
 	int (*run)(void);	/* 0 on success */
 	const char *help;
 	unsigned int flags;
+	void (*end)(void);	/* after its last round (NULL: nothing) */
 };
 
 #endif

@@ -384,6 +384,47 @@ void console_flush(void)
 				 __ATOMIC_ACQUIRE) == console_seq);
 }
 
+/*
+ * One character of a progress line (test/heartbeat.c) straight to the
+ * consoles: no ring record, not held back by console_hold() or a defer
+ * section, and never a wait for the console lock.  A workload calls it in
+ * the gaps between its samples, a few characters at a time, so that no
+ * single call costs more than one character of UART time.  Returns false,
+ * writing nothing, if the console is busy or @line_start is set while a
+ * console is in the middle of a line; the caller tries again later.
+ */
+bool console_put_progress(char c, bool line_start)
+{
+	struct console *con;
+	char prefix[32];
+	int n = 0;
+
+	if (!log_buf_ready || __atomic_exchange_n(&console_lock_word, 1, __ATOMIC_ACQUIRE))
+		return false;
+	for (con = console_drivers; con && line_start; con = con->next) {
+		if ((con->flags & CON_ENABLED) && !con->at_line_start) {
+			__atomic_store_n(&console_lock_word, 0, __ATOMIC_RELEASE);
+			return false;
+		}
+	}
+	if (line_start && printk_time) {
+		u64 us = local_clock() / 1000;
+
+		n = sniprintf(prefix, sizeof(prefix), "[%5lu.%06lu] ",
+			      (unsigned long)(us / 1000000), (unsigned long)(us % 1000000));
+	}
+	for (con = console_drivers; con; con = con->next) {
+		if (!(con->flags & CON_ENABLED))
+			continue;
+		if (n > 0)
+			con->write(con, prefix, n);
+		con->write(con, &c, 1);
+		con->at_line_start = c == '\n';
+	}
+	__atomic_store_n(&console_lock_word, 0, __ATOMIC_RELEASE);
+	return true;
+}
+
 /* Panic: take the console whoever holds it and print everything. */
 void console_flush_panic(void)
 {
