@@ -130,8 +130,12 @@ void run_summary_print(const char *verdict)
 	else if (summary.breaches)
 		snprintf(why, sizeof(why), ": threshold %s (%u breach%s)", summary.breach,
 			 summary.breaches, summary.breaches > 1 ? "es" : "");
-	pr_info("irqlab: summary: mode %s, clock tsc %lu.%03lu MHz, cpus %u, worst latency %s, "
-		"worst irq-off %s, lost %lu, missed %lu, verdict %s%s\n", tsc_clock_mode(),
-		tsc_khz / 1000, tsc_khz % 1000, num_online_cpus(), lat, irqoff, lost,
-		summary.missed, verdict, why);
+	/*
+	 * Longer than one printk record can be: printed in three pieces that
+	 * the console joins into one line (KERN_CONT), nothing else running.
+	 */
+	pr_info("irqlab: summary: mode %s, clock tsc %lu.%03lu MHz, cpus %u, worst latency %s, ",
+		tsc_clock_mode(), tsc_khz / 1000, tsc_khz % 1000, num_online_cpus(), lat);
+	pr_cont("worst irq-off %s, lost %lu, missed %lu, ", irqoff, lost, summary.missed);
+	pr_cont("verdict %s%s\n", verdict, why);
 }

@@ -96,6 +96,13 @@ static void set_cyc2ns(void)
 	cyc2ns_mul = ((1000000ULL << CYC2NS_SHIFT) + tsc_khz / 2) / tsc_khz;
 }
 
+static bool tsc_is_icount_khz(unsigned long khz)
+{
+	return boot_cpu_data.has_hypervisor &&
+	       !strcmp(boot_cpu_data.hypervisor, "TCGTCGTCGTCG") &&
+	       khz >= 999990 && khz <= 1000010;
+}
+
 void tsc_init(void)
 {
 	unsigned long khz;
@@ -105,6 +112,14 @@ void tsc_init(void)
 	khz = tsc_from_hpet();
 	if (!khz)
 		return;
+	/*
+	 * QEMU's -icount shift=0 makes the TSC exactly one tick per guest
+	 * instruction at a nominal 1 GHz; the HPET measurement lands a kHz or
+	 * so off, and 999999 kHz would turn equal cycle counts into ns that
+	 * differ by one depending on their absolute size.  Take the exact value.
+	 */
+	if (tsc_is_icount_khz(khz))
+		khz = 1000000;
 	tsc_khz = khz;
 	tsc_calibration_source = "HPET";
 	set_cyc2ns();
