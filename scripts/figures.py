@@ -154,6 +154,7 @@ class Runner:
         with open(log, "rb") as f:
             lines = f.read().decode("utf-8", "replace").splitlines()
         recs = records.parse(lines)
+        recs.lines = lines
         if recs.problems:
             raise FigureError(f"{tag}: record problems in {log}: {'; '.join(recs.problems)}")
         if not any("status=ok" in ln for ln in lines) and not self.logs:
@@ -256,6 +257,23 @@ def fig_tracer_cost(run, mode):
     return out
 
 
+COST_RE = re.compile(r"trace: cost \((\w+)\): local_irq_save\+restore ([\d.]+) cycles traced, "
+                     r"([\d.]+) raw; preempt_disable\+enable ([\d.]+) cycles")
+
+
+def fig_tracer_pairs(run, mode):
+    out = ["| build | `local_irq_save()+restore()`, traced | the same, raw | "
+           "`preempt_disable()+enable()`, traced |", "|---|---|---|---|"]
+    for cfg in ("default", "trace"):
+        lines = run.records(Boot(cfg, HACKBENCH, "hackbench"), mode).lines
+        costs = [m for m in map(COST_RE.search, lines) if m]
+        if not costs:
+            raise FigureError(f"{cfg}: no 'trace: cost' line")
+        m = costs[-1]
+        out.append(f"| `{cfg}` | {m.group(2)} | {m.group(3)} | {m.group(4)} |")
+    return out
+
+
 SLABBENCH_CONFIGS = ["notrace", "legacy_notrace", "rt", "rt_legacy", "default", "legacy"]
 
 
@@ -294,7 +312,7 @@ def fig_slabbench(run, mode):
 
 def fig_cyclic(run, mode):
     cfgs = ("default", "notrace", "rt")
-    extra = "" if mode == "icount" else " cyclic.cpus=0,1"
+    extra = "" if mode == "icount" else " cyclic.hist_us=2000"
     unit = "instructions" if mode == "icount" else "ns"
     out = [f"| min / avg / max, {unit} | " + " | ".join(f"`{c}`" for c in cfgs) + " |",
            "|---|---|---|---|"]
@@ -316,6 +334,8 @@ FIGURES = {
                         "allocator, ns, with where it opened .. closed"),
     "latency-cyclic": (fig_latency_cyclic, "cyclic's maximum thread-level latency, ns"),
     "tracer-cost": (fig_tracer_cost, "hackbench's time with the tracers built in"),
+    "tracer-pairs": (fig_tracer_pairs, "the tracers' own cost per pair (`trace: cost`, "
+                     "after hackbench), instructions"),
     "slabbench": (fig_slabbench, "`run=slabbench` (defaults), per operation"),
     "cyclic": (fig_cyclic, "`run=cyclic` (defaults: 1000 loops of 1000 us)"),
 }
