@@ -274,6 +274,23 @@ def fig_tracer_pairs(run, mode):
     return out
 
 
+BENCH_RE = re.compile(r"# bench_uncontended: ([^:]+): (\d+) cycles/op")
+LOCKING = "run=ktest ktest.exact_time=1 ktest.filter=locking.bench*"
+
+
+def fig_locking(run, mode):
+    cols = {}
+    for cfg in ("default", "rt"):
+        lines = run.records(Boot(cfg, LOCKING, "locking-bench"), mode).lines
+        cols[cfg] = dict(m.groups() for m in map(BENCH_RE.search, lines) if m)
+        if not cols[cfg]:
+            raise FigureError(f"{cfg}: no '# bench_uncontended:' line")
+    out = ["| primitive | `default` (PREEMPT) | `rt` |", "|---|---|---|"]
+    for name in cols["default"]:
+        out.append(f"| `{name}` | {cols['default'][name]} | {cols['rt'].get(name, '-')} |")
+    return out
+
+
 SLABBENCH_CONFIGS = ["notrace", "legacy_notrace", "rt", "rt_legacy", "default", "legacy"]
 
 
@@ -336,6 +353,8 @@ FIGURES = {
     "tracer-cost": (fig_tracer_cost, "hackbench's time with the tracers built in"),
     "tracer-pairs": (fig_tracer_pairs, "the tracers' own cost per pair (`trace: cost`, "
                      "after hackbench), instructions"),
+    "locking": (fig_locking, "`locking.bench_uncontended`, one lock+unlock pair, mean of "
+                "10000 with the loop, instructions"),
     "slabbench": (fig_slabbench, "`run=slabbench` (defaults), per operation"),
     "cyclic": (fig_cyclic, "`run=cyclic` (defaults: 1000 loops of 1000 us)"),
 }
