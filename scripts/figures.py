@@ -390,8 +390,8 @@ def stale_values(block, fresh):
         if a == b:
             continue
         na, nb = NUM_RE.findall(a), NUM_RE.findall(b)
-        diffs = [f"{x} -> {y}" for x, y in zip(na, nb) if x != y]
-        what = "documented " + ", ".join(diffs) if diffs else "text differs"
+        diffs = [f"documented {x}, measured {y}" for x, y in zip(na, nb) if x != y]
+        what = "; ".join(diffs) if diffs else "text differs"
         msgs.append(f"{os.path.relpath(block.path, ROOT)}:{block.begin + 2 + i}: "
                     f"figures:{block.name} (mode={block.mode}, commit={block.commit}) "
                     f"is stale: {what}\n    documented: {a}\n    measured:   {b}")

@@ -101,7 +101,7 @@ class FiguresTest(unittest.TestCase):
         rc, out = self.run_main(block(stale), "check")
         self.assertEqual(rc, 1, out)
         self.assertIn("figures:latency-cyclic (mode=icount, commit=abc1234) is stale: "
-                      "documented 48057 -> 47071", out)
+                      "documented 48057, measured 47071", out)
         self.assertIn("doc.md:7:", out)     # the line of the stale value
 
     def test_other_commit_is_stale_only_if_values_differ(self):
