@@ -293,6 +293,21 @@ def fig_locking(run, mode):
     return out
 
 
+MUTEX_RE = re.compile(r"# bench_uncontended: (mutex|rwsem read|rwsem write): (\d+) cycles/op")
+MUTEX = "run=ktest ktest.exact_time=1 ktest.filter=mutex.bench*"
+MUTEX_OPS = {"mutex": "`mutex_lock` + `mutex_unlock`", "rwsem read": "`down_read` + `up_read`",
+             "rwsem write": "`down_write` + `up_write`"}
+
+
+def fig_mutex(run, mode):
+    lines = run.records(Boot("default", MUTEX, "mutex-bench"), mode).lines
+    got = dict(m.groups() for m in map(MUTEX_RE.search, lines) if m)
+    if set(got) != set(MUTEX_OPS):
+        raise FigureError(f"default: mutex.bench_uncontended reported {sorted(got)}")
+    return ["| operation (`default`) | instructions |", "|---|---|"] + \
+        [f"| {MUTEX_OPS[k]} | {got[k]} |" for k in MUTEX_OPS]
+
+
 SLABBENCH_CONFIGS = ["notrace", "legacy_notrace", "rt", "rt_legacy", "default", "legacy"]
 
 
@@ -357,6 +372,7 @@ FIGURES = {
                      "after hackbench), instructions"),
     "locking": (fig_locking, "`locking.bench_uncontended`, one lock+unlock pair, mean of "
                 "10000 with the loop, instructions"),
+    "mutex": (fig_mutex, "`mutex.bench_uncontended`, one lock+unlock pair, instructions"),
     "slabbench": (fig_slabbench, "`run=slabbench` (defaults), per operation"),
     "cyclic": (fig_cyclic, "`run=cyclic` (defaults: 1000 loops of 1000 us)"),
 }
