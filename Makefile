@@ -181,7 +181,8 @@ $(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
 -include $(OBJS:.o=.d)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all build _build kernel iso efi run test latency-figures ktrace-paths experiment-seeds debug deps clean distclean help \
+.PHONY: all build _build kernel iso efi run test latency-figures ktrace-paths figures check-figures \
+	experiment-seeds debug deps clean distclean help \
 	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
 
 all build kernel: deps
@@ -317,6 +318,17 @@ ktrace-paths: deps
 	$(Q)$(PYTHON) scripts/ktrace_paths.py $(if $(KTRACE_CONFIGS),--configs $(KTRACE_CONFIGS)) \
 		$(if $(KTRACE_OUT),--out $(KTRACE_OUT))
 
+# The documentation's measured figures: every one sits in a generated block
+# (<!-- figures:NAME begin mode=... commit=... -->) that `make figures` writes
+# from its own boots and `make check-figures` reruns (icount blocks; exact),
+# failing on any stale value.  FIGURES="slabbench cyclic" picks blocks;
+# LOGS=dir renders from saved serial logs.  Minutes; not part of make test.
+figures: deps
+	$(Q)$(PYTHON) scripts/figures.py write $(FIGURES) $(if $(LOGS),--logs $(LOGS))
+
+check-figures: deps
+	$(Q)$(PYTHON) scripts/figures.py check $(FIGURES) $(if $(LOGS),--logs $(LOGS))
+
 clean:
 	rm -rf $(O)
 
@@ -329,6 +341,8 @@ help:
 	@echo '  make test     build and run every test configuration (test/unittests.cfg)'
 	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
 	@echo '  make ktrace-paths     the traced alloc+free path of default, legacy, rt (KTRACE_OUT=file)'
+	@echo '  make figures          rewrite the generated figure blocks of the docs (FIGURES="...")'
+	@echo '  make check-figures    rerun the icount figure blocks; fail naming every stale value'
 	@echo '  make experiment-seeds the seeds experiments E1-E6 (EXPERIMENTS="e1 e2"; resumable)'
 	@echo '  make build    build $(O)/kernel.elf (default target)'
 	@echo '  make iso      GRUB hybrid BIOS+UEFI image $(O)/irqlab.iso (CMDLINE baked in), with'

@@ -1,0 +1,537 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The documentation's measured figures: write them, and recheck them.
+
+Every measured figure of README.md and Documentation/*.md lives in a
+generated block:
+
+    <!-- figures:NAME begin mode=icount commit=abc1234 -->
+    ...markdown written by this script...
+    <!-- figures:NAME end -->
+
+NAME is one of FIGURES below (which boots it needs and how it renders
+their @irqlab records), mode is how it was measured (icount: QEMU
+-icount shift=0,sleep=off at SMP=1, exact instruction counts; tcg, kvm:
+timed, host noise included) and commit the tree it was measured at.
+
+  figures.py write [NAME...]   boot, render, rewrite the blocks (commit=HEAD)
+  figures.py check [NAME...]   reboot the icount blocks at the current tree
+                               and fail naming every documented value that
+                               differs; tcg/kvm blocks are listed, not rerun
+  figures.py list              the blocks found and their mode and commit
+
+--logs DIR renders from saved serial logs (DIR/<tag>.log) instead of
+booting; --docs FILE... checks or writes those files instead of the tree's.
+Exit status: 0 all current, 1 stale or failed figures, 2 bad blocks or usage.
+"""
+import argparse
+import glob
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "build", "figures", "docs")
+
+
+def _module(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+records = _module("irqlab_records", os.path.join(ROOT, "scripts", "records.py"))
+
+MODES = {
+    "icount": "icount SMP=1 (exact instruction counts)",
+    "tcg": "TCG SMP=2 (host noise included)",
+    "kvm": "KVM (the host's hardware)",
+}
+RECHECKED = ("icount",)
+
+BEGIN_RE = re.compile(r"^<!-- figures:(\S+) begin(.*?)-->\s*$")
+END_RE = re.compile(r"^<!-- figures:(\S+) end -->\s*$")
+ATTR_RE = re.compile(r"(\w+)=(\S+)")
+
+
+class FigureError(Exception):
+    """A block the script cannot use: named with file and line."""
+
+
+class Block:
+    def __init__(self, path, name, attrs, begin, end, body):
+        self.path = path
+        self.name = name
+        self.mode = attrs.get("mode")
+        self.commit = attrs.get("commit")
+        self.begin = begin      # 0-based line index of the begin marker
+        self.end = end          # 0-based line index of the end marker
+        self.body = body        # the lines between the markers
+
+    def where(self):
+        return f"{os.path.relpath(self.path, ROOT)}:{self.begin + 1}"
+
+
+def parse_blocks(path, text):
+    """Find every figures block of one markdown text; FigureError if malformed."""
+    blocks, cur = [], None
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        b, e = BEGIN_RE.match(line), END_RE.match(line)
+        where = f"{os.path.relpath(path, ROOT)}:{i + 1}"
+        if b:
+            if cur:
+                raise FigureError(f"{where}: figures:{b.group(1)} begins inside "
+                                  f"figures:{cur[0]} (line {cur[2] + 1})")
+            attrs = dict(ATTR_RE.findall(b.group(2)))
+            for key in ("mode", "commit"):
+                if key not in attrs:
+                    raise FigureError(f"{where}: figures:{b.group(1)} has no {key}= "
+                                      "(every figure says how and where it was measured)")
+            if attrs["mode"] not in MODES:
+                raise FigureError(f"{where}: figures:{b.group(1)}: mode={attrs['mode']} "
+                                  f"is not one of {', '.join(MODES)}")
+            if not re.fullmatch(r"[0-9a-f]{7,40}(-dirty)?", attrs["commit"]):
+                raise FigureError(f"{where}: figures:{b.group(1)}: commit={attrs['commit']} "
+                                  "is not a commit hash")
+            cur = (b.group(1), attrs, i)
+        elif e:
+            if not cur or cur[0] != e.group(1):
+                raise FigureError(f"{where}: figures:{e.group(1)} ends but was not begun")
+            blocks.append(Block(path, cur[0], cur[1], cur[2], i, lines[cur[2] + 1:i]))
+            cur = None
+        elif "<!-- figures:" in line:
+            raise FigureError(f"{where}: malformed figures marker: {line.strip()}")
+    if cur:
+        raise FigureError(f"{os.path.relpath(path, ROOT)}:{cur[2] + 1}: "
+                          f"figures:{cur[0]} is never ended")
+    return blocks
+
+
+# ---------------------------------------------------------------- boots
+
+class Boot:
+    """One boot a figure reads: a preset, a command line and a short name."""
+
+    def __init__(self, config, cmdline, name):
+        self.config, self.cmdline, self.name = config, cmdline, name
+
+    def tag(self, mode):
+        return f"{self.config}-{self.name}-{mode}"
+
+
+class Runner:
+    """Boots (or reads saved logs) once per tag and returns checked records."""
+
+    def __init__(self, logs=None, verbose=True):
+        self.logs = logs
+        self.cache = {}
+        self.built = set()
+        self.verbose = verbose
+
+    def _build(self, config):
+        if config in self.built:
+            return
+        if self.verbose:
+            print(f"figures: building {config}", file=sys.stderr)
+        # make's output goes to stderr: stdout carries the tables alone.
+        try:
+            p = subprocess.run(["make", "-s", f"CONFIG={config}"], cwd=ROOT,
+                               stdout=sys.stderr.fileno())
+        except OSError as e:
+            raise FigureError(f"cannot run make: {e.strerror}") from None
+        if p.returncode:
+            raise FigureError(f"building {config} failed (make status {p.returncode})")
+        self.built.add(config)
+
+    def records(self, boot, mode):
+        tag = boot.tag(mode)
+        if tag in self.cache:
+            return self.cache[tag]
+        if self.logs:
+            log = os.path.join(self.logs, tag + ".log")
+            if not os.path.exists(log):
+                raise FigureError(f"no saved log {log} for boot {tag}")
+        else:
+            self._build(boot.config)
+            log = self._boot(boot, mode, tag)
+        with open(log, "rb") as f:
+            lines = f.read().decode("utf-8", "replace").splitlines()
+        recs = records.parse(lines)
+        recs.lines = lines
+        if recs.problems:
+            raise FigureError(f"{tag}: record problems in {log}: {'; '.join(recs.problems)}")
+        if not any("status=ok" in ln for ln in lines) and not self.logs:
+            raise FigureError(f"{tag}: the run did not end status=ok (log {log})")
+        self.cache[tag] = recs
+        return recs
+
+    def _boot(self, boot, mode, tag):
+        os.makedirs(OUT, exist_ok=True)
+        log = os.path.join(OUT, tag + ".log")
+        smp = 1 if mode == "icount" else 2
+        argv = ["qemu-system-x86_64", "-machine", "q35", "-cpu", "max",
+                "-smp", str(smp), "-m", "512M", "-no-reboot", "-display", "none",
+                "-monitor", "none", "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
+                "-serial", f"file:{log}", "-kernel",
+                os.path.join(ROOT, "build", boot.config, "kernel.elf"),
+                "-append", boot.cmdline]
+        if mode == "kvm":
+            argv[3:5] = ["-cpu", "host"]
+            argv[1:1] = ["-accel", "kvm"]
+        else:
+            argv[1:1] = ["-accel", "tcg"]
+        if mode == "icount":
+            argv[1:1] = ["-icount", "shift=0,sleep=off", "-rtc", "clock=vm"]
+        if self.verbose:
+            print(f"figures: booting {tag}: {boot.cmdline}", file=sys.stderr)
+        try:
+            p = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               timeout=900)
+            status = p.returncode
+        except subprocess.TimeoutExpired:
+            status = "timeout after 900 s"
+        if status != 1:
+            raise FigureError(f"{tag}: QEMU exit status {status} (1 is a passing run; "
+                              f"log {log})")
+        return log
+
+
+# ---------------------------------------------------------------- figures
+
+HACKBENCH = "run=hackbench hackbench.groups=2 hackbench.loops=20"
+SLABBENCH_BULK = "run=slabbench slabbench.loops=200 slabbench.sizes=16,250"
+CYCLIC = "run=cyclic cyclic.loops=1000"
+CYCLIC_LOADED = "run=cyclic,hackbench cyclic.loops=1000 hackbench.groups=2 hackbench.loops=20"
+
+PORTS = [("default", "post-series 5.15, !RT"), ("legacy", "pre-series 5.13, !RT"),
+         ("rt_trace", "post-series, RT"), ("rt_legacy_trace", "5.13-rt, RT")]
+
+
+def _subsys(recs, code):
+    for r in recs.of_type("lat_subsys"):
+        if r.get("tracer") == "irqsoff" and r.get("code") == code:
+            return r
+    return None
+
+
+def _window(r):
+    if r is None:
+        return "no record"
+    if not r.get("windows"):
+        return "none (0 windows)"
+    where = r["start"] if r["start"] == r["end"] else f"{r['start']} .. {r['end']}"
+    return f"{r['max_ns']}, `{where}`"
+
+
+def fig_latency_windows(run, mode):
+    out = ["| port | hackbench: slab | hackbench: page allocator | slabbench bulk: slab |",
+           "|---|---|---|---|"]
+    for cfg, name in PORTS:
+        hb = run.records(Boot(cfg, HACKBENCH, "hackbench"), mode)
+        sb = run.records(Boot(cfg, SLABBENCH_BULK, "slabbench-bulk"), mode)
+        out.append(f"| {name} (`{cfg}`) | {_window(_subsys(hb, 'slab'))} | "
+                   f"{_window(_subsys(hb, 'page_alloc'))} | {_window(_subsys(sb, 'slab'))} |")
+    return out
+
+
+def fig_latency_cyclic(run, mode):
+    out = ["| configuration | idle | under hackbench |", "|---|---|---|"]
+    extra = "" if mode == "icount" else " cyclic.cpus=1"
+    for cfg in ("default", "rt"):
+        row = []
+        for cmd, what in ((CYCLIC, "cyclic"), (CYCLIC_LOADED, "cyclic-loaded")):
+            cyc = run.records(Boot(cfg, cmd + extra, what), mode).of_type("cyclic")
+            row.append(str(max(c["thread_ns"][2] for c in cyc)) if cyc else "no record")
+        out.append(f"| `{cfg}` | {row[0]} | {row[1]} |")
+    return out
+
+
+def fig_tracer_cost(run, mode):
+    out = ["| build | tracers | hackbench time (ns) | vs `notrace` |", "|---|---|---|---|"]
+    base = None
+    for cfg, what in (("notrace", "none"), ("default", "irqsoff"),
+                      ("trace", "irqsoff + preemptoff")):
+        hb = run.records(Boot(cfg, HACKBENCH, "hackbench"), mode).of_type("hackbench")
+        if not hb:
+            raise FigureError(f"{cfg}: no hackbench record")
+        t = hb[0]["time_ns"]
+        base = base or t
+        out.append(f"| `{cfg}` | {what} | {t} | {t / base:.3f} |")
+    return out
+
+
+COST_RE = re.compile(r"trace: cost \((\w+)\): local_irq_save\+restore ([\d.]+) cycles traced, "
+                     r"([\d.]+) raw; preempt_disable\+enable ([\d.]+) cycles")
+
+
+def fig_tracer_pairs(run, mode):
+    out = ["| build | `local_irq_save()+restore()`, traced | the same, raw | "
+           "`preempt_disable()+enable()`, traced |", "|---|---|---|---|"]
+    for cfg in ("default", "trace"):
+        lines = run.records(Boot(cfg, HACKBENCH, "hackbench"), mode).lines
+        costs = [m for m in map(COST_RE.search, lines) if m]
+        if not costs:
+            raise FigureError(f"{cfg}: no 'trace: cost' line")
+        m = costs[-1]
+        out.append(f"| `{cfg}` | {m.group(2)} | {m.group(3)} | {m.group(4)} |")
+    return out
+
+
+BENCH_RE = re.compile(r"# bench_uncontended: ([^:]+): (\d+) cycles/op")
+LOCKING = "run=ktest ktest.exact_time=1 ktest.filter=locking.bench*"
+
+
+def fig_locking(run, mode):
+    cols = {}
+    # notrace: the default preset without the irqsoff tracer, whose recording
+    # would be most of an IRQ-disabling pair's cost; rt has no tracer.
+    for cfg in ("notrace", "rt"):
+        lines = run.records(Boot(cfg, LOCKING, "locking-bench"), mode).lines
+        cols[cfg] = dict(m.groups() for m in map(BENCH_RE.search, lines) if m)
+        if not cols[cfg]:
+            raise FigureError(f"{cfg}: no '# bench_uncontended:' line")
+    out = ["| primitive | `notrace` (PREEMPT) | `rt` |", "|---|---|---|"]
+    for name in cols["notrace"]:
+        out.append(f"| `{name}` | {cols['notrace'][name]} | {cols['rt'].get(name, '-')} |")
+    return out
+
+
+MUTEX_RE = re.compile(r"# bench_uncontended: (mutex|rwsem read|rwsem write): (\d+) cycles/op")
+MUTEX = "run=ktest ktest.exact_time=1 ktest.filter=mutex.bench*"
+MUTEX_OPS = {"mutex": "`mutex_lock` + `mutex_unlock`", "rwsem read": "`down_read` + `up_read`",
+             "rwsem write": "`down_write` + `up_write`"}
+
+
+def fig_mutex(run, mode):
+    lines = run.records(Boot("default", MUTEX, "mutex-bench"), mode).lines
+    got = dict(m.groups() for m in map(MUTEX_RE.search, lines) if m)
+    if set(got) != set(MUTEX_OPS):
+        raise FigureError(f"default: mutex.bench_uncontended reported {sorted(got)}")
+    return ["| operation (`default`) | instructions |", "|---|---|"] + \
+        [f"| {MUTEX_OPS[k]} | {got[k]} |" for k in MUTEX_OPS]
+
+
+SLABBENCH_CONFIGS = ["notrace", "legacy_notrace", "rt", "rt_legacy", "default", "legacy"]
+
+
+def _num(x):
+    return f"{x:.2f}".rstrip("0").rstrip(".") if isinstance(x, float) else str(x)
+
+
+def fig_slabbench(run, mode):
+    cols = {c: run.records(Boot(c, "run=slabbench", "slabbench"), mode).of_type("slabbench")
+            for c in SLABBENCH_CONFIGS}
+    rows = []       # (label, key) in the order the first column reports them
+    for r in cols[SLABBENCH_CONFIGS[0]]:
+        if r["name"] == "fastpath":
+            rows.append((f"fast-path alloc+free pair ({r['size']} B)", ("fastpath", None)))
+        elif r["name"] == "bulk":
+            rows.append((f"bulk {r['size']}, per object", ("bulk", r["size"])))
+    rows.append(("kmalloc+kfree pair, classes 8..8192 (least .. most)", ("kmalloc", None)))
+
+    def cell(recs, key):
+        name, size = key
+        vals = [r["cycles_per_op"] for r in recs
+                if r["name"] == name and (size is None or r["size"] == size)]
+        if not vals:
+            return "-"
+        if len(vals) == 1:
+            return _num(vals[0])
+        return f"{_num(min(vals))} .. {_num(max(vals))}"
+
+    out = ["| instructions per op | " + " | ".join(f"`{c}`" for c in SLABBENCH_CONFIGS) + " |",
+           "|---" * (len(SLABBENCH_CONFIGS) + 1) + "|"]
+    for label, key in rows:
+        out.append(f"| {label} | " + " | ".join(cell(cols[c], key) for c in SLABBENCH_CONFIGS)
+                   + " |")
+    return out
+
+
+def fig_cyclic(run, mode):
+    cfgs = ("default", "notrace", "rt")
+    extra = "" if mode == "icount" else " cyclic.hist_us=2000"
+    unit = "instructions" if mode == "icount" else "ns"
+    out = [f"| min / avg / max, {unit} | " + " | ".join(f"`{c}`" for c in cfgs) + " |",
+           "|---|---|---|---|"]
+    recs = {c: run.records(Boot(c, "run=cyclic" + extra, "cyclic-default"), mode).of_type("cyclic")
+            for c in cfgs}
+    for field, what in (("thread_ns", "thread level"), ("irq_ns", "IRQ level")):
+        cells = []
+        for c in cfgs:
+            cells.append(", ".join(f"CPU{r['cpu']} " * (len(recs[c]) > 1) +
+                                   " / ".join(str(v) for v in r[field]) for r in recs[c])
+                         or "no record")
+        out.append(f"| {what} | " + " | ".join(cells) + " |")
+    return out
+
+
+FIGURES = {
+    "latency-windows": (fig_latency_windows,
+                        "the longest IRQ-off window opened by slab code and by the page "
+                        "allocator, ns, with where it opened .. closed"),
+    "latency-cyclic": (fig_latency_cyclic, "cyclic's maximum thread-level latency, ns"),
+    "tracer-cost": (fig_tracer_cost, "hackbench's time with the tracers built in"),
+    "tracer-pairs": (fig_tracer_pairs, "the tracers' own cost per pair (`trace: cost`, "
+                     "after hackbench), instructions"),
+    "locking": (fig_locking, "`locking.bench_uncontended`, one lock+unlock pair, mean of "
+                "10000 with the loop, instructions"),
+    "mutex": (fig_mutex, "`mutex.bench_uncontended`, one lock+unlock pair, instructions"),
+    "slabbench": (fig_slabbench, "`run=slabbench` (defaults), per operation"),
+    "cyclic": (fig_cyclic, "`run=cyclic` (defaults: 1000 loops of 1000 us)"),
+}
+
+
+def provenance(name, mode, commit):
+    return (f"*Generated by `make figures` (`{name}`): {FIGURES[name][1]}; "
+            f"{MODES[mode]}, at commit {commit}." +
+            (" `make check-figures` reruns it.*" if mode in RECHECKED else
+             " Timed, so not rechecked.*"))
+
+
+def render(name, run, mode, commit):
+    if name not in FIGURES:
+        raise FigureError(f"figures:{name}: no such figure (known: {', '.join(FIGURES)})")
+    return [provenance(name, mode, commit), ""] + FIGURES[name][0](run, mode)
+
+
+# ---------------------------------------------------------------- check and write
+
+NUM_RE = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def stale_values(block, fresh):
+    """Messages naming each documented line whose values differ from the rerun."""
+    msgs = []
+    old, new = block.body, fresh
+    for i in range(max(len(old), len(new))):
+        a = old[i] if i < len(old) else "(missing)"
+        b = new[i] if i < len(new) else "(missing)"
+        if a == b:
+            continue
+        na, nb = NUM_RE.findall(a), NUM_RE.findall(b)
+        diffs = [f"documented {x}, measured {y}" for x, y in zip(na, nb) if x != y]
+        what = "; ".join(diffs) if diffs else "text differs"
+        msgs.append(f"{os.path.relpath(block.path, ROOT)}:{block.begin + 2 + i}: "
+                    f"figures:{block.name} (mode={block.mode}, commit={block.commit}) "
+                    f"is stale: {what}\n    documented: {a}\n    measured:   {b}")
+    return msgs
+
+
+def doc_files():
+    return [os.path.join(ROOT, "README.md")] + \
+        sorted(glob.glob(os.path.join(ROOT, "Documentation", "*.md")))
+
+
+def head_commit():
+    try:
+        h = subprocess.run(["git", "rev-parse", "--short=7", "HEAD"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no",
+                                "--", ".", ":(exclude)*.md"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "0000000"
+    return h + ("-dirty" if dirty else "")
+
+
+def load(files):
+    out = []
+    for path in files:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        out.append((path, text, parse_blocks(path, text)))
+    return out
+
+
+def cmd_check(docs, names, run, out):
+    stale, checked, skipped = [], 0, 0
+    for path, _, blocks in docs:
+        for b in blocks:
+            if names and b.name not in names:
+                continue
+            if b.mode not in RECHECKED:
+                print(f"{b.where()}: figures:{b.name}: mode={b.mode}, commit={b.commit}: "
+                      "timed, not rechecked", file=out)
+                skipped += 1
+                continue
+            fresh = render(b.name, run, b.mode, b.commit)
+            msgs = stale_values(b, fresh)
+            checked += 1
+            stale += msgs
+            print(f"{b.where()}: figures:{b.name}: " + ("STALE" if msgs else "current"),
+                  file=out)
+    for m in stale:
+        print(m, file=out)
+    print(f"check-figures: {checked} block(s) rechecked, {skipped} timed block(s) not "
+          f"rechecked, {len(stale)} stale line(s)", file=out)
+    return 1 if stale else 0
+
+
+def cmd_write(docs, names, run, mode_filter, out):
+    commit = head_commit()
+    for path, text, blocks in docs:
+        lines = text.split("\n")
+        for b in reversed(blocks):
+            if (names and b.name not in names) or (mode_filter and b.mode not in mode_filter):
+                continue
+            body = render(b.name, run, b.mode, commit)
+            lines[b.begin:b.end + 1] = ([f"<!-- figures:{b.name} begin mode={b.mode} "
+                                         f"commit={commit} -->"] + body +
+                                        [f"<!-- figures:{b.name} end -->"])
+            print(f"{b.where()}: figures:{b.name}: written at {commit}", file=out)
+        new = "\n".join(lines)
+        if new != text:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(new)
+    return 0
+
+
+def main(argv, out=sys.stdout):
+    ap = argparse.ArgumentParser(prog="figures.py", description=__doc__.splitlines()[0])
+    ap.add_argument("command", choices=("write", "check", "list"))
+    ap.add_argument("names", nargs="*", help="figure names (default: every block)")
+    ap.add_argument("--logs", help="render from DIR/<tag>.log instead of booting")
+    ap.add_argument("--docs", nargs="+", help="markdown files (default: README.md, "
+                    "Documentation/*.md)")
+    ap.add_argument("--modes", help="write only blocks of these modes, e.g. icount "
+                    "(default: all)")
+    args = ap.parse_args(argv)
+    for n in args.names:
+        if n not in FIGURES:
+            print(f"figures: no figure named {n} (known: {', '.join(FIGURES)})",
+                  file=sys.stderr)
+            return 2
+    try:
+        docs = load(args.docs or doc_files())
+    except (OSError, FigureError) as e:
+        print(f"figures: {e}", file=sys.stderr)
+        return 2
+    for _, _, blocks in docs:
+        for b in blocks:
+            if b.name not in FIGURES:
+                print(f"figures: {b.where()}: figures:{b.name}: no such figure "
+                      f"(known: {', '.join(FIGURES)})", file=sys.stderr)
+                return 2
+    if args.command == "list":
+        for _, _, blocks in docs:
+            for b in blocks:
+                print(f"{b.where()}: figures:{b.name} mode={b.mode} commit={b.commit}",
+                      file=out)
+        return 0
+    run = Runner(logs=args.logs)
+    try:
+        if args.command == "check":
+            return cmd_check(docs, args.names, run, out)
+        modes = args.modes.split(",") if args.modes else None
+        return cmd_write(docs, args.names, run, modes, out)
+    except (FigureError, subprocess.CalledProcessError) as e:
+        print(f"figures: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
