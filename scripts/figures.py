@@ -264,20 +264,23 @@ def fig_tracer_cost(run, mode):
     return out
 
 
-COST_RE = re.compile(r"trace: cost \((\w+)\): local_irq_save\+restore ([\d.]+) cycles traced, "
-                     r"([\d.]+) raw; preempt_disable\+enable ([\d.]+) cycles")
+def _per_pair(rec, key):
+    """A lat_cost record's total for @key over its loops, as the kernel prints it."""
+    if key not in rec:
+        return "-"          # that tracer is not built in
+    return f"{rec[key] / rec['loops']:.2f}"
 
 
 def fig_tracer_pairs(run, mode):
     out = ["| build | `local_irq_save()+restore()`, traced | the same, raw | "
            "`preempt_disable()+enable()`, traced |", "|---|---|---|---|"]
     for cfg in ("default", "trace"):
-        lines = run.records(Boot(cfg, HACKBENCH, "hackbench"), mode).lines
-        costs = [m for m in map(COST_RE.search, lines) if m]
+        costs = run.records(Boot(cfg, HACKBENCH, "hackbench"), mode).of_type("lat_cost")
         if not costs:
-            raise FigureError(f"{cfg}: no 'trace: cost' line")
-        m = costs[-1]
-        out.append(f"| `{cfg}` | {m.group(2)} | {m.group(3)} | {m.group(4)} |")
+            raise FigureError(f"{cfg}: no lat_cost record (the tracer's cost)")
+        c = costs[-1]
+        out.append(f"| `{cfg}` | {_per_pair(c, 'irq_pair_traced')} | "
+                   f"{_per_pair(c, 'irq_pair_raw')} | {_per_pair(c, 'preempt_pair')} |")
     return out
 
 
