@@ -8,8 +8,10 @@ the longest IRQ-off window opened by slab code and by the page allocator
 under hackbench and under slabbench's bulk calls (icount, SMP=1: exact
 instruction counts; TCG, SMP=2: contention, host noise included); cyclic's
 maximum latency idle and under hackbench; and the irqsoff tracer's cost as
-hackbench's time with the tracer built in (default), with both tracers
-(trace) and without (notrace), under icount.
+hackbench's time with the irqsoff tracer (default, legacy), with both
+tracers (trace, legacy_trace, rt_trace, rt_legacy_trace) and without
+(notrace, legacy_notrace, rt, rt_legacy), each against its own port's
+build without tracers, with the irqsoff tracer's cost per transition.
 
 Every figure comes from the @irqlab records of the boot's serial log, after
 their CRCs are checked (scripts/records.py).  Logs are kept in
@@ -33,6 +35,17 @@ HACKBENCH = "run=hackbench hackbench.groups=2 hackbench.loops=20"
 SLABBENCH = "run=slabbench slabbench.loops=200 slabbench.sizes=16,250"
 CYCLIC = "run=cyclic cyclic.loops=1000"
 CYCLIC_LOADED = "run=cyclic,hackbench cyclic.loops=1000 hackbench.groups=2 hackbench.loops=20"
+
+
+# The tracer-cost table: per port, the build without tracers first.
+COST_ROWS = [
+    ("post-series, !RT", [("notrace", "none"), ("default", "irqsoff"),
+                          ("trace", "irqsoff + preemptoff")]),
+    ("pre-series, !RT", [("legacy_notrace", "none"), ("legacy", "irqsoff"),
+                         ("legacy_trace", "irqsoff + preemptoff")]),
+    ("post-series, RT", [("rt", "none"), ("rt_trace", "irqsoff + preemptoff")]),
+    ("pre-series, RT", [("rt_legacy", "none"), ("rt_legacy_trace", "irqsoff + preemptoff")]),
+]
 
 
 def build(config):
@@ -88,7 +101,8 @@ def main(argv):
     # The RT presets leave the tracers out; their _trace twins have both.
     ports = [("default", "post-series (5.15), !RT"), ("legacy", "pre-series (5.13), !RT"),
              ("rt_trace", "post-series, RT"), ("rt_legacy_trace", "pre-series (5.13-rt), RT")]
-    for c in [p[0] for p in ports] + ["rt", "notrace", "trace"]:
+    for c in dict.fromkeys([p[0] for p in ports] + ["rt"] +
+                           [c for _, rows in COST_ROWS for c, _ in rows]):
         build(c)
 
     print("## Longest IRQ-off window opened by slab code (ns; start .. end)\n")
@@ -117,15 +131,22 @@ def main(argv):
             print(f"| {cfg} | {clock} | {row[0]} | {row[1]} |")
 
     print("\n## Tracer cost: hackbench time, icount SMP=1\n")
-    print("| build | tracers | time (ns) | vs notrace |")
-    print("|---|---|---|---|")
-    base = None
-    for cfg, what in (("notrace", "none"), ("default", "irqsoff"),
-                      ("trace", "irqsoff + preemptoff")):
-        hb = boot(cfg, HACKBENCH, 1, True, f"{cfg}-cost").of_type("hackbench")
-        t = hb[0]["time_ns"]
-        base = base or t
-        print(f"| {cfg} | {what} | {t} | {t / base:.3f} |")
+    print("Each port against its own build without tracers; the per-transition cost "
+          "is the lat_cost record's (traced - raw) / 2 per local_irq_save+restore pair.\n")
+    print("| port | build | tracers | time (ns) | vs no tracer | irqsoff per transition |")
+    print("|---|---|---|---|---|---|")
+    for port, rows in COST_ROWS:
+        base = None
+        for cfg, what in rows:
+            recs = boot(cfg, HACKBENCH, 1, True, f"{cfg}-cost")
+            t = recs.of_type("hackbench")[0]["time_ns"]
+            base = base or t
+            cost = recs.of_type("lat_cost")
+            per = "-"
+            c = cost[-1] if cost else {}
+            if c.get("loops") and "irq_pair_traced" in c and "irq_pair_raw" in c:
+                per = f"{(c['irq_pair_traced'] - c['irq_pair_raw']) / c['loops'] / 2:.2f}"
+            print(f"| {port} | {cfg} | {what} | {t} | {(t / base - 1) * 100:+.2f}% | {per} |")
     return 0
 
 
