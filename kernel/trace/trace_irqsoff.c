@@ -96,7 +96,7 @@ u64 lat_fine_max_ns = 100 * 1000;
 unsigned int lat_worst = 8;
 static bool lat_reset_at_start = true;
 /* Windows each CPU buffers per tracer before folding them (a power of 2). */
-static unsigned int lat_raw_size = 16384;
+static unsigned int lat_raw_size = 131072;
 /* Set while a report reads the figures: windows still open and close, unfiled. */
 bool lat_paused;
 
@@ -150,7 +150,7 @@ core_param_range("trace.worst", lat_worst, uint, 1, LAT_WORST_MAX,
 		 "how many worst windows each CPU keeps");
 core_param("trace.reset", lat_reset_at_start, bool,
 	   "forget earlier windows when a workload starts");
-static unsigned int lat_raw_param = 16384;
+static unsigned int lat_raw_param = 131072;
 core_param_range("trace.buf", lat_raw_param, uint, 0, 1 << 20,
 		 "windows each CPU buffers per tracer before they are folded (rounded down to a power of 2; 0: fold at once)");
 
