@@ -25,6 +25,16 @@
  * preempt and migrate hooks disable interrupts around their update).
  * NMIs never open or close a window.
  *
+ * Cost: a transition is one call, one TSC read and a few per-CPU stores.
+ * The open stores the site, the generation and the TSC; the close stores
+ * the window (opener, closer, cycles) into this CPU's raw buffer
+ * (trace.buf= entries) and copies it aside only if it may be a new
+ * maximum, worst-list or threshold window (that needs the closer's
+ * stack).  Counts, histograms and by-function totals are folded from the
+ * buffer when someone reads them (lat_cpu_stats(): the report, tests), on
+ * the owning CPU; a full buffer folds its oldest window at each close.
+ * Symbolization happens only in the report.
+ *
  * Reset is a generation number, as in irqflags_count.c: the per-CPU
  * statistics belong to the generation they were cleared for, and a CPU
  * clears its own at its next recorded window; a window that was open
@@ -33,6 +43,7 @@
 #include <linux/kernel.h>
 #include <linux/errno.h>
 #include <linux/irqflags.h>
+#include <linux/irqoff_count.h>
 #include <linux/trace_irqsoff.h>
 #include <linux/kallsyms.h>
 #include <linux/moduleparam.h>
@@ -40,6 +51,7 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/cpumask.h>
 #include <asm/processor.h>
 #include <asm/stacktrace.h>
@@ -83,6 +95,8 @@ u64 lat_threshold_ns;
 u64 lat_fine_max_ns = 100 * 1000;
 unsigned int lat_worst = 8;
 static bool lat_reset_at_start = true;
+/* Windows each CPU buffers per tracer before folding them (a power of 2). */
+static unsigned int lat_raw_size = 131072;
 /* Set while a report reads the figures: windows still open and close, unfiled. */
 bool lat_paused;
 
@@ -149,6 +163,9 @@ core_param_range("trace.worst", lat_worst, uint, 1, LAT_WORST_MAX,
 		 "how many worst windows each CPU keeps");
 core_param("trace.reset", lat_reset_at_start, bool,
 	   "forget earlier windows when a workload starts");
+static unsigned int lat_raw_param = 131072;
+core_param_range("trace.buf", lat_raw_param, uint, 0, 1 << 20,
+		 "windows each CPU buffers per tracer before they are folded (rounded down to a power of 2; 0: fold at once)");
 
 /* ------------------------------------------------------------- state */
 
@@ -228,8 +245,20 @@ static void lat_fill(struct lat_window *w, u64 cycles, u64 ns, unsigned long sta
 	w->nr_bt = bt ? lat_backtrace(w->bt, end_ip) : 0;
 }
 
-static void lat_account_func(struct lat_stats *st, unsigned long ip, u64 ns,
-			     unsigned long end_ip)
+static __always_inline void lat_func_add(struct lat_func_slot *s, unsigned long ip,
+					 u64 ns, unsigned long end_ip)
+{
+	WRITE_ONCE(s->windows, s->windows + 1);
+	WRITE_ONCE(s->total_ns, s->total_ns + ns);
+	if (ns > s->max_ns) {
+		WRITE_ONCE(s->max_ns, ns);
+		WRITE_ONCE(s->max_end_ip, end_ip);
+	}
+}
+
+/* The site is not in its home slot: probe on, or take a free slot. */
+static noinline void lat_account_func_probe(struct lat_stats *st, unsigned long ip,
+					    u64 ns, unsigned long end_ip)
 {
 	unsigned int h = lat_hash(ip);
 
@@ -237,18 +266,25 @@ static void lat_account_func(struct lat_stats *st, unsigned long ip, u64 ns,
 		struct lat_func_slot *s = &st->funcs[(h + i) & (LAT_FUNC_SLOTS - 1)];
 
 		if (s->ip == ip || !s->ip) {
-			WRITE_ONCE(s->windows, s->windows + 1);
-			WRITE_ONCE(s->total_ns, s->total_ns + ns);
-			if (ns > s->max_ns) {
-				WRITE_ONCE(s->max_ns, ns);
-				WRITE_ONCE(s->max_end_ip, end_ip);
-			}
+			lat_func_add(s, ip, ns, end_ip);
 			if (!s->ip)
 				WRITE_ONCE(s->ip, ip);
 			return;
 		}
 	}
 	st->funcs_dropped++;
+}
+
+/* Most windows come from a site already in its home slot: add inline. */
+static __always_inline void lat_account_func(struct lat_stats *st, unsigned long ip,
+					     u64 ns, unsigned long end_ip)
+{
+	struct lat_func_slot *s = &st->funcs[lat_hash(ip)];
+
+	if (likely(s->ip == ip))
+		lat_func_add(s, ip, ns, end_ip);
+	else
+		lat_account_func_probe(st, ip, ns, end_ip);
 }
 
 /* Insert into the sorted worst list if it is among the lat_worst longest. */
@@ -290,33 +326,53 @@ static noinline void lat_stop_at_breach(enum lat_kind kind, u64 cycles, u64 ns,
 }
 
 /*
- * File one closed window.  Interrupts are off (the caller's job), so the
- * CPU's statistics have a single writer.
+ * The shortest window that still has something to do in lat_record_slow():
+ * while the worst list fills, every window; then one longer than its last
+ * entry (which also covers a new maximum, the list's head); and any
+ * window at or over the threshold.
  */
-static __always_inline void lat_record(enum lat_kind kind, u64 cycles,
-				       unsigned long start_ip, unsigned long parent_ip,
-				       unsigned long end_ip, u64 end_tsc)
+static u64 lat_slow_from(const struct lat_stats *st)
 {
-	struct lat_stats *st = lat_this_stats(kind);
-	u64 ns, fine_max;
-	unsigned int b;
+	unsigned int n = min_t(unsigned int, READ_ONCE(lat_worst), LAT_WORST_MAX);
+	u64 thr = READ_ONCE(lat_threshold_ns);
+	u64 from = st->nr_worst < n ? 0 : st->worst[n - 1].ns + 1;
 
-	if (!st || READ_ONCE(lat_paused) || READ_ONCE(tracing_buffer_disabled))
-		return;
-	ns = cycles_to_ns(cycles);
-	st->windows++;
-	st->total_ns += ns;
-	if (st->windows == 1 || ns < st->min_ns)
-		st->min_ns = ns;
-	b = ns > 1 ? fls64(ns) - 1 : 0;
-	st->log2[min_t(unsigned int, b, LAT_LOG2_BUCKETS - 1)]++;
-	fine_max = READ_ONCE(lat_fine_max_ns);
-	if (ns < fine_max)
-		st->fine[ns * LAT_FINE_BUCKETS / fine_max]++;
-	else
-		st->fine_over++;
-	lat_account_func(st, start_ip, ns, end_ip);
-	if (ns > st->max.ns || st->windows == 1)
+	if (tracing_thresh_ns && (!thr || tracing_thresh_ns < thr))
+		thr = tracing_thresh_ns;
+	if (thr && thr < from)
+		from = thr;
+	return from;
+}
+
+/*
+ * The fewest cycles that cycles_to_ns() turns into at least @ns, so the
+ * hot path can compare raw TSC deltas with slow_from: ns = c * mul >> S
+ * is at least @ns exactly when c * mul >= @ns << S.
+ */
+static u64 lat_ns_to_cycles_up(u64 ns)
+{
+	u64 mul = READ_ONCE(cyc2ns_mul);
+
+	if (!ns)
+		return 0;
+	if (!mul || ns > (~0ULL >> CYC2NS_SHIFT))
+		return ~0ULL;
+	return ((ns << CYC2NS_SHIFT) + mul - 1) / mul;
+}
+
+/*
+ * The rare part of filing a window, out of line: a new maximum, a worst
+ * list entry or a threshold window, each with the task and (except in
+ * threshold mode) a backtrace.  The first window after a reset always
+ * comes here (slow_from is cleared to 0) and is the first maximum.
+ */
+static noinline void lat_record_slow(enum lat_kind kind, struct lat_stats *st, u64 cycles,
+				     unsigned long start_ip, unsigned long parent_ip,
+				     unsigned long end_ip, u64 end_tsc)
+{
+	u64 ns = cycles_to_ns(cycles);
+
+	if (ns > st->max.ns || !st->nr_worst)
 		lat_fill(&st->max, cycles, ns, start_ip, parent_ip, end_ip, end_tsc, true);
 	lat_worst_insert(st, cycles, ns, start_ip, parent_ip, end_ip, end_tsc);
 	if (lat_threshold_ns && ns >= lat_threshold_ns) {
@@ -326,36 +382,165 @@ static __always_inline void lat_record(enum lat_kind kind, u64 cycles,
 		else
 			st->thr_dropped++;
 	}
-	/* The one compare tracing_thresh adds to every window. */
+	/* tracing_thresh: lat_slow_from() sends every window over it here. */
 	if (unlikely(tracing_thresh_ns && ns >= tracing_thresh_ns))
 		lat_stop_at_breach(kind, cycles, ns, start_ip, parent_ip, end_ip, end_tsc);
+	st->slow_from = lat_ns_to_cycles_up(lat_slow_from(st));
+}
+
+/*
+ * The linear histogram's bucket, ns * LAT_FINE_BUCKETS / fine_max without
+ * a division: lat_fine_mult is that ratio scaled by 2^62 and rounded up,
+ * which for ns < fine_max <= 10^9 < 2^30 errs by less than 2^-32 and so
+ * never crosses a bucket boundary (those are 1/fine_max apart).
+ */
+static u64 lat_fine_mult;
+
+static u64 lat_fine_mult_for(u64 fine_max)
+{
+	/* (LAT_FINE_BUCKETS << 62) / fine_max: a 128-by-64 divq, quotient < 2^63 */
+	u64 hi = LAT_FINE_BUCKETS >> 2, lo = (u64)(LAT_FINE_BUCKETS & 3) << 62, q, r;
+
+	asm("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(fine_max));
+	return q + (r != 0);
+}
+
+static __always_inline unsigned int lat_fine_bucket(u64 ns)
+{
+	return (unsigned int)(((unsigned __int128)ns * READ_ONCE(lat_fine_mult)) >> 62);
+}
+
+/*
+ * Add one window to the counts, histograms and by-function totals: the
+ * work the hot path leaves for later.  Runs on the owning CPU with
+ * interrupts off (a hook, or lat_fold_cpu()), so it has a single writer.
+ */
+static void lat_fold(struct lat_stats *st, const struct lat_raw *r)
+{
+	u64 ns = __cycles_to_ns(r->cycles);
+	unsigned int b;
+
+	if (!st->windows++ || ns < st->min_ns)
+		st->min_ns = ns;
+	st->total_ns += ns;
+	b = fls64(ns | 1) - 1;		/* 0 and 1 share bucket 0 */
+	st->log2[min_t(unsigned int, b, LAT_LOG2_BUCKETS - 1)]++;
+	if (ns < READ_ONCE(lat_fine_max_ns))
+		st->fine[lat_fine_bucket(ns)]++;
+	else
+		st->fine_over++;
+	lat_account_func(st, r->start_ip, ns, r->end_ip);
+}
+
+static void lat_fold_all(struct lat_stats *st)
+{
+	while (st->raw_tail != st->raw_head)
+		lat_fold(st, &st->raw[st->raw_tail++ & (st->raw_cap - 1)]);
+}
+
+/* The buffer is full: fold the oldest window to make room. */
+static noinline void lat_raw_full(struct lat_stats *st, const struct lat_raw *r)
+{
+	if (!st->raw) {
+		lat_fold(st, r);
+		return;
+	}
+	lat_fold(st, &st->raw[st->raw_tail++ & (st->raw_cap - 1)]);
+	st->raw[st->raw_head++ & (st->raw_cap - 1)] = *r;
+}
+
+/*
+ * File one closed window.  Interrupts are off (the caller's job), so the
+ * CPU's statistics have a single writer.  The hot path stores the window
+ * into this CPU's raw buffer (three stores and the head); lat_fold()
+ * turns it into counts and histograms when someone reads the figures
+ * (lat_cpu_stats()), or here one at a time once the buffer is full.  A
+ * window that may be a new maximum, a worst-list entry or a threshold
+ * window (at least st->slow_from cycles long) is copied, with the task and a
+ * backtrace, at once: that needs the stack of the close.
+ */
+static __always_inline void lat_record(enum lat_kind kind, u64 cycles,
+				       unsigned long start_ip, unsigned long parent_ip,
+				       unsigned long end_ip, u64 end_tsc)
+{
+	struct lat_stats *st = lat_this_stats(kind);
+	unsigned long head;
+	struct lat_raw *r;
+
+	if (!st || READ_ONCE(lat_paused) || READ_ONCE(tracing_buffer_disabled))
+		return;
+	head = st->raw_head;
+	if (likely(head - st->raw_tail < st->raw_cap)) {
+		r = &st->raw[head & (st->raw_cap - 1)];
+		r->start_ip = start_ip;
+		r->end_ip = end_ip;
+		r->cycles = cycles;
+		st->raw_head = head + 1;
+	} else {
+		struct lat_raw w = { .start_ip = start_ip, .end_ip = end_ip, .cycles = cycles };
+
+		lat_raw_full(st, &w);
+	}
+	if (unlikely(cycles >= st->slow_from))
+		lat_record_slow(kind, st, cycles, start_ip, parent_ip, end_ip, end_tsc);
+}
+
+/* Fold @cpu's buffered windows of @kind, on that CPU. */
+static void lat_fold_here(void *arg)
+{
+	enum lat_kind kind = (enum lat_kind)(unsigned long)arg;
+	struct lat_stats *st = this_cpu_read(lat_stats[kind]);
+	unsigned long flags;
+
+	raw_local_irq_save(flags);
+	if (st && st->gen == READ_ONCE(lat_gen))
+		lat_fold_all(st);
+	raw_local_irq_restore(flags);
+}
+
+void lat_fold_cpu(enum lat_kind kind, int cpu)
+{
+	struct lat_stats *st = READ_ONCE(per_cpu(lat_stats[kind], cpu));
+	unsigned long flags;
+	bool here;
+
+	if (!st || READ_ONCE(st->raw_tail) == READ_ONCE(st->raw_head))
+		return;
+	raw_local_irq_save(flags);
+	here = cpu == raw_smp_processor_id();
+	if (here)
+		lat_fold_here((void *)(unsigned long)kind);
+	raw_local_irq_restore(flags);
+	/* Another CPU's buffer is its own to fold; not from a context that cannot wait. */
+	if (!here && !raw_irqs_disabled())
+		smp_call_function_single(cpu, lat_fold_here, (void *)(unsigned long)kind, 1);
 }
 
 /* ------------------------------------------------ per-CPU windows (IRQ, preempt) */
 
+/* Open a window on this CPU: %gs-relative stores, one TSC read. */
+static __always_inline void lat_open(int slot, unsigned long ip, unsigned long parent_ip)
+{
+	this_cpu_write(lat_state[slot].start_ip, ip);
+	this_cpu_write(lat_state[slot].parent_ip, parent_ip);
+	this_cpu_write(lat_state[slot].gen, READ_ONCE(lat_gen));
+	this_cpu_write(lat_state[slot].start_tsc, rdtsc());
+	this_cpu_write(lat_state[slot].active, true);
+}
+
 static __always_inline void start_critical_timing(int slot, unsigned long ip,
 						  unsigned long parent_ip)
 {
-	struct lat_state *ls = this_cpu_ptr(&lat_state[slot]);
-
-	if (ls->active)
+	if (this_cpu_read(lat_state[slot].active))
 		return;
-	ls->start_ip = ip;
-	ls->parent_ip = parent_ip;
-	ls->gen = READ_ONCE(lat_gen);
-	ls->start_tsc = rdtsc();
-	ls->active = true;
+	lat_open(slot, ip, parent_ip);
 }
 
-static __always_inline void stop_critical_timing(int slot, enum lat_kind kind,
-						 unsigned long ip)
+/* A window closed in a case the hot path leaves alone: reset, pause, buffer full. */
+static noinline void lat_stop_slow(int slot, enum lat_kind kind, unsigned long ip, u64 now)
 {
 	struct lat_state *ls = this_cpu_ptr(&lat_state[slot]);
-	u64 now = rdtsc();
 
-	if (!ls->active)
-		return;
-	ls->active = false;
 	if (ls->gen != READ_ONCE(lat_gen)) {
 		struct lat_stats *st = lat_this_stats(kind);
 
@@ -364,6 +549,52 @@ static __always_inline void stop_critical_timing(int slot, enum lat_kind kind,
 		return;
 	}
 	lat_record(kind, now - ls->start_tsc, ls->start_ip, ls->parent_ip, ip, now);
+}
+
+/* A window long enough to be a new maximum, worst or threshold entry. */
+static noinline void lat_stop_long(int slot, enum lat_kind kind, struct lat_stats *st,
+				   unsigned long ip, u64 now)
+{
+	struct lat_state *ls = this_cpu_ptr(&lat_state[slot]);
+
+	lat_record_slow(kind, st, now - ls->start_tsc, ls->start_ip, ls->parent_ip, ip, now);
+}
+
+/*
+ * The hot path of a close: one TSC read, the window into this CPU's raw
+ * buffer, and nothing else unless it is long.  Everything rare is a
+ * call out of line.  A window whose opening generation is not its
+ * statistics' (a reset in between, or the first window after one) takes
+ * lat_stop_slow(), which sorts the two out.
+ */
+static __always_inline void stop_critical_timing(int slot, enum lat_kind kind,
+						 unsigned long ip)
+{
+	u64 now = rdtsc();
+	struct lat_stats *st;
+	unsigned long head;
+	struct lat_raw *r;
+	u64 cycles;
+
+	if (!this_cpu_read(lat_state[slot].active))
+		return;
+	this_cpu_write(lat_state[slot].active, false);
+	st = this_cpu_read(lat_stats[kind]);
+	if (unlikely(!st || this_cpu_read(lat_state[slot].gen) != st->gen ||
+		     READ_ONCE(lat_paused) || READ_ONCE(tracing_buffer_disabled) ||
+		     st->raw_head - st->raw_tail >= st->raw_cap)) {
+		lat_stop_slow(slot, kind, ip, now);
+		return;
+	}
+	cycles = now - this_cpu_read(lat_state[slot].start_tsc);
+	head = st->raw_head;
+	r = &st->raw[head & (st->raw_cap - 1)];
+	r->start_ip = this_cpu_read(lat_state[slot].start_ip);
+	r->end_ip = ip;
+	r->cycles = cycles;
+	st->raw_head = head + 1;
+	if (unlikely(cycles >= st->slow_from))
+		lat_stop_long(slot, kind, st, ip, now);
 }
 
 void tracer_hardirqs_off(unsigned long ip, unsigned long parent_ip)
@@ -381,9 +612,14 @@ void tracer_irq_entry(unsigned long ip, unsigned long interrupted_ip)
 	start_critical_timing(LAT_IRQSOFF, ip, interrupted_ip);
 }
 
-void tracer_hardirqs_on(unsigned long ip)
+/*
+ * A window opened before the tracer was turned off belongs to an older
+ * generation (latency_tracer_set() resets) and is never filed where a
+ * report looks, so the close needs no lat_on() test of its own.
+ */
+static __always_inline void lat_hardirqs_on(unsigned long ip)
 {
-	if (!lat_on(LAT_IRQSOFF) || in_nmi())
+	if (in_nmi())
 		return;
 	if (unlikely(!raw_irqs_disabled())) {
 		/* Ended by a raw_ enable the hooks did not see: drop it. */
@@ -392,6 +628,46 @@ void tracer_hardirqs_on(unsigned long ip)
 	}
 	stop_critical_timing(LAT_IRQSOFF, LAT_IRQSOFF, ip);
 }
+
+void tracer_hardirqs_on(unsigned long ip)
+{
+	lat_hardirqs_on(ip);
+}
+
+#ifdef CONFIG_TRACE_IRQSOFF
+/*
+ * The CONFIG_TRACE_IRQFLAGS hooks themselves (trace_preemptirq.c has them
+ * without this tracer): with the tracer built they are its entry points,
+ * so each local_irq_*() costs one call, and the opener's caller is read
+ * from the frame chain only when a window really opens.  The chain is
+ * trusted only if the caller's frame lies within a page above this one.
+ */
+static __always_inline unsigned long lat_hook_parent_ip(void)
+{
+	const struct stack_frame *f = __builtin_frame_address(0);
+	const struct stack_frame *up = f->next_frame;
+
+	if ((unsigned long)up - (unsigned long)f - 1 >= 4096)
+		return 0;
+	return up->return_address;
+}
+
+noinline void trace_hardirqs_off(void)
+{
+	unsigned long ip = _RET_IP_;
+
+	irqoff_count_hardirqs_off(ip);
+	if (!lat_on(LAT_IRQSOFF) || in_nmi() || this_cpu_read(lat_state[LAT_IRQSOFF].active))
+		return;
+	lat_open(LAT_IRQSOFF, ip, lat_hook_parent_ip());
+}
+
+noinline void trace_hardirqs_on(void)
+{
+	lat_hardirqs_on(_RET_IP_);
+	irqoff_count_hardirqs_on();
+}
+#endif
 
 /* Preemption off from zero: the caller bumped the count already. */
 void tracer_preempt_off(unsigned long ip, unsigned long parent_ip)
@@ -475,6 +751,8 @@ void latency_tracer_init(void)
 	/* Every window over tracing_thresh is reported, unless trace.threshold_us says otherwise. */
 	lat_threshold_ns = (u64)(lat_threshold_us ? lat_threshold_us : tracing_thresh_us) * 1000;
 	lat_fine_max_ns = lat_fine_max_param_ns;
+	lat_fine_mult = lat_fine_mult_for(lat_fine_max_ns);
+	lat_raw_size = lat_raw_param ? 1U << (fls(lat_raw_param) - 1) : 0;
 	for_each_possible_cpu(cpu) {
 		for (unsigned int k = 0; k < LAT_NR_KINDS; k++) {
 			struct lat_stats *st;
@@ -489,6 +767,9 @@ void latency_tracer_init(void)
 				continue;
 			}
 			st->cpu = cpu;
+			if (lat_raw_size && (lat_enabled_mask & (1U << k)))
+				st->raw = kmalloc_array(lat_raw_size, sizeof(*st->raw), GFP_KERNEL);
+			st->raw_cap = st->raw ? lat_raw_size : 0;
 			/* Published last: a hook records only into whole stats. */
 			smp_store_release(&per_cpu(lat_stats[k], cpu), st);
 		}
@@ -516,6 +797,7 @@ void latency_tracer_set(unsigned int enable_mask, u64 threshold_ns,
 		fine_max_ns = LAT_FINE_BUCKETS;
 	WRITE_ONCE(lat_threshold_ns, threshold_ns);
 	WRITE_ONCE(lat_fine_max_ns, fine_max_ns);
+	WRITE_ONCE(lat_fine_mult, lat_fine_mult_for(fine_max_ns));
 	WRITE_ONCE(lat_worst, clamp(worst, 1U, (unsigned int)LAT_WORST_MAX));
 	WRITE_ONCE(lat_enabled_mask, enable_mask & lat_compiled());
 	/* A window left open by a tracer turned off must not be filed later. */

@@ -24,6 +24,15 @@ struct lat_func_slot {
 };
 
 /*
+ * A closed window as the hot path files it, before lat_fold() adds it to
+ * the counts, histograms and by-function totals.
+ */
+struct lat_raw {
+	unsigned long start_ip, end_ip;
+	u64 cycles;
+};
+
+/*
  * One CPU's figures for one tracer.  Everything before @gen is cleared
  * when the CPU first records after a reset.
  */
@@ -42,10 +51,15 @@ struct lat_stats {
 	struct lat_window thr[LAT_THR_MAX];
 	unsigned long funcs_dropped;
 	unsigned long open_at_reset;	/* windows open across a reset, dropped */
+	u64 slow_from;			/* windows this long (cycles) go to lat_record_slow() */
+	unsigned long raw_head;		/* windows filed into raw[] */
+	unsigned long raw_tail;		/* of which folded */
 	struct lat_func_slot funcs[LAT_FUNC_SLOTS];
 	/* not cleared: */
 	unsigned long gen;
 	int cpu;
+	struct lat_raw *raw;		/* raw_cap entries (a power of 2) */
+	unsigned long raw_cap;		/* 0: no buffer, every window folds at once */
 };
 
 DECLARE_PER_CPU(struct lat_stats *, lat_stats[LAT_NR_KINDS]);
@@ -69,6 +83,7 @@ extern unsigned int lat_worst;
 extern bool lat_paused;
 
 void latency_tracer_init(void);
+void lat_fold_cpu(enum lat_kind kind, int cpu);
 
 static inline unsigned int lat_hash(unsigned long ip)
 {
@@ -78,7 +93,10 @@ static inline unsigned int lat_hash(unsigned long ip)
 /* @cpu's statistics if they belong to the current generation. */
 static inline struct lat_stats *lat_cpu_stats(enum lat_kind kind, int cpu)
 {
-	struct lat_stats *st = READ_ONCE(per_cpu(lat_stats[kind], cpu));
+	struct lat_stats *st;
+
+	lat_fold_cpu(kind, cpu);	/* windows still in the raw buffer first */
+	st = READ_ONCE(per_cpu(lat_stats[kind], cpu));
 
 	if (!st || READ_ONCE(st->gen) != READ_ONCE(lat_gen))
 		return NULL;

@@ -201,6 +201,29 @@ class ToolTest(unittest.TestCase):
                               r"0\.13 \+- 0\.001 \(3\)\s+\+30\.0%\s+\+27\.7% \.\. \+32\.3%"
                               r"\s+Welch t\s+<0\.001\s+worse")
 
+    def test_compare_refuses_throughput_across_tracer_sets(self):
+        def hb(ns, name, tracers):
+            lines = ["irqlab: start 0.1.0 deadbeef",
+                     rec(0, {"type": "hackbench", "groups": 2, "fds": 20, "loops": 20,
+                             "size": 100, "time_ns": ns, "ctxsw": 1, "migrations": 0})]
+            for i, tr in enumerate(tracers, 1):
+                lines.append(rec(i, dict(LAT, tracer=tr)))
+            return self.log(lines + ["irqlab: end status=ok"], name)
+        a = [hb(n, f"a{i}.log", ()) for i, n in enumerate((100e6, 101e6, 99e6))]
+        b = [hb(n, f"b{i}.log", ("irqsoff",)) for i, n in enumerate((130e6, 131e6, 129e6))]
+        rc, out, err = self.run_tool("compare", "--a", *a, "--b", *b)
+        self.assertEqual(rc, 0)
+        self.assertRegex(out, r"hackbench time s\s+ok\s+ok\s+.*\s+-\s+refused: tracer sets differ")
+        self.assertNotIn("+30.0%", out)
+        self.assertIn("tracer sets differ (A: none; B: irqsoff)", err)
+        # latency figures are still compared; the same tracers on both sides compare throughput
+        self.assertRegex(out, r"irqsoff max ns\s+ok\s+ok\s+-\s+500")
+        c = [hb(n, f"c{i}.log", ("irqsoff",)) for i, n in enumerate((100e6, 101e6, 99e6))]
+        rc, out, err = self.run_tool("compare", "--a", *c, "--b", *b)
+        self.assertEqual(rc, 0)
+        self.assertRegex(out, r"hackbench time s\s+ok\s+ok.*\+30\.0%\s+worse")
+        self.assertNotIn("refused", out + err)
+
     def test_html_with_plots(self):
         path = self.two_histogram_log()
         dest = os.path.join(self.tmp.name, "r.html")

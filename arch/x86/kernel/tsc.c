@@ -21,8 +21,7 @@ unsigned long tsc_khz;
 const char *tsc_calibration_source = "none";
 /* local_clock() = ns_base + cycles since tsc_base: continuous across re-calibration. */
 static u64 tsc_base, ns_base;
-static u32 cyc2ns_mul;		/* ns = cycles * mul >> CYC2NS_SHIFT */
-#define CYC2NS_SHIFT	22
+u32 cyc2ns_mul;		/* ns = cycles * mul >> CYC2NS_SHIFT (asm/tsc.h) */
 
 /*
  * CPUID 15h: TSC = crystal * EBX / EAX.  A zero in any of the three means
@@ -142,7 +141,7 @@ void tsc_early_init(void)
 
 u64 cycles_to_ns(u64 cycles)
 {
-	return (u64)(((unsigned __int128)cycles * cyc2ns_mul) >> CYC2NS_SHIFT);
+	return __cycles_to_ns(cycles);
 }
 
 u64 local_clock(void)
