@@ -69,6 +69,7 @@
 #include <linux/moduleparam.h>
 #include <linux/record.h>
 #include <linux/ktrace.h>
+#include <linux/trace_irqsoff.h>
 #include <asm/processor.h>
 #include <asm/tsc.h>
 #include <stdlib.h>
@@ -216,7 +217,24 @@ fail:
 struct sb_traced {
 	unsigned long insns, irqs_off, preempt_off;
 	bool valid;
+	bool skipped;		/* not stepped: a latency tracer is recording */
 };
+
+/*
+ * Single-stepping runs the #DB handler after every instruction, so an
+ * IRQ-off or preempt-off section stepped through lasts hundreds of times
+ * longer than it does: a latency tracer recording meanwhile would file
+ * those inflated windows as the workload's.  The stepped rounds are
+ * skipped then (trace=none, or a notrace build, gives them).
+ */
+static bool sb_latency_tracing(void)
+{
+#ifdef CONFIG_TRACER_MAX_TRACE
+	return latency_tracer_enabled(LAT_IRQSOFF) || latency_tracer_enabled(LAT_PREEMPTOFF);
+#else
+	return false;
+#endif
+}
 
 static void sb_share(char *buf, size_t size, unsigned long part, unsigned long total)
 {
@@ -232,6 +250,13 @@ static int sb_trace_op(void (*op)(void *), void *arg, struct sb_traced *out)
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	if (sb_latency_tracing()) {
+		/* Still do it, untraced: the callers check what it did. */
+		out->skipped = true;
+		ktrace_free(kt);
+		op(arg);
+		return 0;
+	}
 	if (!kt)
 		return -ENOMEM;
 	ret = ktrace_call(kt, op, arg);
@@ -249,6 +274,15 @@ static void sb_report_traced(const char *name, const char *what, unsigned int si
 {
 	char ioff[32], poff[32];
 
+	if (tr->skipped) {
+		pr_info("slabbench: %s: %llu cycles (%s), not single-stepped: a latency tracer "
+			"is recording and would file the stepped windows (trace=none for the path)\n",
+			what, (unsigned long long)cycles, tsc_clock_mode());
+		record_emitf("{\"type\":\"slabbench\",\"name\":\"%s\",\"size\":%u,"
+			     "\"cycles\":%llu,\"traced\":0,\"clock\":\"%s\"}", name, size,
+			     (unsigned long long)cycles, tsc_clock_mode());
+		return;
+	}
 	if (!tr->valid) {
 		pr_info("slabbench: %s: %llu cycles (%s), not traceable: the operation slept "
 			"or was preempted (trap flag lost)\n", what, (unsigned long long)cycles,
