@@ -211,8 +211,6 @@ allocate_slab(struct kmem_cache *s, gfp_t gfp, int node)
 	struct kmem_cache_order_objects oo = s->oo;
 	struct page *page;
 	gfp_t alloc_gfp;
-	void *start, *p, *next;
-	unsigned int obj_idx;
 
 	gfp |= s->allocflags;
 
@@ -240,20 +238,8 @@ allocate_slab(struct kmem_cache *s, gfp_t gfp, int node)
 	page->slab_cache = s;
 	__SetPageSlab(page);
 
-	start = page_address(page);
-	setup_page_debug(s, page, start);
-
-	if (!shuffle_freelist(s, page)) {
-		start = fixup_red_left(s, start);
-		start = setup_object(s, page, start);
-		page->freelist = start;
-		for (obj_idx = 0, p = start; obj_idx < page->objects - 1; obj_idx++) {
-			next = setup_object(s, page, p + s->size);
-			set_freepointer(s, p, next);
-			p = next;
-		}
-		set_freepointer(s, p, NULL);
-	}
+	setup_page_debug(s, page, page_address(page));
+	setup_slab_freelist(s, page);
 
 	page->inuse = page->objects;
 	page->frozen = 1;

@@ -346,6 +346,7 @@ static inline bool shuffle_freelist(struct kmem_cache *s, struct page *page)
 	return false;
 }
 #endif
+void setup_slab_freelist(struct kmem_cache *s, struct page *page);
 struct page *alloc_slab_page(struct kmem_cache *s, gfp_t flags, int node,
 			     struct kmem_cache_order_objects oo);
 void discard_slab(struct kmem_cache *s, struct page *page);

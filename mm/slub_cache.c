@@ -427,6 +427,27 @@ static inline int init_cache_random_seq(struct kmem_cache *s) { return 0; }
 static inline void init_freelist_randomization(void) { }
 #endif
 
+/*
+ * Chain every object of a new slab on page->freelist: in the cache's
+ * random order with SLAB_FREELIST_RANDOM, otherwise in address order.
+ * The same in both ports (allocate_slab() of 5.13 and 5.15 agree here).
+ */
+void setup_slab_freelist(struct kmem_cache *s, struct page *page)
+{
+	void *cur, *next;
+
+	if (shuffle_freelist(s, page))
+		return;
+	cur = setup_object(s, page, fixup_red_left(s, page_address(page)));
+	page->freelist = cur;
+	for (unsigned int i = 1; i < page->objects; i++) {
+		next = setup_object(s, page, cur + s->size);
+		set_freepointer(s, cur, next);
+		cur = next;
+	}
+	set_freepointer(s, cur, NULL);
+}
+
 void __kmem_cache_release(struct kmem_cache *s)
 {
 #ifdef CONFIG_SLAB_FREELIST_RANDOM
