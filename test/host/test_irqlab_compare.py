@@ -9,7 +9,7 @@ from contextlib import redirect_stdout, redirect_stderr
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _load  # noqa: E402
-from test_irqlab_tool import rec, tool, CYC  # noqa: E402
+from test_irqlab_tool import rec, run_tool, tool, CYC  # noqa: E402
 
 
 def cyc(max_ns, avg_ns=2500, clock="icount"):
@@ -35,10 +35,7 @@ class CompareCliTest(unittest.TestCase):
         return path
 
     def run_tool(self, *argv):
-        out, err = io.StringIO(), io.StringIO()
-        with redirect_stdout(out), redirect_stderr(err):
-            rc = tool.main(list(argv))
-        return rc, out.getvalue(), err.getvalue()
+        return run_tool(*argv)
 
     def test_sides_differing_in_more_than_one_setting_are_refused(self):
         a = [self.log([cyc(9000)]) for _ in range(5)]

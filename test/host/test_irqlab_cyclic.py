@@ -13,7 +13,7 @@ from contextlib import redirect_stdout, redirect_stderr
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _load  # noqa: E402
-from test_irqlab_tool import rec, tool, CYC  # noqa: E402
+from test_irqlab_tool import rec, run_tool, tool, CYC  # noqa: E402
 
 
 class CyclicReportTest(unittest.TestCase):
@@ -34,10 +34,7 @@ class CyclicReportTest(unittest.TestCase):
         return path
 
     def run_tool(self, *argv):
-        out, err = io.StringIO(), io.StringIO()
-        with redirect_stdout(out), redirect_stderr(err):
-            rc = tool.main(list(argv))
-        return rc, out.getvalue(), err.getvalue()
+        return run_tool(*argv)
 
     def test_missed_periods_in_report(self):
         rc, out, _ = self.run_tool("report", self.log([dict(CYC, missed=0)]))
