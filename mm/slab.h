@@ -190,10 +190,11 @@ struct kmem_cache *__cache_from_obj(struct kmem_cache *s, void *x);
 static __always_inline struct kmem_cache *
 cache_from_obj(struct kmem_cache *s, void *x)
 {
-	if (!IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
-	    !kmem_cache_debug_flags(s, SLAB_CONSISTENCY_CHECKS))
-		return s;
-	return __cache_from_obj(s, x);
+	/* Only hardening or consistency checks look the page's cache up. */
+	if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) ||
+	    kmem_cache_debug_flags(s, SLAB_CONSISTENCY_CHECKS))
+		return __cache_from_obj(s, x);
+	return s;
 }
 
 /*

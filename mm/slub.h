@@ -341,9 +341,9 @@ void *setup_object(struct kmem_cache *s, struct page *page, void *object);
 /* Chain @page's objects in the cache's random order; false: not done. */
 bool shuffle_freelist(struct kmem_cache *s, struct page *page);
 #else
-static inline bool shuffle_freelist(struct kmem_cache *s, struct page *page)
+static inline bool shuffle_freelist(struct kmem_cache *cache, struct page *slab_page)
 {
-	return false;
+	return false;	/* address order */
 }
 #endif
 void setup_slab_freelist(struct kmem_cache *s, struct page *page);

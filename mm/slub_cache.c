@@ -346,7 +346,8 @@ static u32 slub_shuffle_rand(void)
  * Needs kmalloc, so caches created before the allocator is up get theirs
  * from init_freelist_randomization().
  */
-static int init_cache_random_seq(struct kmem_cache *s)
+static int
+init_cache_random_seq(struct kmem_cache *s)
 {
 	unsigned int count = oo_objects(s->oo);
 	unsigned int *seq;
@@ -423,8 +424,9 @@ bool shuffle_freelist(struct kmem_cache *s, struct page *page)
 	return true;
 }
 #else
-static inline int init_cache_random_seq(struct kmem_cache *s) { return 0; }
-static inline void init_freelist_randomization(void) { }
+/* Without SLAB_FREELIST_RANDOM: no sequence to make, ever. */
+static inline int init_cache_random_seq(struct kmem_cache *cache) { return 0; }
+static inline void init_freelist_randomization(void) { /* nothing to seed */ }
 #endif
 
 /*
