@@ -372,10 +372,22 @@ static void trace_summary_counts_drops(struct ktest *t)
 	/* The report's cost loop ran after it: its windows dropped too. */
 	d2 = tt_dropped_all();
 	latency_tracer_report("ktest");
-	KTEST_EXPECT_EQ(t, run_summary_lost_total() - first, d2 - d1);
+	/*
+	 * Each report adds only the drops since the last one.  With more than
+	 * one CPU, windows keep closing (and being dropped) elsewhere between
+	 * our reading and the report's, the report's own folding IPIs among
+	 * them: a few more, never the whole count again.
+	 */
+	KTEST_EXPECT_GE(t, run_summary_lost_total() - first, d2 - d1);
+	KTEST_EXPECT_LT(t, run_summary_lost_total() - first, d2 - d1 + 64);
 	tt_restore(saved);
-	KTEST_EXPECT_GT(t, d1, 0);
-	KTEST_EXPECT_EQ(t, first - before, d1);
+	KTEST_EXPECT_GT(t, d1, 64);
+	KTEST_EXPECT_GE(t, first - before, d1);
+	KTEST_EXPECT_LT(t, first - before, d1 + 64);
+	if (num_online_cpus() == 1) {
+		KTEST_EXPECT_EQ(t, run_summary_lost_total() - first, d2 - d1);
+		KTEST_EXPECT_EQ(t, first - before, d1);
+	}
 }
 
 /* The report starts as ftrace's trace file; a cost only for the tracers built. */
