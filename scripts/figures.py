@@ -144,6 +144,10 @@ def _copy_defconfig(config, root):
     try:
         with open(src) as f:
             text = f.read()
+        if os.path.exists(dst):
+            with open(dst) as f:
+                if f.read() == text:
+                    return      # as it is: a new mtime would rebuild the kernel
         with open(dst, "w") as f:
             f.write(text)
     except OSError as e:
