@@ -510,6 +510,76 @@ def fig_trace_windows(run, mode):
     return out
 
 
+KTRACE = "run=slabbench slabbench.trace_pair=1"
+KTRACE_CONFIGS = ("default", "legacy", "rt")
+
+
+def _ktrace_paths():
+    return _module("irqlab_ktrace_paths", os.path.join(ROOT, "scripts", "ktrace_paths.py"))
+
+
+def _ktrace_boots(run, mode):
+    """Per preset: (log lines, records) of the traced pairs, checked as
+    make ktrace-paths checks them (valid traces, clock agreeing)."""
+    kp = _ktrace_paths()
+    out = {}
+    for cfg in KTRACE_CONFIGS:
+        recs = run.records(Boot(cfg, KTRACE, "ktrace-pair"), mode)
+        secs = {}
+        for name, what in kp.PAIRS:
+            try:
+                secs[name] = kp.pair_section(cfg, recs.lines, recs, name, what)
+            except SystemExit as e:
+                raise FigureError(str(e)) from None
+        out[cfg] = (recs, secs)
+    return kp, out
+
+
+def _qemu_version():
+    try:
+        return subprocess.run(["qemu-system-x86_64", "--version"], capture_output=True,
+                              text=True).stdout.splitlines()[0]
+    except (OSError, IndexError):
+        return "QEMU version unknown"
+
+
+def fig_ktrace_pairs(run, mode):
+    """Instructions per warm pair, callees only, and the cache pair by function."""
+    kp, boots = _ktrace_boots(run, mode)
+    out = [f"{_qemu_version()}; `{KTRACE}`.", "",
+           "| config | " + " | ".join(n for n, _ in kp.PAIRS) + " |",
+           "|---|" + "---:|" * len(kp.PAIRS)]
+    for cfg in KTRACE_CONFIGS:
+        out.append(f"| {cfg} | " + " | ".join(str(boots[cfg][1][n][0]) for n, _ in kp.PAIRS)
+                   + " |")
+    fns, per = [], {}
+    for cfg in KTRACE_CONFIGS:
+        recs = boots[cfg][0]
+        rows = [r for r in recs.of_type("ktrace_fn") if r.get("name") == "cache_pair"]
+        per[cfg] = {r["fn"]: r["insns"] for r in rows[1:]}     # the first is the caller
+        fns += [f for f in per[cfg] if f not in fns]
+    out += ["", "| `cache_pair` by function (callees) | " +
+            " | ".join(KTRACE_CONFIGS) + " |", "|---|" + "---:|" * len(KTRACE_CONFIGS)]
+    for f in fns:
+        out.append(f"| `{f}` | " + " | ".join(str(per[c].get(f, "-")) for c in KTRACE_CONFIGS)
+                   + " |")
+    out.append("| pair | " + " | ".join(f"**{boots[c][1]['cache_pair'][0]}**"
+                                          for c in KTRACE_CONFIGS) + " |")
+    return out
+
+
+def fig_ktrace_paths(run, mode):
+    """make ktrace-paths' per-pair sections: functions and the full path."""
+    kp, boots = _ktrace_boots(run, mode)
+    out = [f"{_qemu_version()}; `{KTRACE}`.", ""]
+    for cfg in KTRACE_CONFIGS:
+        for name, _ in kp.PAIRS:
+            out += boots[cfg][1][name][1]
+    while out and out[-1] == "":
+        out.pop()
+    return out
+
+
 # The seeds' experiments (tools/experiments/eN_icount.ini) at two commits.
 SEEDS = [
     ("E1 !RT, pre vs post series (`legacy_notrace`, `notrace`)", "0.94 vs 0.94 s",
@@ -628,6 +698,11 @@ FIGURES = {
     "lockdep": (fig_lockdep, "`lockdep.bench_raw_spin_lock_unlock`, instructions per pair"),
     "trace-windows": (fig_trace_windows, "`test/trace_test.c`: a busy-wait with "
                       "interrupts, preemption or migration off, as the tracer recorded it"),
+    "ktrace-pairs": (fig_ktrace_pairs, "instructions per warm alloc+free pair, callees "
+                     "only, traced by ktrace and checked against the icount clock (as "
+                     "`make ktrace-paths`)"),
+    "ktrace-paths": (fig_ktrace_paths, "`make ktrace-paths`' sections: per preset and pair "
+                     "the functions and the full executed path"),
     "seeds-icount": (fig_seeds_icount, "the seeds' experiments "
                      "(`tools/experiments/eN_icount.ini`, one run a side; hackbench 10 "
                      "groups x 100 loops of 4096 bytes), at the two commits named, both "

@@ -74,6 +74,30 @@ for cfg in ("rt", "rt_nolazy"):
         LOGS[f"{cfg}-seeds-cyclic-icount{suffix}"] = log(cyc("cyclic", 1, avg, hi))
         LOGS[f"{cfg}-seeds-cyclicdl-icount{suffix}"] = log(cyc("cyclicdl", 1, dl, 2000))
 
+# ktrace-pairs/-paths: each preset's two traced pairs (caller, callees).
+KT = {"default": ({"kmem_cache_alloc": 35, "kmem_cache_free": 40}, 95),
+      "legacy": ({"kmem_cache_alloc": 39, "kmem_cache_free": 44}, 103),
+      "rt": ({"kmem_cache_alloc": 31, "migrate_enable": 107, "kmem_cache_free": 60}, 371)}
+
+
+def ktrace_log(fns, kmalloc):
+    objs, lines = [], []
+    for name, callees in (("cache_pair", fns), ("kmalloc_pair", {"kmalloc": kmalloc})):
+        pair = sum(callees.values())
+        objs.append({"type": "ktrace_fn", "name": name, "fn": "sb_" + name, "insns": 14})
+        objs += [{"type": "ktrace_fn", "name": name, "fn": f, "insns": n}
+                 for f, n in callees.items()]
+        objs.append({"type": "ktrace", "name": name, "insns": pair + 14, "irqs_off": 0,
+                     "preempt_off": 0, "interrupts": 0, "valid": 1})
+        objs.append({"type": "slabbench", "name": "trace_" + name, "pair_insns": pair,
+                     "caller_insns": 14, "clock_ticks": pair + 14, "valid": 1})
+        lines += [f"ktrace: {name}: path", f"ktrace:    1: {name} +0x0 +0x4"]
+    return info_log(lines, *objs)
+
+
+for cfg, (fns, km) in KT.items():
+    LOGS[f"{cfg}-ktrace-pair-icount"] = ktrace_log(fns, km)
+
 EXPECT = {
     "deadline": ["| 1818 / 1867 / 3188 ns |", "| 34.12 ms in 6 instances (44 ms) |",
                  "| 6, 0 |"],
@@ -85,6 +109,11 @@ EXPECT = {
     "trace-windows": ["| irqsoff | 200000 | 200049 | 200049 |",
                       "| preemptoff | 200000 | 200054 | 200054 |",
                       "| migrate | 200000 | 200981 | 200981 |"],
+    "ktrace-pairs": ["| default | 75 | 95 |", "| rt | 198 | 371 |",
+                     "| `migrate_enable` | - | - | 107 |", "| pair | **75** | **83** | **198** |"],
+    "ktrace-paths": ["#### rt: kmem_cache_alloc() + kmem_cache_free(), 256-byte cache",
+                     "Pair: **83** instructions (callees only); the calling function adds 14",
+                     "| `kmem_cache_free` | 60 |", "1: kmalloc_pair +0x0 +0x4"],
     "seeds-icount": [
         f"| experiment | seeds | icount at {BASE} | icount at ",
         "| 8.701 vs 8.699 s, -0.0% | 8.695 vs 8.694 s, -0.0% |",
@@ -143,8 +172,10 @@ class GeneratorTest(unittest.TestCase):
     def test_each_generator_renders_and_rechecks(self):
         stale = {"deadline": ("1867", "1868"), "pi": ("| 26 | 156 |", "| 27 | 156 |"),
                  "lockdep": ("| 354 |", "| 355 |"), "trace-windows": ("200981", "200980"),
-                 "seeds-icount": ("8.742 vs 8.809", "8.742 vs 8.810")}
-        for name in ("deadline", "pi", "lockdep", "trace-windows", "seeds-icount"):
+                 "seeds-icount": ("8.742 vs 8.809", "8.742 vs 8.810"),
+                 "ktrace-pairs": ("| - | - | 107 |", "| - | - | 108 |"),
+                 "ktrace-paths": ("**83**", "**84**")}
+        for name in stale:
             with self.subTest(name):
                 attrs = f" base={BASE}" if name == "seeds-icount" else ""
                 text = self.written(name, attrs)
@@ -172,6 +203,29 @@ class GeneratorTest(unittest.TestCase):
         rc, out = self.main("write")
         self.assertEqual(rc, 1)
         self.assertIn(f"rt-seeds-cyclic_hackbench-icount-at-{BASE}", out)
+
+    def test_ktrace_trace_disagreeing_with_clock_fails(self):
+        path = os.path.join(self.logs, "legacy-ktrace-pair-icount.log")
+        with open(path) as f:
+            text = f.read()
+        # a slabbench record whose icount clock disagrees with the trace: CRC redone
+        bad = ktrace_log(KT["legacy"][0], 103).replace('"clock_ticks":97', '"clock_ticks":96')
+        self.assertNotEqual(bad, text)
+        import re
+        import zlib
+        fixed = []
+        for ln in bad.splitlines():
+            m = re.match(r"(.*@irqlab \d+ )[0-9a-f]{8} (.*)$", ln)
+            fixed.append(f"{m.group(1)}{zlib.crc32(m.group(2).encode()):08x} {m.group(2)}"
+                         if m else ln)
+        with open(path, "w") as f:
+            f.write("\n".join(fixed) + "\n")
+        with open(self.doc, "w") as f:
+            f.write("<!-- figures:ktrace-pairs begin mode=icount commit=abc1234 -->\n"
+                    "<!-- figures:ktrace-pairs end -->\n")
+        rc, out = self.main("write")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("97 traced but the icount clock counted 96", out)
 
     def test_missing_info_line_fails(self):
         with open(os.path.join(self.logs, "lockdep-lockdep-bench-icount.log"), "w") as f:
