@@ -181,6 +181,8 @@ class GeneratorTest(unittest.TestCase):
                 text = self.written(name, attrs)
                 for want in EXPECT[name]:
                     self.assertIn(want, text)
+                if name == "ktrace-pairs":      # callees only: not the calling function
+                    self.assertNotIn("`sb_cache_pair`", text)
                 self.check_stale(name, text, *stale[name])
 
     def test_seeds_keeps_base_and_names_both_commits(self):
