@@ -27,6 +27,7 @@ Exit status: 0 all current, 1 stale or failed figures, 2 bad blocks or usage.
 import argparse
 import glob
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -165,6 +166,7 @@ class Runner:
         self.root = root        # the tree whose kernels are built and booted
         self.at_commit = at     # None: the current tree; else that commit's worktree
         self.others = {}
+        self.matrices = set()   # experiments tools/irqlab matrix ran in this process
 
     def at(self, commit):
         """A runner for the same boots of another commit's kernels: built in a
@@ -609,7 +611,7 @@ SEEDS = [
 def _experiment_workloads(exp):
     """[workloads] of tools/experiments/EXP.ini: name -> command line."""
     import configparser
-    cp = configparser.ConfigParser()
+    cp = configparser.ConfigParser(interpolation=None)
     path = os.path.join(ROOT, "tools", "experiments", f"{exp}.ini")
     if not cp.read(path) or not cp.has_section("workloads"):
         raise FigureError(f"{path}: no [workloads] section")
@@ -677,6 +679,103 @@ def fig_seeds_icount(run, mode, attrs):
 fig_seeds_icount.wants_attrs = True
 
 
+# The seeds' experiments under TCG (tools/experiments/eN.ini, 10 runs a side):
+# (label, seeds, experiment, workload, A, B, tools/irqlab metric, unit)
+SEEDS_TCG = [
+    ("E1 !RT, pre vs post series", "0.94 vs 0.94 s", "e1", "hackbench", "legacy_notrace",
+     "notrace", "hackbench time s", "s"),
+    ("E2 RT, 5.13-rt vs list_lock raw", "1.18 vs 1.28 s (+8%)", "e2", "hackbench",
+     "rt_legacy", "rt_rawlistlock", "hackbench time s", "s"),
+    ("E2 RT, 5.13-rt vs list_lock spinlock_t", "1.18 vs 1.62-1.66 s (+37-41%)", "e2",
+     "hackbench", "rt_legacy", "rt_nopartial", "hackbench time s", "s"),
+    ("E3 RT, 5.13-rt vs series without local_lock", "1.055 vs 1.22 s (+16%)", "e3",
+     "hackbench", "rt_legacy", "rt_nolocallock_nopartial", "hackbench time s", "s"),
+    ("E3 RT, same with list_lock raw", "1.055 vs 1.06 s", "e3", "hackbench", "rt_legacy",
+     "rt_nolocallock_rawlistlock_nopartial", "hackbench time s", "s"),
+    ("E4 RT, CPU_PARTIAL on vs off, cyclic max", "\"slightly higher with it on\"", "e4",
+     "cyclic_hackbench", "rt", "rt_nopartial", "cyclic max us", "us"),
+    ("E5 RT, lazy on vs off, cyclic avg", "cyclictest within a few %", "e5", "cyclic", "rt",
+     "rt_nolazy", "cyclic avg us", "us"),
+    ("E5 RT, lazy on vs off, cyclicdl avg", "cyclicdeadline t0 140 vs 19 us (+637%), t2 217 "
+     "vs 19 us (+1042%), t1 21 vs 24 us", "e5", "cyclicdl", "rt", "rt_nolazy",
+     "cyclicdl avg us", "us"),
+    ("E5 RT, lazy on vs off, cyclicdl max", "t0 258 vs 110 us, t2 274 vs 61 us", "e5",
+     "cyclicdl", "rt", "rt_nolazy", "cyclicdl max us", "us"),
+    ("E5 RT, same under hackbench, cyclicdl avg", "(rt-tests ran under load)", "e5",
+     "cyclicdl_hackbench", "rt", "rt_nolazy", "cyclicdl avg us", "us"),
+    ("E5 RT, same under hackbench, cyclicdl max", "(rt-tests ran under load)", "e5",
+     "cyclicdl_hackbench", "rt", "rt_nolazy", "cyclicdl max us", "us"),
+]
+
+
+def _irqlab_tool():
+    """tools/irqlab as a module (its file has no .py suffix)."""
+    if "irqlab_tool" not in sys.modules:
+        import importlib.machinery
+        loader = importlib.machinery.SourceFileLoader("irqlab_tool",
+                                                      os.path.join(ROOT, "tools", "irqlab"))
+        spec = importlib.util.spec_from_loader("irqlab_tool", loader)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["irqlab_tool"] = mod
+        loader.exec_module(mod)
+    return sys.modules["irqlab_tool"]
+
+
+def _matrix_sides(run, exp, wl, configs):
+    """Each configuration's parsed runs of EXP's workload WL, from the matrix
+    tools/irqlab ran (resumable) into build/figures/seeds-tcg/COMMIT/EXP, or
+    from LOGS/seeds-tcg/EXP (its .json cells) with --logs."""
+    tool = _irqlab_tool()
+    ini = os.path.join(ROOT, "tools", "experiments", f"{exp}.ini")
+    try:
+        mx = tool.load_matrix(ini)
+    except ValueError as e:
+        raise FigureError(str(e)) from None
+    if run.logs:
+        out = os.path.join(run.logs, "seeds-tcg", exp)
+    else:
+        out = os.path.join(ROOT, "build", "figures", "seeds-tcg", head_commit(), exp)
+        if exp not in run.matrices:
+            rc = tool.boot_matrix(mx, out, progress=sys.stderr)
+            if rc == 2:
+                raise FigureError(f"{exp}: tools/irqlab matrix could not run (see above)")
+            run.matrices.add(exp)
+    sides = {}
+    for c in configs:
+        sides[c] = []
+        for rep in range(1, mx["reps"] + 1):
+            path = os.path.join(out, c, wl, f"rep{rep}.json")
+            try:
+                with open(path) as f:
+                    res = json.load(f)
+            except (OSError, ValueError):
+                raise FigureError(f"{exp}: no run {path}") from None
+            if not res.get("passed") or res.get("problems"):
+                raise FigureError(f"{exp}: {path}: the run failed or lost records "
+                                  f"({res.get('verdict')}; {res.get('problems')})")
+            sides[c].append(res)
+    return tool, sides
+
+
+def fig_seeds_tcg(run, mode):
+    if mode != "tcg":
+        raise FigureError("figures:seeds-tcg is measured under TCG (mode=tcg)")
+    out = ["| experiment | seeds | TCG SMP=2 (A vs B, change, verdict) |", "|---|---|---|"]
+    for label, seeds, exp, wl, a, b, metric, unit in SEEDS_TCG:
+        tool, sides = _matrix_sides(run, exp, wl, (a, b))
+        rows = {r[0]: r for r in tool.compare(sides[a], sides[b])}
+        if metric not in rows or len(rows[metric]) < 10:
+            raise FigureError(f"{exp} {wl}: no comparable '{metric}' for {a} against {b}")
+        va = [tool.metrics(x)[metric] for x in sides[a]]
+        vb = [tool.metrics(x)[metric] for x in sides[b]]
+        centre = tool.median if tool.is_extreme(metric) else (lambda xs: sum(xs) / len(xs))
+        row = rows[metric]
+        out.append(f"| {label} (`{a}`, `{b}`) | {seeds} | {tool.fixed(centre(va))} vs "
+                   f"{tool.fixed(centre(vb))} {unit} ({len(va)} vs {len(vb)} runs), "
+                   f"{row[5]}, {row[9]} |")
+    return out
+
+
 FIGURES = {
     "latency-windows": (fig_latency_windows,
                         "the longest IRQ-off window opened by slab code and by the page "
@@ -707,6 +806,9 @@ FIGURES = {
                      "(`tools/experiments/eN_icount.ini`, one run a side; hackbench 10 "
                      "groups x 100 loops of 4096 bytes), at the two commits named, both "
                      "built from the current defconfigs"),
+    "seeds-tcg": (fig_seeds_tcg, "the seeds' experiments (`tools/experiments/eN.ini` as "
+                  "`make experiment-seeds` runs them: 10 runs a side interleaved, mean or, "
+                  "for a maximum, median; Welch's t-test or Mann-Whitney U at 5%)"),
 }
 
 

@@ -125,6 +125,24 @@ EXPECT = {
 }
 
 
+def tcg_cells(root):
+    """LOGS/seeds-tcg/eN/CONFIG/WORKLOAD/repK.json as tools/irqlab matrix writes
+    them: 10 runs a side, B 5% slower on hackbench, the same elsewhere."""
+    import json
+    for label, _, exp, wl, a, b, metric, _ in figures.SEEDS_TCG:
+        for cfg in (a, b):
+            d = os.path.join(root, "seeds-tcg", exp, cfg, wl)
+            os.makedirs(d, exist_ok=True)
+            for rep in range(1, 11):
+                slow = 1.05 if cfg == b and metric.startswith("hackbench") else 1.0
+                recs = {"hackbench": [{"time_ns": int((2.0 + rep / 100) * slow * 1e9)}],
+                        "cyclic": [{"cpu": 0, "thread_ns": [1000, 200000 + rep, 9000000 + rep]}],
+                        "cyclicdl": [{"cpu": 0, "thread_ns": [1000, 125000 + rep, 1044000]}]}
+                with open(os.path.join(d, f"rep{rep}.json"), "w") as f:
+                    json.dump({"passed": True, "problems": [], "status": "ok",
+                               "verdict": "guest passed", "records": recs}, f)
+
+
 class GeneratorTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -228,6 +246,32 @@ class GeneratorTest(unittest.TestCase):
         rc, out = self.main("write")
         self.assertEqual(rc, 1, out)
         self.assertIn("97 traced but the icount clock counted 96", out)
+
+    def test_seeds_tcg_renders_from_matrix_cells(self):
+        tcg_cells(self.logs)
+        with open(self.doc, "w") as f:
+            f.write("<!-- figures:seeds-tcg begin mode=tcg commit=abc1234 -->\n"
+                    "<!-- figures:seeds-tcg end -->\n")
+        rc, out = self.main("write")
+        self.assertEqual(rc, 0, out)
+        with open(self.doc) as f:
+            text = f.read()
+        self.assertIn("| E1 !RT, pre vs post series (`legacy_notrace`, `notrace`) | 0.94 vs "
+                      "0.94 s | 2.055 vs 2.158 s (10 vs 10 runs), +5.0%, worse |", text)
+        self.assertIn("| E4 RT, CPU_PARTIAL on vs off, cyclic max (`rt`, `rt_nopartial`) | "
+                      "\"slightly higher with it on\" | 9000 vs 9000 us (10 vs 10 runs), "
+                      "+0.0%, within noise |", text)
+        rc, out = self.main("check")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("mode=tcg, commit=", out)
+        self.assertIn("timed, not rechecked", out)
+        # a failed run is not averaged in
+        cell = os.path.join(self.logs, "seeds-tcg", "e3", "rt_legacy", "hackbench", "rep4.json")
+        with open(cell, "w") as f:
+            f.write('{"passed": false, "problems": [], "verdict": "timeout", "records": {}}')
+        rc, out = self.main("write")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("rep4.json: the run failed or lost records (timeout", out)
 
     def test_missing_info_line_fails(self):
         with open(os.path.join(self.logs, "lockdep-lockdep-bench-icount.log"), "w") as f:
