@@ -31,7 +31,7 @@ LOGS = {
     "default-deadline-icount": info_log(
         ["[    1.0] # overrun_throttled: hog: 34120 us of CPU in 6 instances (bound 44000 us);"
          " neighbour: 6 jobs, 0 missed (icount)"], cyc("cyclicdl", 1818, 1867, 3188)),
-    "default-pi-bench-icount": info_log(
+    "notrace-pi-bench-icount": info_log(
         ["    # bench_uncontended: bench_uncontended: rt_mutex: 60 cycles/op (PREEMPT)",
          "# bench_uncontended: mutex: 43 cycles/op",
          "# bench_uncontended: rwsem read: 49 cycles/op",
