@@ -60,7 +60,7 @@ void run_summary_irqoff(const char *tracer, u64 ns, const char *opener)
 }
 
 /* Adds @n to one of the summary's counters. */
-static void summary_add(unsigned long *sum, unsigned long n)
+static __always_inline void summary_add(unsigned long *sum, unsigned long n)
 {
 	unsigned long flags;
 
