@@ -132,10 +132,10 @@ def _worktree(commit):
     if not os.path.exists(os.path.join(path, "Makefile")):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         p = subprocess.run(["git", "worktree", "add", "--detach", path, commit], cwd=ROOT,
-                           stdout=sys.stderr.fileno())
+                           stdout=sys.stderr.fileno(), stderr=subprocess.PIPE, text=True)
         if p.returncode:
-            raise FigureError(f"cannot add a worktree of {commit} at {path} "
-                              f"(git status {p.returncode})")
+            why = (p.stderr.strip().splitlines() or [f"git status {p.returncode}"])[-1]
+            raise FigureError(f"cannot add a worktree of {commit} at {path}: {why}")
     return path
 
 

@@ -284,5 +284,49 @@ class GeneratorTest(unittest.TestCase):
         self.assertIn("no lockdep: lockdep.bench line", out)
 
 
+
+class WorktreeTest(unittest.TestCase):
+    """The other commit's tree: a worktree added once, the current defconfigs
+    copied in without touching one that is already the same."""
+
+    def setUp(self):
+        import subprocess
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.root = os.path.join(self.tmp.name, "repo")
+        os.makedirs(os.path.join(self.root, "configs"))
+        for name, text in (("Makefile", "all:\n"), ("configs/x_defconfig", "CONFIG_A=y\n")):
+            with open(os.path.join(self.root, name), "w") as f:
+                f.write(text)
+        git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", self.root]
+        subprocess.run(["git", "init", "-q", self.root], check=True)
+        subprocess.run(git + ["add", "."], check=True)
+        subprocess.run(git + ["commit", "-qm", "old"], check=True)
+        self.old = subprocess.run(git + ["rev-parse", "--short=7", "HEAD"], check=True,
+                                  capture_output=True, text=True).stdout.strip()
+        saved = figures.ROOT
+        figures.ROOT = self.root
+        self.addCleanup(setattr, figures, "ROOT", saved)
+
+    def test_worktree_added_once_and_defconfig_copied(self):
+        path = figures._worktree(self.old)
+        self.assertEqual(path, os.path.join(self.root, "build", "figures", f"at-{self.old}"))
+        self.assertTrue(os.path.exists(os.path.join(path, "Makefile")))
+        self.assertEqual(figures._worktree(self.old), path)      # reused, not re-added
+        dst = os.path.join(path, "configs", "x_defconfig")
+        os.utime(dst, (1000, 1000))
+        figures._copy_defconfig("x", path)
+        self.assertEqual(os.stat(dst).st_mtime, 1000)           # the same: left alone
+        with open(os.path.join(self.root, "configs", "x_defconfig"), "w") as f:
+            f.write("CONFIG_A=n\n")
+        figures._copy_defconfig("x", path)
+        with open(dst) as f:
+            self.assertEqual(f.read(), "CONFIG_A=n\n")         # the current definition
+        with self.assertRaisesRegex(figures.FigureError, "cannot copy"):
+            figures._copy_defconfig("nonesuch", path)
+        with self.assertRaisesRegex(figures.FigureError, "cannot add a worktree of 0000000"):
+            figures._worktree("0000000")
+
+
 if __name__ == "__main__":
     unittest.main()
