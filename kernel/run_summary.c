@@ -59,46 +59,56 @@ void run_summary_irqoff(const char *tracer, u64 ns, const char *opener)
 	raw_spin_unlock_irqrestore(&summary_lock, flags);
 }
 
-void run_summary_lost(const char *what, unsigned long n)
+/* Adds @n to one of the summary's counters. */
+static __always_inline void summary_add(unsigned long *sum, unsigned long n)
 {
 	unsigned long flags;
 
-	(void)what;
 	raw_spin_lock_irqsave(&summary_lock, flags);
-	summary.lost += n;
+	*sum += n;
 	raw_spin_unlock_irqrestore(&summary_lock, flags);
+}
+
+/*
+ * Counts one more event of a kind whose first message the summary line
+ * gives: later ones only add to the count.
+ */
+static void summary_count_first(unsigned int *count, char *first, size_t size,
+				const char *msg)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&summary_lock, flags);
+	if (!(*count)++)
+		strlcpy(first, msg, size);
+	raw_spin_unlock_irqrestore(&summary_lock, flags);
+}
+
+/* @what names the loser for the caller's reading; the line gives the sum. */
+void run_summary_lost(const char *what, unsigned long n)
+{
+	summary_add(&summary.lost, n);
 }
 
 void run_summary_missed(const char *what, unsigned long n)
 {
-	unsigned long flags;
-
-	(void)what;
-	raw_spin_lock_irqsave(&summary_lock, flags);
-	summary.missed += n;
-	raw_spin_unlock_irqrestore(&summary_lock, flags);
+	summary_add(&summary.missed, n);
 }
 
 void run_summary_breach(const char *what, u64 ns, u64 thresh_ns)
 {
-	unsigned long flags;
+	char msg[sizeof(summary.breach)];
 
-	raw_spin_lock_irqsave(&summary_lock, flags);
+	snprintf(msg, sizeof(msg), "%s %llu ns > %llu ns",
+		 what, (unsigned long long)ns, (unsigned long long)thresh_ns);
 	/* The first breach is the one that stopped tracing: keep it. */
-	if (!summary.breaches++)
-		snprintf(summary.breach, sizeof(summary.breach), "%s %llu ns > %llu ns",
-			 what, (unsigned long long)ns, (unsigned long long)thresh_ns);
-	raw_spin_unlock_irqrestore(&summary_lock, flags);
+	summary_count_first(&summary.breaches, summary.breach, sizeof(summary.breach), msg);
 }
 
 void run_summary_cmdline_error(const char *msg)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&summary_lock, flags);
-	if (!summary.cmdline_errors++)
-		strlcpy(summary.cmdline_error, msg, sizeof(summary.cmdline_error));
-	raw_spin_unlock_irqrestore(&summary_lock, flags);
+	summary_count_first(&summary.cmdline_errors, summary.cmdline_error,
+			    sizeof(summary.cmdline_error), msg);
 }
 
 unsigned long run_summary_lost_total(void)

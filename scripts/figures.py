@@ -27,6 +27,7 @@ Exit status: 0 all current, 1 stale or failed figures, 2 bad blocks or usage.
 import argparse
 import glob
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -67,6 +68,7 @@ class Block:
         self.name = name
         self.mode = attrs.get("mode")
         self.commit = attrs.get("commit")
+        self.attrs = attrs
         self.begin = begin      # 0-based line index of the begin marker
         self.end = end          # 0-based line index of the end marker
         self.body = body        # the lines between the markers
@@ -116,21 +118,66 @@ def parse_blocks(path, text):
 class Boot:
     """One boot a figure reads: a preset, a command line and a short name."""
 
-    def __init__(self, config, cmdline, name):
+    def __init__(self, config, cmdline, name, timeout=900):
         self.config, self.cmdline, self.name = config, cmdline, name
+        self.timeout = timeout
 
     def tag(self, mode):
         return f"{self.config}-{self.name}-{mode}"
 
 
+def _worktree(commit):
+    """build/figures/at-COMMIT: a detached worktree of @commit, added once."""
+    path = os.path.join(ROOT, "build", "figures", f"at-{commit}")
+    if not os.path.exists(os.path.join(path, "Makefile")):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        p = subprocess.run(["git", "worktree", "add", "--detach", path, commit], cwd=ROOT,
+                           stdout=sys.stderr.fileno(), stderr=subprocess.PIPE, text=True)
+        if p.returncode:
+            why = (p.stderr.strip().splitlines() or [f"git status {p.returncode}"])[-1]
+            raise FigureError(f"cannot add a worktree of {commit} at {path}: {why}")
+    return path
+
+
+def _copy_defconfig(config, root):
+    src = os.path.join(ROOT, "configs", f"{config}_defconfig")
+    dst = os.path.join(root, "configs", f"{config}_defconfig")
+    try:
+        with open(src) as f:
+            text = f.read()
+        if os.path.exists(dst):
+            with open(dst) as f:
+                if f.read() == text:
+                    return      # as it is: a new mtime would rebuild the kernel
+        with open(dst, "w") as f:
+            f.write(text)
+    except OSError as e:
+        raise FigureError(f"cannot copy {src} into {root}: {e.strerror}") from None
+
+
 class Runner:
     """Boots (or reads saved logs) once per tag and returns checked records."""
 
-    def __init__(self, logs=None, verbose=True):
+    def __init__(self, logs=None, verbose=True, root=ROOT, at=None):
         self.logs = logs
         self.cache = {}
         self.built = set()
         self.verbose = verbose
+        self.root = root        # the tree whose kernels are built and booted
+        self.at_commit = at     # None: the current tree; else that commit's worktree
+        self.others = {}
+        self.matrices = set()   # experiments tools/irqlab matrix ran in this process
+
+    def at(self, commit):
+        """A runner for the same boots of another commit's kernels: built in a
+        worktree of that commit (build/figures/at-COMMIT, kept for reuse),
+        their logs tagged -at-COMMIT.  The experiments' defconfigs are the
+        current tree's, copied in, so both sides build the same configuration
+        definitions and only the code differs."""
+        if commit not in self.others:
+            root = None if self.logs else _worktree(commit)
+            self.others[commit] = Runner(self.logs, self.verbose, root=root, at=commit)
+        return self.others[commit]
 
     def _build(self, config):
         if config in self.built:
@@ -139,7 +186,9 @@ class Runner:
             print(f"figures: building {config}", file=sys.stderr)
         # make's output goes to stderr: stdout carries the tables alone.
         try:
-            p = subprocess.run(["make", "-s", f"CONFIG={config}"], cwd=ROOT,
+            if self.root != ROOT:
+                _copy_defconfig(config, self.root)
+            p = subprocess.run(["make", "-s", f"CONFIG={config}"], cwd=self.root,
                                stdout=sys.stderr.fileno())
         except OSError as e:
             raise FigureError(f"cannot run make: {e.strerror}") from None
@@ -148,7 +197,7 @@ class Runner:
         self.built.add(config)
 
     def records(self, boot, mode):
-        tag = boot.tag(mode)
+        tag = boot.tag(mode) + (f"-at-{self.at_commit}" if self.at_commit else "")
         if tag in self.cache:
             return self.cache[tag]
         if self.logs:
@@ -177,7 +226,7 @@ class Runner:
                 "-smp", str(smp), "-m", "512M", "-no-reboot", "-display", "none",
                 "-monitor", "none", "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
                 "-serial", f"file:{log}", "-kernel",
-                os.path.join(ROOT, "build", boot.config, "kernel.elf"),
+                os.path.join(self.root, "build", boot.config, "kernel.elf"),
                 "-append", boot.cmdline]
         if mode == "kvm":
             argv[3:5] = ["-cpu", "host"]
@@ -372,6 +421,363 @@ def fig_cyclic(run, mode):
     return out
 
 
+def _info(lines, regex, what):
+    """The groups of the first log line matching @regex (a ktest info line)."""
+    for ln in lines:
+        m = re.search(regex, ln)
+        if m:
+            return m.groups()
+    raise FigureError(f"no {what} line in the log")
+
+
+DEADLINE = "run=ktest,cyclicdl ktest.exact_time=1 ktest.filter=deadline cyclicdl.loops=200"
+OVERRUN_RE = (r"# overrun_throttled: hog: (\d+) us of CPU in (\d+) instances "
+              r"\(bound (\d+) us\); neighbour: (\d+) jobs, (\d+) missed")
+
+
+def fig_deadline(run, mode):
+    """The deadline-icount entry's boot: cyclicdl's figures and the throttled hog."""
+    recs = run.records(Boot("default", DEADLINE, "deadline", timeout=300), mode)
+    cdl = recs.of_type("cyclicdl")
+    if not cdl:
+        raise FigureError("default: no cyclicdl record")
+    lo, avg, hi = cdl[-1]["thread_ns"]
+    hog, inst, bound, jobs, missed = _info(recs.lines, OVERRUN_RE, "overrun_throttled hog")
+    return ["| figure (`default`) | value |", "|---|---|",
+            f"| `run=cyclicdl cyclicdl.loops=200`: period start to the thread running, "
+            f"min / avg / max | {lo} / {avg} / {hi} ns |",
+            f"| `overrun_throttled`: the hog's CPU time in 300 ms (bound) | "
+            f"{int(hog) / 1000:g} ms in {inst} instances ({int(bound) / 1000:g} ms) |",
+            f"| `overrun_throttled`: the neighbour's jobs, missed deadlines | "
+            f"{jobs}, {missed} |"]
+
+
+PI = ("run=ktest,pi_stress ktest.exact_time=1 "
+      "ktest.filter=rtmutex.bench*,rtlock.bench*,mutex.bench* pi_stress.iterations=2000")
+PI_BENCH_RE = re.compile(r"bench_uncontended: ([^:]+): (\d+) cycles/op")
+PI_STRESS_RE = r"pi_stress: \d+ groups, (\d+) iterations, (\d+) failures, (\d+) iterations/s"
+PI_ROWS = [("`rt_mutex_lock`+`unlock`", ("rt_mutex",)),
+           ("`mutex_lock`+`unlock`", ("mutex",)),
+           ("`down_read`+`up_read` / `down_write`+`up_write`", ("rwsem read", "rwsem write")),
+           ("`spin_lock`+`unlock`", ("spin_lock",)),
+           ("`spin_lock_irqsave`+`unlock_irqrestore`", ("spin_lock_irqsave",))]
+
+
+def fig_pi(run, mode):
+    cols = {}
+    # notrace: !RT PREEMPT without the irqsoff tracer, whose recording would
+    # be most of an IRQ-disabling pair's cost (as for `locking`); rt has none.
+    for cfg in ("notrace", "rt"):
+        lines = run.records(Boot(cfg, PI, "pi-bench", timeout=300), mode).lines
+        got = dict(m.groups() for m in map(PI_BENCH_RE.search, lines) if m)
+        iters, fails, rate = _info(lines, PI_STRESS_RE, f"{cfg}: pi_stress")
+        cols[cfg] = (got, f"{rate} iterations/s, {fails} failures")
+    out = ["| instructions (cycles of the 1 GHz icount clock) | `notrace` (PREEMPT) | `rt` |",
+           "|---|---|---|"]
+    for label, keys in PI_ROWS:
+        cells = [" / ".join(cols[c][0].get(k, "-") for k in keys) for c in ("notrace", "rt")]
+        out.append(f"| {label} | {cells[0]} | {cells[1]} |")
+    out.append(f"| pi_stress, one group of 2000 iterations | {cols['notrace'][1]} | "
+               f"{cols['rt'][1]} |")
+    return out
+
+
+LOCKDEP = "run=ktest ktest.cpus=1 ktest.exact_time=1 ktest.filter=lockdep.bench*"
+LOCKDEP_RE = (r"raw_spin_lock\+unlock: (\d+) cycles per pair, (\d+) nested in another "
+              r"lock \(lockdep (\w+)")
+
+
+def fig_lockdep(run, mode):
+    out = ["| build | lockdep | `raw_spin_lock()+raw_spin_unlock()` | "
+           "the same nested in another lock |", "|---|---|---|---|"]
+    for cfg in ("default", "lockdep"):
+        lines = run.records(Boot(cfg, LOCKDEP, "lockdep-bench"), mode).lines
+        alone, nested, on = _info(lines, LOCKDEP_RE, f"{cfg}: lockdep.bench")
+        out.append(f"| `{cfg}` | {on} | {alone} | {nested} |")
+    return out
+
+
+TRACE_WINDOWS = "run=ktest ktest.exact_time=1 ktest.filter=trace"
+TRACE_WINDOW_RE = re.compile(r"# \w+: (\w+) window on CPU\d+: (\d+) cycles, (\d+) ns "
+                             r"for a (\d+)-cycle busy-wait")
+
+
+def fig_trace_windows(run, mode):
+    lines = run.records(Boot("trace", TRACE_WINDOWS, "trace-tests", timeout=600), mode).lines
+    got = [m.groups() for m in map(TRACE_WINDOW_RE.search, lines) if m]
+    if not got:
+        raise FigureError("trace: no '<kind> window on CPU' line (test/trace_test.c)")
+    out = ["| tracer (`trace`) | busy-wait, cycles | window recorded, cycles | ns |",
+           "|---|---|---|---|"]
+    for kind, cycles, ns, wait in got:
+        out.append(f"| {kind} | {wait} | {cycles} | {ns} |")
+    return out
+
+
+KTRACE = "run=slabbench slabbench.trace_pair=1"
+KTRACE_CONFIGS = ("default", "legacy", "rt")
+
+
+def _ktrace_paths():
+    return _module("irqlab_ktrace_paths", os.path.join(ROOT, "scripts", "ktrace_paths.py"))
+
+
+def _ktrace_boots(run, mode):
+    """Per preset: (log lines, records) of the traced pairs, checked as
+    make ktrace-paths checks them (valid traces, clock agreeing)."""
+    kp = _ktrace_paths()
+    out = {}
+    for cfg in KTRACE_CONFIGS:
+        recs = run.records(Boot(cfg, KTRACE, "ktrace-pair"), mode)
+        secs = {}
+        for name, what in kp.PAIRS:
+            try:
+                secs[name] = kp.pair_section(cfg, recs.lines, recs, name, what)
+            except SystemExit as e:
+                raise FigureError(str(e)) from None
+        out[cfg] = (recs, secs)
+    return kp, out
+
+
+def _qemu_version():
+    try:
+        return subprocess.run(["qemu-system-x86_64", "--version"], capture_output=True,
+                              text=True).stdout.splitlines()[0]
+    except (OSError, IndexError):
+        return "QEMU version unknown"
+
+
+def fig_ktrace_pairs(run, mode):
+    """Instructions per warm pair, callees only, and the cache pair by function."""
+    kp, boots = _ktrace_boots(run, mode)
+    out = [f"{_qemu_version()}; `{KTRACE}`.", "",
+           "| config | " + " | ".join(n for n, _ in kp.PAIRS) + " |",
+           "|---|" + "---:|" * len(kp.PAIRS)]
+    for cfg in KTRACE_CONFIGS:
+        out.append(f"| {cfg} | " + " | ".join(str(boots[cfg][1][n][0]) for n, _ in kp.PAIRS)
+                   + " |")
+    fns, per = [], {}
+    for cfg in KTRACE_CONFIGS:
+        recs = boots[cfg][0]
+        rows = [r for r in recs.of_type("ktrace_fn") if r.get("name") == "cache_pair"]
+        per[cfg] = {r["fn"]: r["insns"] for r in rows[1:]}     # the first is the caller
+        fns += [f for f in per[cfg] if f not in fns]
+    out += ["", "| `cache_pair` by function (callees) | " +
+            " | ".join(KTRACE_CONFIGS) + " |", "|---|" + "---:|" * len(KTRACE_CONFIGS)]
+    for f in fns:
+        out.append(f"| `{f}` | " + " | ".join(str(per[c].get(f, "-")) for c in KTRACE_CONFIGS)
+                   + " |")
+    out.append("| pair | " + " | ".join(f"**{boots[c][1]['cache_pair'][0]}**"
+                                          for c in KTRACE_CONFIGS) + " |")
+    return out
+
+
+def fig_ktrace_paths(run, mode):
+    """make ktrace-paths' per-pair sections: functions and the full path."""
+    kp, boots = _ktrace_boots(run, mode)
+    out = [f"{_qemu_version()}; `{KTRACE}`.", ""]
+    for cfg in KTRACE_CONFIGS:
+        for name, _ in kp.PAIRS:
+            out += boots[cfg][1][name][1]
+    while out and out[-1] == "":
+        out.pop()
+    return out
+
+
+# The seeds' experiments (tools/experiments/eN_icount.ini) at two commits.
+SEEDS = [
+    ("E1 !RT, pre vs post series (`legacy_notrace`, `notrace`)", "0.94 vs 0.94 s",
+     "e1_icount", "hackbench", "legacy_notrace", "notrace", "hackbench"),
+    ("E2 RT, 5.13-rt vs list_lock raw (`rt_legacy`, `rt_rawlistlock`)",
+     "1.18 vs 1.28 s (+8%)", "e2_icount", "hackbench", "rt_legacy", "rt_rawlistlock",
+     "hackbench"),
+    ("E2 RT, 5.13-rt vs list_lock spinlock_t (`rt_nopartial`)",
+     "1.18 vs 1.62-1.66 s (+37-41%)", "e2_icount", "hackbench", "rt_legacy",
+     "rt_nopartial", "hackbench"),
+    ("E3 RT, 5.13-rt vs series without local_lock, list_lock raw "
+     "(`rt_nolocallock_rawlistlock_nopartial`)", "1.055 vs 1.06 s", "e3_icount",
+     "hackbench", "rt_legacy", "rt_nolocallock_rawlistlock_nopartial", "hackbench"),
+    ("E3 RT, 5.13-rt vs series without local_lock (`rt_nolocallock_nopartial`)",
+     "1.055 vs 1.22 s (+16%)", "e3_icount", "hackbench", "rt_legacy",
+     "rt_nolocallock_nopartial", "hackbench"),
+    ("E4 RT, CPU_PARTIAL on vs off, cyclic max under hackbench (`rt`, `rt_nopartial`)",
+     "\"slightly higher with it on\"", "e4_icount", "cyclic_hackbench", "rt", "rt_nopartial",
+     "cyclic max"),
+    ("E5 RT, lazy on vs off, cyclic avg / max (`rt`, `rt_nolazy`)",
+     "cyclictest within a few %", "e5_icount", "cyclic", "rt", "rt_nolazy", "cyclic avg/max"),
+    ("E5 RT, lazy on vs off, cyclicdl avg", "cyclicdeadline t0 140 vs 19 us, t2 217 vs 19 us",
+     "e5_icount", "cyclicdl", "rt", "rt_nolazy", "cyclicdl avg"),
+]
+
+
+def _experiment_workloads(exp):
+    """[workloads] of tools/experiments/EXP.ini: name -> command line."""
+    import configparser
+    cp = configparser.ConfigParser(interpolation=None)
+    path = os.path.join(ROOT, "tools", "experiments", f"{exp}.ini")
+    if not cp.read(path) or not cp.has_section("workloads"):
+        raise FigureError(f"{path}: no [workloads] section")
+    return dict(cp.items("workloads"))
+
+
+def _seed_value(recs, metric, where):
+    """One side's figure: (values, unit); cyclic figures in us like the experiments'."""
+    if metric == "hackbench":
+        summ = recs.of_type("hackbench_summary")
+        hb = recs.of_type("hackbench")
+        if not summ and not hb:
+            raise FigureError(f"{where}: no hackbench record")
+        ns = summ[-1]["mean_ns"] if summ else hb[0]["time_ns"]
+        return [ns / 1e9], "s"
+    kind, what = metric.split()
+    cyc = recs.of_type(kind)
+    if not cyc:
+        raise FigureError(f"{where}: no {kind} record")
+    pick = {"avg": lambda r: r["thread_ns"][1], "max": lambda r: r["thread_ns"][2]}
+    return [max(pick[w](r) for r in cyc) / 1000 for w in what.split("/")], "us"
+
+
+def _seed_cmdline(exp, wl):
+    """EXP's workload WL; one boot serves every experiment that runs it alike
+    (E1-E3 share hackbench), so a name must mean one command line."""
+    cmd = _experiment_workloads(exp)[wl]
+    for other in sorted({r[2] for r in SEEDS} - {exp}):
+        theirs = _experiment_workloads(other).get(wl)
+        if theirs is not None and theirs != cmd:
+            raise FigureError(f"workload {wl} differs between {exp} and {other}: "
+                              f"{cmd!r} against {theirs!r}")
+    return cmd
+
+
+def _seed_cell(run, row, mode):
+    label, _, exp, wl, a, b, metric = row
+    cmd = _seed_cmdline(exp, wl)
+    va, unit = _seed_value(run.records(Boot(a, cmd, f"seeds-{wl}", 900), mode), metric,
+                           f"{exp} {a} {wl}")
+    vb, _ = _seed_value(run.records(Boot(b, cmd, f"seeds-{wl}", 900), mode), metric,
+                        f"{exp} {b} {wl}")
+    if unit == "s":
+        return f"{va[0]:.3f} vs {vb[0]:.3f} s, {(vb[0] / va[0] - 1) * 100:+.1f}%"
+    pa, pb = " / ".join(f"{x:.3f}" for x in va), " / ".join(f"{x:.3f}" for x in vb)
+    return f"{pa} us, the same" if va == vb else f"{pa} vs {pb} us"
+
+
+def fig_seeds_icount(run, mode, attrs):
+    """The seeds' experiments at icount, at the block's base= commit and now."""
+    base = attrs.get("base")
+    if not base or not re.fullmatch(r"[0-9a-f]{7,40}", base):
+        raise FigureError("figures:seeds-icount needs base=COMMIT (the earlier column)")
+    if mode != "icount":
+        raise FigureError("figures:seeds-icount is an icount figure (mode=icount)")
+    old = run.at(base)
+    out = [f"| experiment | seeds | icount at {base} | icount at {attrs['commit']} |",
+           "|---|---|---|---|"]
+    for row in SEEDS:
+        out.append(f"| {row[0]} | {row[1]} | {_seed_cell(old, row, mode)} | "
+                   f"{_seed_cell(run, row, mode)} |")
+    return out
+
+
+fig_seeds_icount.wants_attrs = True
+
+
+# The seeds' experiments under TCG (tools/experiments/eN.ini, 10 runs a side):
+# (label, seeds, experiment, workload, A, B, tools/irqlab metric, unit)
+SEEDS_TCG = [
+    ("E1 !RT, pre vs post series", "0.94 vs 0.94 s", "e1", "hackbench", "legacy_notrace",
+     "notrace", "hackbench time s", "s"),
+    ("E2 RT, 5.13-rt vs list_lock raw", "1.18 vs 1.28 s (+8%)", "e2", "hackbench",
+     "rt_legacy", "rt_rawlistlock", "hackbench time s", "s"),
+    ("E2 RT, 5.13-rt vs list_lock spinlock_t", "1.18 vs 1.62-1.66 s (+37-41%)", "e2",
+     "hackbench", "rt_legacy", "rt_nopartial", "hackbench time s", "s"),
+    ("E3 RT, 5.13-rt vs series without local_lock", "1.055 vs 1.22 s (+16%)", "e3",
+     "hackbench", "rt_legacy", "rt_nolocallock_nopartial", "hackbench time s", "s"),
+    ("E3 RT, same with list_lock raw", "1.055 vs 1.06 s", "e3", "hackbench", "rt_legacy",
+     "rt_nolocallock_rawlistlock_nopartial", "hackbench time s", "s"),
+    ("E4 RT, CPU_PARTIAL on vs off, cyclic max", "\"slightly higher with it on\"", "e4",
+     "cyclic_hackbench", "rt", "rt_nopartial", "cyclic max us", "us"),
+    ("E5 RT, lazy on vs off, cyclic avg", "cyclictest within a few %", "e5", "cyclic", "rt",
+     "rt_nolazy", "cyclic avg us", "us"),
+    ("E5 RT, lazy on vs off, cyclicdl avg", "cyclicdeadline t0 140 vs 19 us (+637%), t2 217 "
+     "vs 19 us (+1042%), t1 21 vs 24 us", "e5", "cyclicdl", "rt", "rt_nolazy",
+     "cyclicdl avg us", "us"),
+    ("E5 RT, lazy on vs off, cyclicdl max", "t0 258 vs 110 us, t2 274 vs 61 us", "e5",
+     "cyclicdl", "rt", "rt_nolazy", "cyclicdl max us", "us"),
+    ("E5 RT, same under hackbench, cyclicdl avg", "(rt-tests ran under load)", "e5",
+     "cyclicdl_hackbench", "rt", "rt_nolazy", "cyclicdl avg us", "us"),
+    ("E5 RT, same under hackbench, cyclicdl max", "(rt-tests ran under load)", "e5",
+     "cyclicdl_hackbench", "rt", "rt_nolazy", "cyclicdl max us", "us"),
+]
+
+
+def _irqlab_tool():
+    """tools/irqlab as a module (its file has no .py suffix)."""
+    if "irqlab_tool" not in sys.modules:
+        import importlib.machinery
+        loader = importlib.machinery.SourceFileLoader("irqlab_tool",
+                                                      os.path.join(ROOT, "tools", "irqlab"))
+        spec = importlib.util.spec_from_loader("irqlab_tool", loader)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["irqlab_tool"] = mod
+        loader.exec_module(mod)
+    return sys.modules["irqlab_tool"]
+
+
+def _matrix_sides(run, exp, wl, configs):
+    """Each configuration's parsed runs of EXP's workload WL, from the matrix
+    tools/irqlab ran (resumable) into build/figures/seeds-tcg/COMMIT/EXP, or
+    from LOGS/seeds-tcg/EXP (its .json cells) with --logs."""
+    tool = _irqlab_tool()
+    ini = os.path.join(ROOT, "tools", "experiments", f"{exp}.ini")
+    try:
+        mx = tool.load_matrix(ini)
+    except ValueError as e:
+        raise FigureError(str(e)) from None
+    if run.logs:
+        out = os.path.join(run.logs, "seeds-tcg", exp)
+    else:
+        out = os.path.join(ROOT, "build", "figures", "seeds-tcg", head_commit(), exp)
+        if exp not in run.matrices:
+            rc = tool.boot_matrix(mx, out, progress=sys.stderr)
+            if rc == 2:
+                raise FigureError(f"{exp}: tools/irqlab matrix could not run (see above)")
+            run.matrices.add(exp)
+    sides = {}
+    for c in configs:
+        sides[c] = []
+        for rep in range(1, mx["reps"] + 1):
+            path = os.path.join(out, c, wl, f"rep{rep}.json")
+            try:
+                with open(path) as f:
+                    res = json.load(f)
+            except (OSError, ValueError):
+                raise FigureError(f"{exp}: no run {path}") from None
+            if not res.get("passed") or res.get("problems"):
+                raise FigureError(f"{exp}: {path}: the run failed or lost records "
+                                  f"({res.get('verdict')}; {res.get('problems')})")
+            sides[c].append(res)
+    return tool, sides
+
+
+def fig_seeds_tcg(run, mode):
+    if mode != "tcg":
+        raise FigureError("figures:seeds-tcg is measured under TCG (mode=tcg)")
+    out = ["| experiment | seeds | TCG SMP=2 (A vs B, change, verdict) |", "|---|---|---|"]
+    for label, seeds, exp, wl, a, b, metric, unit in SEEDS_TCG:
+        tool, sides = _matrix_sides(run, exp, wl, (a, b))
+        rows = {r[0]: r for r in tool.compare(sides[a], sides[b])}
+        if metric not in rows or len(rows[metric]) < 10:
+            raise FigureError(f"{exp} {wl}: no comparable '{metric}' for {a} against {b}")
+        va = [tool.metrics(x)[metric] for x in sides[a]]
+        vb = [tool.metrics(x)[metric] for x in sides[b]]
+        centre = tool.median if tool.is_extreme(metric) else (lambda xs: sum(xs) / len(xs))
+        row = rows[metric]
+        out.append(f"| {label} (`{a}`, `{b}`) | {seeds} | {tool.fixed(centre(va))} vs "
+                   f"{tool.fixed(centre(vb))} {unit} ({len(va)} vs {len(vb)} runs), "
+                   f"{row[5]}, {row[9]} |")
+    return out
+
+
 FIGURES = {
     "latency-windows": (fig_latency_windows,
                         "the longest IRQ-off window opened by slab code and by the page "
@@ -385,20 +791,47 @@ FIGURES = {
     "mutex": (fig_mutex, "`mutex.bench_uncontended`, one lock+unlock pair, instructions"),
     "slabbench": (fig_slabbench, "`run=slabbench` (defaults), per operation"),
     "cyclic": (fig_cyclic, "`run=cyclic` (defaults: 1000 loops of 1000 us)"),
+    "deadline": (fig_deadline, "the `deadline-icount` entry's boot (`run=ktest,cyclicdl "
+                 "ktest.filter=deadline cyclicdl.loops=200`)"),
+    "pi": (fig_pi, "uncontended lock+unlock, mean of 10000 with the loop "
+           "(`rtmutex.bench*`, `rtlock.bench*`, `mutex.bench*`), then `run=pi_stress "
+           "pi_stress.iterations=2000`"),
+    "lockdep": (fig_lockdep, "`lockdep.bench_raw_spin_lock_unlock`, instructions per pair"),
+    "trace-windows": (fig_trace_windows, "`test/trace_test.c`: a busy-wait with "
+                      "interrupts, preemption or migration off, as the tracer recorded it"),
+    "ktrace-pairs": (fig_ktrace_pairs, "instructions per warm alloc+free pair, callees "
+                     "only, traced by ktrace and checked against the icount clock (as "
+                     "`make ktrace-paths`)"),
+    "ktrace-paths": (fig_ktrace_paths, "`make ktrace-paths`' sections: per preset and pair "
+                     "the functions and the full executed path"),
+    "seeds-icount": (fig_seeds_icount, "the seeds' experiments "
+                     "(`tools/experiments/eN_icount.ini`, one run a side; hackbench 10 "
+                     "groups x 100 loops of 4096 bytes), at the two commits named, both "
+                     "built from the current defconfigs"),
+    "seeds-tcg": (fig_seeds_tcg, "the seeds' experiments (`tools/experiments/eN.ini` as "
+                  "`make experiment-seeds` runs them: 10 runs a side interleaved, mean or, "
+                  "for a maximum, median; Welch's t-test or Mann-Whitney U at 5%)"),
 }
 
 
-def provenance(name, mode, commit):
+def provenance(name, mode, commit, attrs=None):
+    base = (attrs or {}).get("base")
+    at = f"at commits {base} and {commit}" if base else f"at commit {commit}"
     return (f"*Generated by `make figures` (`{name}`): {FIGURES[name][1]}; "
-            f"{MODES[mode]}, at commit {commit}." +
+            f"{MODES[mode]}, {at}." +
             (" `make check-figures` reruns it.*" if mode in RECHECKED else
              " Timed, so not rechecked.*"))
 
 
-def render(name, run, mode, commit):
+def render(name, run, mode, commit, attrs=None):
     if name not in FIGURES:
         raise FigureError(f"figures:{name}: no such figure (known: {', '.join(FIGURES)})")
-    return [provenance(name, mode, commit), ""] + FIGURES[name][0](run, mode)
+    fn = FIGURES[name][0]
+    if getattr(fn, "wants_attrs", False):
+        body = fn(run, mode, dict(attrs or {}, commit=commit))
+    else:
+        body = fn(run, mode)
+    return [provenance(name, mode, commit, attrs), ""] + body
 
 
 # ---------------------------------------------------------------- check and write
@@ -461,7 +894,7 @@ def cmd_check(docs, names, run, out):
                       "timed, not rechecked", file=out)
                 skipped += 1
                 continue
-            fresh = render(b.name, run, b.mode, b.commit)
+            fresh = render(b.name, run, b.mode, b.commit, b.attrs)
             msgs = stale_values(b, fresh)
             checked += 1
             stale += msgs
@@ -481,9 +914,11 @@ def cmd_write(docs, names, run, mode_filter, out):
         for b in reversed(blocks):
             if (names and b.name not in names) or (mode_filter and b.mode not in mode_filter):
                 continue
-            body = render(b.name, run, b.mode, commit)
+            body = render(b.name, run, b.mode, commit, b.attrs)
+            extra = "".join(f" {k}={v}" for k, v in b.attrs.items()
+                            if k not in ("mode", "commit"))
             lines[b.begin:b.end + 1] = ([f"<!-- figures:{b.name} begin mode={b.mode} "
-                                         f"commit={commit} -->"] + body +
+                                         f"commit={commit}{extra} -->"] + body +
                                         [f"<!-- figures:{b.name} end -->"])
             print(f"{b.where()}: figures:{b.name}: written at {commit}", file=out)
         new = "\n".join(lines)

@@ -106,6 +106,38 @@ u64 cyclic_avg_ns(const struct cyclic_stats *s)
  * stops tracing at once, so the trace ends at the breach, and keeps the
  * sample; every thread ends its loop at its next wakeup.
  */
+/*
+ * Whether two runs gave one level the same figures, for the icount
+ * repeatability tests: count, extremes, sum, overflows and every
+ * histogram bin.  Not sample by sample: which periods the tick lands in
+ * depends on the run's phase against it.  When they differ, @t's log says
+ * how, naming the runs with @what.
+ */
+bool cyclic_stats_same(struct ktest *t, const char *what, const struct cyclic_stats *a,
+		       const struct cyclic_stats *b, unsigned int hist_us)
+{
+	unsigned int bins = 0, first = 0;
+
+	for (unsigned int i = 0; i < hist_us; i++) {
+		if (a->hist[i] == b->hist[i])
+			continue;
+		if (!bins++)
+			first = i;
+	}
+	if (a->count == b->count && a->min_ns == b->min_ns && a->max_ns == b->max_ns &&
+	    a->sum_ns == b->sum_ns && a->overflows == b->overflows && !bins)
+		return true;
+	ktest_info(t, "%s differ: count %llu/%llu, min %llu/%llu, max %llu/%llu, "
+		   "sum %llu/%llu ns, overflows %llu/%llu, %u histogram bin(s) (first %u us)",
+		   what, (unsigned long long)a->count, (unsigned long long)b->count,
+		   (unsigned long long)a->min_ns, (unsigned long long)b->min_ns,
+		   (unsigned long long)a->max_ns, (unsigned long long)b->max_ns,
+		   (unsigned long long)a->sum_ns, (unsigned long long)b->sum_ns,
+		   (unsigned long long)a->overflows, (unsigned long long)b->overflows,
+		   bins, first);
+	return false;
+}
+
 void cyclic_break(struct cyclic_thread *ct, u64 ns)
 {
 	struct cyclic_result *r = ct->res;

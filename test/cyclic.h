@@ -84,6 +84,9 @@ int cyclic_format_record(char *json, size_t size, const struct cyclic_result *r,
 			 unsigned int i, const char *clock);
 void cyclic_free(struct cyclic_result *r);
 u64 cyclic_avg_ns(const struct cyclic_stats *s);
+struct ktest;
+bool cyclic_stats_same(struct ktest *t, const char *what, const struct cyclic_stats *a,
+		       const struct cyclic_stats *b, unsigned int hist_us);
 u64 cyclic_missed_total(const struct cyclic_result *r);
 /* Missed-period lines and the run summary's worst latency and missed. */
 void cyclic_report_summary(const struct cyclic_result *r, const char *what);

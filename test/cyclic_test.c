@@ -97,17 +97,6 @@ static void cyclic_bookkeeping(struct ktest *t)
 	cyclic_free(r);
 }
 
-static void expect_same(struct ktest *t, const struct cyclic_stats *a,
-			const struct cyclic_stats *b, unsigned int hist_us)
-{
-	KTEST_EXPECT_EQ(t, a->min_ns, b->min_ns);
-	KTEST_EXPECT_EQ(t, cyclic_avg_ns(a), cyclic_avg_ns(b));
-	KTEST_EXPECT_EQ(t, a->max_ns, b->max_ns);
-	KTEST_EXPECT_EQ(t, a->overflows, b->overflows);
-	for (unsigned int i = 0; i < hist_us; i++)
-		KTEST_EXPECT_EQ(t, a->hist[i], b->hist[i]);
-}
-
 /* DESIGN 7: icount at SMP=1 counts instructions, so the figures repeat. */
 static void cyclic_icount_repeatable(struct ktest *t)
 {
@@ -134,8 +123,11 @@ static void cyclic_icount_repeatable(struct ktest *t)
 	latency_tracer_set(mask, thr, fine, worst);
 	check_result(t, a);
 	check_result(t, b);
-	expect_same(t, &a->threads[0].thread, &b->threads[0].thread, a->params.hist_us);
-	expect_same(t, &a->threads[0].irq, &b->threads[0].irq, a->params.hist_us);
+	KTEST_EXPECT_TRUE(t, cyclic_stats_same(t, "thread level, runs 1 and 2",
+					       &a->threads[0].thread, &b->threads[0].thread,
+					       a->params.hist_us));
+	KTEST_EXPECT_TRUE(t, cyclic_stats_same(t, "IRQ level, runs 1 and 2", &a->threads[0].irq,
+					       &b->threads[0].irq, a->params.hist_us));
 	ktest_info(t, "thread %llu/%llu/%llu ns, IRQ %llu/%llu/%llu ns (min/avg/max), twice",
 		   (unsigned long long)a->threads[0].thread.min_ns,
 		   (unsigned long long)cyclic_avg_ns(&a->threads[0].thread),
@@ -436,9 +428,12 @@ static void cyclic_heartbeat_undisturbed(struct ktest *t)
 		   (unsigned long long)beating->threads[0].thread.max_ns);
 	KTEST_EXPECT_EQ(t, quiet->threads[0].hb.beats, 0);
 	KTEST_EXPECT_GE(t, beating->threads[0].hb.beats, 8);
-	expect_same(t, &quiet->threads[0].thread, &beating->threads[0].thread,
-		    quiet->params.hist_us);
-	expect_same(t, &quiet->threads[0].irq, &beating->threads[0].irq, quiet->params.hist_us);
+	KTEST_EXPECT_TRUE(t, cyclic_stats_same(t, "thread level, quiet and beating",
+					       &quiet->threads[0].thread,
+					       &beating->threads[0].thread, quiet->params.hist_us));
+	KTEST_EXPECT_TRUE(t, cyclic_stats_same(t, "IRQ level, quiet and beating",
+					       &quiet->threads[0].irq, &beating->threads[0].irq,
+					       quiet->params.hist_us));
 	KTEST_EXPECT_EQ(t, beating->threads[0].missed, 0);
 	cyclic_free(quiet);
 	cyclic_free(beating);

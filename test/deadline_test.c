@@ -1452,32 +1452,24 @@ static void cyclicdl_bookkeeping(struct ktest *t)
 }
 
 /*
- * Whether two runs hold the same records: extremes, sum, overflows and
- * histogram.  Not sample by sample: which periods the tick lands in
- * depends on the run's phase against it, which differs between runs.  When they differ, the log says how, and where the
- * samples first part.
+ * Whether two runs hold the same figures (cyclic_stats_same()); when they
+ * differ, the log also says where their samples first part.
  */
 static bool cyclicdl_same(struct ktest *t, struct cyclic_result *ra, int a,
 			  struct cyclic_result *rb, int b)
 {
-	const struct cyclic_stats *as = &ra->threads[0].thread, *bs = &rb->threads[0].thread;
 	const u64 *sa = ra->threads[0].thread_samples, *sb = rb->threads[0].thread_samples;
-	unsigned int bins = 0, i;
+	char what[32];
+	unsigned int i;
 
-	for (i = 0; i < ra->params.hist_us; i++)
-		bins += as->hist[i] != bs->hist[i];
-	if (as->min_ns == bs->min_ns && as->max_ns == bs->max_ns &&
-	    as->sum_ns == bs->sum_ns && as->overflows == bs->overflows && !bins)
+	snprintf(what, sizeof(what), "runs %d and %d", a, b);
+	if (cyclic_stats_same(t, what, &ra->threads[0].thread, &rb->threads[0].thread,
+			      ra->params.hist_us))
 		return true;
 	for (i = 0; i < CDL_LOOPS && sa[i] == sb[i]; i++)
 		;
-	ktest_info(t, "runs %d and %d differ: min %llu/%llu max %llu/%llu sum %llu/%llu ns, "
-		   "overflows %llu/%llu, %u histogram bins; first differing sample %u: %llu/%llu ns",
-		   a, b, (unsigned long long)as->min_ns, (unsigned long long)bs->min_ns,
-		   (unsigned long long)as->max_ns, (unsigned long long)bs->max_ns,
-		   (unsigned long long)as->sum_ns, (unsigned long long)bs->sum_ns,
-		   (unsigned long long)as->overflows, (unsigned long long)bs->overflows, bins,
-		   i, (unsigned long long)(i < CDL_LOOPS ? sa[i] : 0),
+	ktest_info(t, "runs %d and %d: first differing sample %u: %llu/%llu ns", a, b, i,
+		   (unsigned long long)(i < CDL_LOOPS ? sa[i] : 0),
 		   (unsigned long long)(i < CDL_LOOPS ? sb[i] : 0));
 	return false;
 }

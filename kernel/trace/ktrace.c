@@ -53,17 +53,31 @@ u64 ktrace_clock_call(void (*fn)(void *), void *arg);
 void ktrace_empty_fn(void *arg);
 extern const char ktrace_step_call_end[];
 
+/*
+ * The frame both callers share: fn in %rbx, arg moved to %rdi; %r12 is
+ * free for what the caller keeps across the call.  Three pushes after the
+ * return address leave %rsp 16-byte aligned at "call *%rbx".
+ */
+#define KTRACE_CALL_ENTER		\
+"	pushq	%rbp\n"			\
+"	movq	%rsp, %rbp\n"		\
+"	pushq	%rbx\n"			\
+"	pushq	%r12\n"			\
+"	movq	%rdi, %rbx\n"		\
+"	movq	%rsi, %rdi\n"
+
+#define KTRACE_CALL_LEAVE		\
+"	popq	%r12\n"			\
+"	popq	%rbx\n"			\
+"	popq	%rbp\n"			\
+"	ret\n"
+
 asm(
 "	.pushsection .text\n"
 "	.globl	ktrace_step_call\n"
 "	.type	ktrace_step_call, @function\n"
 "ktrace_step_call:\n"
-"	pushq	%rbp\n"
-"	movq	%rsp, %rbp\n"
-"	pushq	%rbx\n"
-"	pushq	%r12\n"
-"	movq	%rdi, %rbx\n"
-"	movq	%rsi, %rdi\n"
+KTRACE_CALL_ENTER
 "	pushfq\n"
 "	orq	$0x100, (%rsp)\n"
 "	popfq\n"
@@ -72,10 +86,7 @@ asm(
 "	movq	(%rsp), %rax\n"
 "	andq	$~0x100, (%rsp)\n"
 "	popfq\n"
-"	popq	%r12\n"
-"	popq	%rbx\n"
-"	popq	%rbp\n"
-"	ret\n"
+KTRACE_CALL_LEAVE
 "	.globl	ktrace_step_call_end\n"
 "ktrace_step_call_end:\n"
 "	.size	ktrace_step_call, . - ktrace_step_call\n"
@@ -83,12 +94,7 @@ asm(
 "	.globl	ktrace_clock_call\n"
 "	.type	ktrace_clock_call, @function\n"
 "ktrace_clock_call:\n"
-"	pushq	%rbp\n"
-"	movq	%rsp, %rbp\n"
-"	pushq	%rbx\n"
-"	pushq	%r12\n"
-"	movq	%rdi, %rbx\n"
-"	movq	%rsi, %rdi\n"
+KTRACE_CALL_ENTER
 "	lfence\n"
 "	rdtsc\n"
 "	shlq	$32, %rdx\n"
@@ -100,10 +106,7 @@ asm(
 "	shlq	$32, %rdx\n"
 "	orq	%rdx, %rax\n"
 "	subq	%r12, %rax\n"
-"	popq	%r12\n"
-"	popq	%rbx\n"
-"	popq	%rbp\n"
-"	ret\n"
+KTRACE_CALL_LEAVE
 "	.size	ktrace_clock_call, . - ktrace_clock_call\n"
 "\n"
 "	.globl	ktrace_empty_fn\n"

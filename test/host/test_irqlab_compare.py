@@ -3,39 +3,21 @@
 import io
 import os
 import sys
-import tempfile
 import unittest
 from contextlib import redirect_stdout, redirect_stderr
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _load  # noqa: E402
-from test_irqlab_tool import rec, run_tool, tool, CYC  # noqa: E402
+from test_irqlab_tool import tool, CYC  # noqa: E402
+from _logs import LogCase  # noqa: E402
 
 
 def cyc(max_ns, avg_ns=2500, clock="icount"):
     return dict(CYC, cpu=0, thread_ns=[1900, avg_ns, max_ns], clock=clock)
 
 
-class CompareCliTest(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.n = 0
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def log(self, records, cmdline="run=cyclic", config="deadbeef", smp=1):
-        self.n += 1
-        path = os.path.join(self.tmp.name, f"{self.n}.log")
-        lines = [f"irqlab: start 0.1.0 {config}", f"Command line: {cmdline}",
-                 f"smp: Brought up {smp} CPU{'s' if smp > 1 else ''} in 0 ms"]
-        lines += [rec(i, r) for i, r in enumerate(records)] + ["irqlab: end status=ok"]
-        with open(path, "w") as f:
-            f.write("\n".join(lines) + "\n")
-        return path
-
-    def run_tool(self, *argv):
-        return run_tool(*argv)
+class CompareCliTest(LogCase):
+    log_smp = 1
 
     def test_sides_differing_in_more_than_one_setting_are_refused(self):
         a = [self.log([cyc(9000)]) for _ in range(5)]

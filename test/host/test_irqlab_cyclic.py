@@ -14,28 +14,10 @@ from contextlib import redirect_stdout, redirect_stderr
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _load  # noqa: E402
 from test_irqlab_tool import rec, run_tool, tool, CYC  # noqa: E402
+from _logs import LogCase  # noqa: E402
 
 
-class CyclicReportTest(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.n = 0
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def log(self, records, extra=()):
-        self.n += 1
-        path = os.path.join(self.tmp.name, f"{self.n}.log")
-        lines = ["irqlab: start 0.1.0 deadbeef", "Command line: run=cyclic", *extra]
-        lines += [rec(i, r) for i, r in enumerate(records)] + ["irqlab: end status=ok"]
-        with open(path, "w") as f:
-            f.write("\n".join(lines) + "\n")
-        return path
-
-    def run_tool(self, *argv):
-        return run_tool(*argv)
-
+class CyclicReportTest(LogCase):
     def test_missed_periods_in_report(self):
         rc, out, _ = self.run_tool("report", self.log([dict(CYC, missed=0)]))
         self.assertEqual(rc, 0)
