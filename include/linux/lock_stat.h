@@ -17,23 +17,24 @@ struct lock_time {
 	unsigned long nr;
 };
 
+/* An acquisition or contention on another CPU than the lock's last one. */
 enum bounce_type {
-	bounce_acquired_write,
-	bounce_acquired_read,
-	bounce_contended_write,
-	bounce_contended_read,
-	nr_bounce_types,
+	bounce_acquired_write,	/* + 1 for a reader: the _read one */
+	bounce_acquired_read,	/* a shared acquisition */
+	bounce_contended_write,	/* the same for contentions */
+	bounce_contended_read,	/* a reader waited */
+	nr_bounce_types,	/* the array's size */
 
-	bounce_acquired = bounce_acquired_write,
-	bounce_contended = bounce_contended_write,
+	bounce_acquired = bounce_acquired_write,	/* base of the pair */
+	bounce_contended = bounce_contended_write,	/* base of the pair */
 };
 
 struct lock_class_stats {
-	unsigned long contention_point[LOCKSTAT_POINTS];
-	unsigned long contending_point[LOCKSTAT_POINTS];
+	unsigned long contention_point[LOCKSTAT_POINTS];	/* waiters' sites */
+	unsigned long contending_point[LOCKSTAT_POINTS];	/* holders' sites */
 	struct lock_time read_waittime, write_waittime;
 	struct lock_time read_holdtime, write_holdtime;
-	unsigned long bounces[nr_bounce_types];
+	unsigned long bounces[nr_bounce_types];	/* by enum bounce_type */
 	/*
 	 * irqlab's additions, for the rtmutex-based locks of PREEMPT_RT:
 	 * acquisitions that never waited (the fast path), waits that an

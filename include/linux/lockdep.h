@@ -144,8 +144,8 @@ extern int lock_stat;
  * (lock_acquired); @ip is the site that asked.  Between the two is the
  * wait time, from lock_acquired() to the release the hold time.
  */
-void lock_contended(struct lockdep_map *lock, unsigned long ip);
-void lock_acquired(struct lockdep_map *lock, unsigned long ip);
+void lock_contended(struct lockdep_map *map, unsigned long ip);
+void lock_acquired(struct lockdep_map *map, unsigned long ip);
 /* From the rtmutex wait loop: current's pending wait slept / spun and won. */
 void lock_stat_note_sleep(void);
 void lock_stat_note_spin(void);
@@ -175,11 +175,13 @@ do {									\
 /* The same for a lock function that takes the task state too. */
 #define LOCK_CONTENDED_STATE(_lock, try, lock, state)			\
 do {									\
+	unsigned long __ls_ip = _RET_IP_;				\
+									\
 	if (!try(_lock)) {						\
-		lock_contended(&(_lock)->dep_map, _RET_IP_);		\
+		lock_contended(&(_lock)->dep_map, __ls_ip);		\
 		lock(_lock, state);					\
 	}								\
-	lock_acquired(&(_lock)->dep_map, _RET_IP_);			\
+	lock_acquired(&(_lock)->dep_map, __ls_ip);			\
 } while (0)
 #else
 static inline void lock_stat_report(void) { }

@@ -138,29 +138,28 @@ static __always_inline struct lockstat_held *find_held(struct task_struct *curr,
 	return NULL;
 }
 
-static void lock_time_inc(struct lock_time *lt, u64 time)
+static void lock_time_inc(struct lock_time *lt, u64 ticks)
 {
-	if (time > lt->max)
-		lt->max = time;
-	if (time < lt->min || !lt->nr)
-		lt->min = time;
-	lt->total += time;
-	lt->nr++;
+	/* The first sample sets both bounds. */
+	if (!lt->nr || ticks < lt->min)
+		lt->min = ticks;
+	lt->max = max(lt->max, ticks);
+	lt->total += ticks;
+	lt->nr += 1;
 }
 
-/* Record one more hit of @ip in the first free or matching slot. */
-static int lock_point(unsigned long points[], unsigned long ip)
+/*
+ * The slot of @ip among @sites: the one that holds it, else the first
+ * free one, which it then takes; LOCKSTAT_POINTS when all are others'.
+ */
+static int lock_point(unsigned long sites[], unsigned long ip)
 {
-	int i;
+	int i = 0;
 
-	for (i = 0; i < LOCKSTAT_POINTS; i++) {
-		if (!points[i]) {
-			points[i] = ip;
-			break;
-		}
-		if (points[i] == ip)
-			break;
-	}
+	while (i < LOCKSTAT_POINTS && sites[i] && sites[i] != ip)
+		i++;
+	if (i < LOCKSTAT_POINTS && !sites[i])
+		sites[i] = ip;
 	return i;
 }
 
@@ -199,7 +198,7 @@ out:
 	raw_local_irq_restore(flags);
 }
 
-void lock_contended(struct lockdep_map *lock, unsigned long ip)
+void lock_contended(struct lockdep_map *map, unsigned long ip)
 {
 	struct lockstat_class *class;
 	struct lock_class_stats *stats;
@@ -210,10 +209,10 @@ void lock_contended(struct lockdep_map *lock, unsigned long ip)
 	if (unlikely(!lock_stat || in_nmi()))
 		return;
 	raw_local_irq_save(flags);
-	hl = find_held(current, lock);
+	hl = find_held(current, map);
 	if (!hl)
 		goto out;
-	class = lockstat_class_of(lock);
+	class = lockstat_class_of(map);
 	if (!class)
 		goto out;
 	hl->waittime_stamp = lockstat_clock();
@@ -221,16 +220,16 @@ void lock_contended(struct lockdep_map *lock, unsigned long ip)
 	point = lock_point(class->contention_point, ip);
 	if (point < LOCKSTAT_POINTS)
 		stats->contention_point[point]++;
-	point = lock_point(class->contending_point, READ_ONCE(lock->ip));
+	point = lock_point(class->contending_point, READ_ONCE(map->ip));
 	if (point < LOCKSTAT_POINTS)
 		stats->contending_point[point]++;
-	if (READ_ONCE(lock->cpu) != smp_processor_id())
+	if (READ_ONCE(map->cpu) != smp_processor_id())
 		stats->bounces[bounce_contended + hl->read]++;
 out:
 	raw_local_irq_restore(flags);
 }
 
-void lock_acquired(struct lockdep_map *lock, unsigned long ip)
+void lock_acquired(struct lockdep_map *map, unsigned long ip)
 {
 	struct lockstat_class *class;
 	struct lock_class_stats *stats;
@@ -241,10 +240,10 @@ void lock_acquired(struct lockdep_map *lock, unsigned long ip)
 	if (unlikely(!lock_stat || in_nmi()))
 		return;
 	raw_local_irq_save(flags);
-	hl = find_held(current, lock);
+	hl = find_held(current, map);
 	if (!hl)
 		goto out;
-	class = lockstat_class_of(lock);
+	class = lockstat_class_of(map);
 	if (!class)
 		goto out;
 	cpu = smp_processor_id();
@@ -263,10 +262,10 @@ void lock_acquired(struct lockdep_map *lock, unsigned long ip)
 	} else {
 		stats->fastpath++;
 	}
-	if (lock->cpu != cpu)
+	if (map->cpu != cpu)
 		stats->bounces[bounce_acquired + hl->read]++;
-	lock->cpu = cpu;
-	lock->ip = ip;
+	map->cpu = cpu;
+	map->ip = ip;
 out:
 	raw_local_irq_restore(flags);
 }

@@ -21,16 +21,16 @@
 #define LS_NAME_LEN	38
 #define LS_WIDTH	(40 + 1 + 12 * (14 + 1))
 
-static void lock_time_add(const struct lock_time *src, struct lock_time *dst)
+/* Fold one CPU's times into the sum. */
+static void lock_time_add(const struct lock_time *from, struct lock_time *sum)
 {
-	if (!src->nr)
+	if (from->nr == 0)
 		return;
-	if (src->max > dst->max)
-		dst->max = src->max;
-	if (src->min < dst->min || !dst->nr)
-		dst->min = src->min;
-	dst->total += src->total;
-	dst->nr += src->nr;
+	if (sum->nr == 0 || from->min < sum->min)
+		sum->min = from->min;
+	sum->max = max(sum->max, from->max);
+	sum->total += from->total;
+	sum->nr += from->nr;
 }
 
 static void lock_stats_fold(unsigned int idx, struct lock_class_stats *out)
