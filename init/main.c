@@ -417,6 +417,7 @@ static int kernel_init(void *unused)
 		verdict_add(why, "%d workload(s) failed", failed);
 	fault_inject_report();
 	slabinfo_report_at_end();
+	lock_stat_report();
 	sched_print_stats();
 	if (atomic_read(&sched_bug_count)) {
 		pr_err("irqlab: the kernel reported %d scheduling bug(s): see above\n",

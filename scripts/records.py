@@ -24,6 +24,44 @@ RECORD_RE = re.compile(r"@irqlab (\d+) ([0-9a-fA-F]{8}) (.*)$")
 DROPPED_RE = re.compile(r"\*\* (\d+) printk messages dropped \*\*")
 
 
+# The members (and their JSON types) that records of these types must have;
+# a record of another type is only checked for being an object.
+_INT, _STR = (int,), (str,)
+FIELDS = {
+    "lock_stat": {"class": _STR, "rw": _STR, "con": _INT, "acq": _INT, "cb": _INT,
+                  "ab": _INT},
+    "lock_stat_time": {"class": _STR, "rw": _STR, "what": _STR, "min": _INT,
+                       "max": _INT, "total": _INT},
+    "lock_stat_site": {"class": _STR, "kind": _STR, "n": _INT, "ip": _STR, "sym": _STR},
+    "lock_stat_wait": {"class": _STR, "fastpath": _INT, "spin_acquired": _INT,
+                       "slept": _INT, "sleeps": _INT},
+    "lock_stat_run": {"clock": _STR, "tsc_khz": _INT, "classes": _INT, "printed": _INT,
+                      "class_overflow": _INT, "depth_overflow": _INT},
+    "lock_stat_cost": {"clock": _STR, "pairs": _INT, "with": _INT, "without": _INT,
+                       "per_pair_x100": _INT},
+}
+_CHOICES = {("lock_stat", "rw"): ("w", "r"), ("lock_stat_time", "rw"): ("w", "r"),
+            ("lock_stat_time", "what"): ("wait", "hold"),
+            ("lock_stat_site", "kind"): ("contention", "contending")}
+
+
+def check_fields(obj):
+    """Why a record of a type in FIELDS lacks what that type has, or None."""
+    kind = obj.get("type")
+    want = FIELDS.get(kind)
+    if want is None:
+        return None
+    for key, types in want.items():
+        if key not in obj:
+            return f"{kind} record without \"{key}\""
+        v = obj[key]
+        if not isinstance(v, types) or isinstance(v, bool) or (types is _INT and v < 0):
+            return f"{kind} record: \"{key}\" is {json.dumps(v)}"
+        if v not in _CHOICES.get((kind, key), (v,)):
+            return f"{kind} record: \"{key}\" is {json.dumps(v)}"
+    return None
+
+
 class Records:
     def __init__(self):
         self.items = []          # (seq, dict), in log order
@@ -88,6 +126,10 @@ def parse(lines):
         if seq in seen:
             r.duplicates.append(seq)
         seen.add(seq)
+        why = check_fields(obj)
+        if why:
+            r.corrupt.append((n, f"record {seq}: {why}"))
+            continue
         r.items.append((seq, obj))
     if seen:
         r.missing = [s for s in range(max(seen) + 1) if s not in seen]

@@ -79,11 +79,26 @@ void lockdep_stats(unsigned int *classes, unsigned int *deps, unsigned int *trac
 
 #else /* !CONFIG_PROVE_LOCKING */
 
+#ifdef CONFIG_LOCK_STAT
+/* No checking, but lock_stat times every acquisition (kernel/locking/lockstat.c). */
+void lockdep_init_map_type(struct lockdep_map *map, const char *name,
+			   struct lock_class_key *key, int subclass,
+			   u8 inner, u8 outer);
+void lock_acquire(struct lockdep_map *lock, unsigned int subclass, int trylock,
+		  int read, int check, struct lockdep_map *nest_lock,
+		  unsigned long ip);
+void lock_release(struct lockdep_map *lock, unsigned long ip);
+#define lockdep_init_map_wait(l, n, k, s, inner)			\
+	lockdep_init_map_type(l, n, k, s, inner, LD_WAIT_INV)
+#define lockdep_init_map(l, n, k, s)					\
+	lockdep_init_map_type(l, n, k, s, LD_WAIT_INV, LD_WAIT_INV)
+#else
 #define lockdep_init_map_type(l, n, k, s, i, o)	do { } while (0)
 #define lockdep_init_map_wait(l, n, k, s, i)	do { } while (0)
 #define lockdep_init_map(l, n, k, s)		do { } while (0)
 #define lock_acquire(l, s, t, r, c, n, i)	do { } while (0)
 #define lock_release(l, i)			do { } while (0)
+#endif
 #define lockdep_assert_held(l)			do { (void)(l); } while (0)
 #define lockdep_assert_not_held(l)		do { (void)(l); } while (0)
 #define lockdep_assert_held_write(l)		do { (void)(l); } while (0)
@@ -119,5 +134,64 @@ void lockdep_stats(unsigned int *classes, unsigned int *deps, unsigned int *trac
 #define lock_map_release(l)			lock_release(l, _THIS_IP_)
 
 #define SINGLE_DEPTH_NESTING	1
+
+#ifdef CONFIG_LOCK_STAT
+/* lock_stat=0 on the command line: the hooks return at once. */
+extern int lock_stat;
+
+/*
+ * A waiter for @lock found it held (lock_contended) and later got it
+ * (lock_acquired); @ip is the site that asked.  Between the two is the
+ * wait time, from lock_acquired() to the release the hold time.
+ */
+void lock_contended(struct lockdep_map *map, unsigned long ip);
+void lock_acquired(struct lockdep_map *map, unsigned long ip);
+/* From the rtmutex wait loop: current's pending wait slept / spun and won. */
+void lock_stat_note_sleep(void);
+void lock_stat_note_spin(void);
+/* lockdep's own acquire/release/init call these when both are built. */
+void lockstat_acquire(struct lockdep_map *lock, int read);
+void lockstat_release(struct lockdep_map *lock);
+void lockstat_init_map(struct lockdep_map *lock);
+/* The table and records, at the end of a run. */
+void lock_stat_report(void);
+
+/*
+ * A lock that has a try form: a failed try is a contention; the
+ * acquisition is noted either way (for the bounce counts and, after a
+ * wait, the wait time).  Without CONFIG_LOCK_STAT only @lock runs, so
+ * the lock's code is the same as before.
+ */
+#define LOCK_CONTENDED_IP(_lock, try, lock, ip)				\
+do {									\
+	if (!try(_lock)) {						\
+		lock_contended(&(_lock)->dep_map, ip);			\
+		lock(_lock);						\
+	}								\
+	lock_acquired(&(_lock)->dep_map, ip);				\
+} while (0)
+#define LOCK_CONTENDED(_lock, try, lock)				\
+	LOCK_CONTENDED_IP(_lock, try, lock, _RET_IP_)
+/* The same for a lock function that takes the task state too. */
+#define LOCK_CONTENDED_STATE(_lock, try, lock, state)			\
+do {									\
+	unsigned long __ls_ip = _RET_IP_;				\
+									\
+	if (!try(_lock)) {						\
+		lock_contended(&(_lock)->dep_map, __ls_ip);		\
+		lock(_lock, state);					\
+	}								\
+	lock_acquired(&(_lock)->dep_map, __ls_ip);			\
+} while (0)
+#else
+static inline void lock_stat_report(void) { }
+#define lock_contended(l, i)			do { } while (0)
+#define lock_acquired(l, i)			do { } while (0)
+#define lock_stat_note_sleep()			do { } while (0)
+#define lock_stat_note_spin()			do { } while (0)
+#define LOCK_CONTENDED_IP(_lock, try, lock, ip)	lock(_lock)
+#define LOCK_CONTENDED(_lock, try, lock)	lock(_lock)
+#define LOCK_CONTENDED_STATE(_lock, try, lock, state) lock(_lock, state)
+#endif
 
 #endif

@@ -21,6 +21,7 @@ enum lockdep_wait_type {
 };
 
 struct lock_class;
+struct lockstat_class;
 
 struct lock_class_key {
 	char __one_byte;	/* distinct addresses for distinct keys */
@@ -33,6 +34,12 @@ struct lockdep_map {
 	const char *name;
 	u8 wait_type_outer;
 	u8 wait_type_inner;
+#ifdef CONFIG_LOCK_STAT
+	/* Where the lock was last acquired: the bounce and contending site. */
+	int cpu;
+	unsigned long ip;
+	struct lockstat_class *stat_class;	/* lock_stat's class, once looked up */
+#endif
 };
 
 #define STATIC_LOCKDEP_MAP_INIT(_name, _key)				\
@@ -58,6 +65,25 @@ struct held_lock {
 	u8 check;
 	u8 irq_context;		/* LOCKDEP_CTX_* where it was taken */
 	u8 hardirqs_off;
+};
+#endif
+
+#ifdef CONFIG_LOCK_STAT
+/* Locks one task may hold at once with lock_stat timing them. */
+#define LOCKSTAT_DEPTH		48U
+
+/*
+ * lock_stat's own held-lock entry, kept without lockdep: when the lock
+ * was asked for or taken (the hold time starts there) and, while it was
+ * contended, when the wait began and how the wait went.
+ */
+struct lockstat_held {
+	struct lockdep_map *map;
+	u64 holdtime_stamp;
+	u64 waittime_stamp;	/* 0: not waiting */
+	u8 read;
+	u8 slept;		/* the waiter went to sleep at least once */
+	u8 spun;		/* an adaptive spin ended with the lock */
 };
 #endif
 

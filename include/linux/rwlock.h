@@ -46,7 +46,7 @@ static __always_inline void _raw_read_lock(rwlock_t *lock)
 {
 	preempt_disable();
 	rwlock_acquire_read(&lock->dep_map, 0, 0, _RET_IP_);
-	do_raw_read_lock(lock);
+	LOCK_CONTENDED_IP(lock, do_raw_read_trylock, do_raw_read_lock, _THIS_IP_);
 }
 
 static __always_inline int _raw_read_trylock(rwlock_t *lock)
@@ -117,7 +117,7 @@ static __always_inline void _raw_write_lock_nested(rwlock_t *lock, int subclass)
 {
 	preempt_disable();
 	rwlock_acquire(&lock->dep_map, subclass, 0, _RET_IP_);
-	do_raw_write_lock(lock);
+	LOCK_CONTENDED_IP(lock, do_raw_write_trylock, do_raw_write_lock, _THIS_IP_);
 }
 
 static __always_inline void _raw_write_lock(rwlock_t *lock)

@@ -216,6 +216,11 @@ struct task_struct {
 	int lockdep_depth;
 	unsigned int lockdep_recursion;
 #endif
+#ifdef CONFIG_LOCK_STAT
+	/* lock_stat: the locks this task (and interrupts on top) holds or waits for. */
+	struct lockstat_held lockstat_held[LOCKSTAT_DEPTH];
+	unsigned int lockstat_depth;
+#endif
 	struct thread_struct thread;
 };
 

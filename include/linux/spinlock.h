@@ -52,7 +52,8 @@ static __always_inline void __raw_spin_lock_nested(raw_spinlock_t *rl, int subcl
 {
 	preempt_disable();
 	spin_acquire(&rl->dep_map, subclass, 0, _RET_IP_);
-	do_raw_spin_lock(rl);
+	/* The site inside the locking function, not its caller's. */
+	LOCK_CONTENDED_IP(rl, do_raw_spin_trylock, do_raw_spin_lock, _THIS_IP_);
 }
 
 static __always_inline void raw_spin_lock(raw_spinlock_t *lock)

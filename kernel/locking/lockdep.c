@@ -744,6 +744,9 @@ void lock_acquire(struct lockdep_map *lock, unsigned int subclass, int trylock,
 {
 	unsigned long flags;
 
+#ifdef CONFIG_LOCK_STAT
+	lockstat_acquire(lock, read);
+#endif
 	if (!lockdep_enter(&flags, (unsigned long)__builtin_return_address(0)))
 		return;
 	/* The caller's IRQ state, from before lockdep_enter() disabled them. */
@@ -756,6 +759,9 @@ void lock_release(struct lockdep_map *map, unsigned long ip)
 {
 	unsigned long flags;
 
+#ifdef CONFIG_LOCK_STAT
+	lockstat_release(map);
+#endif
 	if (!lockdep_enter(&flags, (unsigned long)__builtin_return_address(0)))
 		return;
 	__lock_release(map, ip);
@@ -784,6 +790,9 @@ void lockdep_init_map_type(struct lockdep_map *map, const char *name,
 	map->class_cache = NULL;
 	map->wait_type_inner = inner;
 	map->wait_type_outer = outer;
+#ifdef CONFIG_LOCK_STAT
+	lockstat_init_map(map);
+#endif
 }
 
 /* ---------------------------------------------------- forgetting (tests) */

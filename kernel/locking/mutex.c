@@ -284,6 +284,7 @@ static int __mutex_lock_common(struct mutex *lock, unsigned int state,
 	mutex_acquire_nest(&lock->dep_map, subclass, 0, nest, ip);
 
 	if (__mutex_trylock(lock) || mutex_optimistic_spin(lock, NULL)) {
+		lock_acquired(&lock->dep_map, ip);
 		preempt_enable();
 		return 0;
 	}
@@ -293,6 +294,7 @@ static int __mutex_lock_common(struct mutex *lock, unsigned int state,
 	if (__mutex_trylock(lock))
 		goto skip_wait;
 
+	lock_contended(&lock->dep_map, ip);
 	waiter.task = current;
 	__mutex_add_waiter(lock, &waiter);
 
@@ -310,6 +312,7 @@ static int __mutex_lock_common(struct mutex *lock, unsigned int state,
 		/* No signals in irqlab: interruptible and killable just wait. */
 		raw_spin_unlock(&lock->wait_lock);
 		lockevent_inc(mutex_sleep);
+		lock_stat_note_sleep();
 		schedule_preempt_disabled();
 
 		first = __mutex_waiter_is_first(lock, &waiter);
@@ -331,6 +334,7 @@ acquired:
 	__set_current_state(TASK_RUNNING);
 	__mutex_remove_waiter(lock, &waiter);
 skip_wait:
+	lock_acquired(&lock->dep_map, ip);
 	raw_spin_unlock(&lock->wait_lock);
 	preempt_enable();
 	return 0;

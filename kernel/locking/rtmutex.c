@@ -796,8 +796,10 @@ static int rt_mutex_slowlock_block(struct rt_mutex_base *lk, unsigned int state,
 
 	for (;;) {
 		if (try_to_take_rt_mutex(lk, current, waiter)) {
-			if (spun)
+			if (spun) {
 				rt_stat_inc(spin_acquired);
+				lock_stat_note_spin();
+			}
 			break;
 		}
 		if (timeout && !READ_ONCE(timeout->task)) {
@@ -808,8 +810,10 @@ static int rt_mutex_slowlock_block(struct rt_mutex_base *lk, unsigned int state,
 		raw_spin_unlock_irq(&lk->wait_lock);
 
 		spun = spin_on_owner_put(lk, waiter, owner);
-		if (!spun)
+		if (!spun) {
+			lock_stat_note_sleep();
 			schedule();
+		}
 
 		raw_spin_lock_irq(&lk->wait_lock);
 		set_current_state(state);
@@ -921,16 +925,20 @@ static void rtlock_slowlock_locked(struct rt_mutex_base *lk)
 
 	for (;;) {
 		if (try_to_take_rt_mutex(lk, current, &waiter)) {
-			if (spun)
+			if (spun) {
 				rt_stat_inc(spin_acquired);
+				lock_stat_note_spin();
+			}
 			break;
 		}
 		owner = spin_candidate(lk, &waiter);
 		raw_spin_unlock_irq(&lk->wait_lock);
 
 		spun = spin_on_owner_put(lk, &waiter, owner);
-		if (!spun)
+		if (!spun) {
+			lock_stat_note_sleep();
 			schedule_rtlock();
+		}
 
 		raw_spin_lock_irq(&lk->wait_lock);
 		set_current_state(TASK_RTLOCK_WAIT);

@@ -33,6 +33,32 @@ void __rt_mutex_init(struct rt_mutex *rtm, const char *name,
 	lockdep_init_map_wait(&rtm->dep_map, name, key, 0, LD_WAIT_SLEEP);
 }
 
+#ifdef CONFIG_LOCK_STAT
+/*
+ * __rt_mutex_lock() with lock_stat's view: a failed fast path is a
+ * contention; a successful lock is an acquisition.
+ */
+static __always_inline int rt_mutex_lock_stat(struct rt_mutex_base *lk,
+					      struct lockdep_map *map,
+					      unsigned int state, unsigned long ip)
+{
+	int ret = 0;
+
+	if (unlikely(!rt_mutex_cmpxchg_acquire(lk, NULL, current))) {
+		lock_contended(map, ip);
+		ret = rt_mutex_slowlock(lk, state, RT_MUTEX_MIN_CHAINWALK, NULL);
+	}
+	if (!ret)
+		lock_acquired(map, ip);
+	return ret;
+}
+# define rt_mutex_lock_counted(lock, state, ip)				\
+	rt_mutex_lock_stat(&(lock)->rtmutex, &(lock)->dep_map, state, ip)
+#else
+# define rt_mutex_lock_counted(lock, state, ip)				\
+	__rt_mutex_lock(&(lock)->rtmutex, state)
+#endif
+
 static __always_inline int __rt_mutex_lock_common(struct rt_mutex *rtm,
 						  unsigned int state,
 						  unsigned int subclass)
@@ -41,7 +67,7 @@ static __always_inline int __rt_mutex_lock_common(struct rt_mutex *rtm,
 
 	might_sleep();
 	mutex_acquire(&rtm->dep_map, subclass, 0, _RET_IP_);
-	ret = __rt_mutex_lock(&rtm->rtmutex, state);
+	ret = rt_mutex_lock_counted(rtm, state, _RET_IP_);
 	if (ret)
 		mutex_release(&rtm->dep_map, _RET_IP_);
 	return ret;
@@ -166,7 +192,7 @@ static __always_inline int __mutex_lock_common(struct mutex *mtx, unsigned int s
 
 	might_sleep();
 	mutex_acquire_nest(&mtx->dep_map, subclass, 0, nest_lock, ip);
-	ret = __rt_mutex_lock(&mtx->rtmutex, state);
+	ret = rt_mutex_lock_counted(mtx, state, ip);
 	if (ret)
 		mutex_release(&mtx->dep_map, ip);
 	return ret;

@@ -327,6 +327,7 @@ queue:
 		set_current_state(state);
 		if (!smp_load_acquire(&waiter.task))
 			break;
+		lock_stat_note_sleep();
 		schedule();
 		lockevent_inc(rwsem_sleep_reader);
 	}
@@ -373,6 +374,7 @@ static void rwsem_down_write_slowpath(struct rw_semaphore *rwsem, unsigned int s
 			break;
 		raw_spin_unlock_irq(&rwsem->wait_lock);
 		/* No signals in irqlab; no spinning on the owner yet (see top). */
+		lock_stat_note_sleep();
 		schedule();
 		lockevent_inc(rwsem_sleep_writer);
 		set_current_state(state);
@@ -484,14 +486,16 @@ void down_read(struct rw_semaphore *rwsem)
 {
 	might_sleep();
 	rwsem_acquire_read(&rwsem->dep_map, 0, 0, _RET_IP_);
-	__down_read_common(rwsem, TASK_UNINTERRUPTIBLE);
+	LOCK_CONTENDED_STATE(rwsem, __down_read_trylock, __down_read_common,
+			     TASK_UNINTERRUPTIBLE);
 }
 
 int down_read_interruptible(struct rw_semaphore *rwsem)
 {
 	might_sleep();
 	rwsem_acquire_read(&rwsem->dep_map, 0, 0, _RET_IP_);
-	__down_read_common(rwsem, TASK_INTERRUPTIBLE);
+	LOCK_CONTENDED_STATE(rwsem, __down_read_trylock, __down_read_common,
+			     TASK_INTERRUPTIBLE);
 	return 0;
 }
 
@@ -499,7 +503,8 @@ int down_read_killable(struct rw_semaphore *rwsem)
 {
 	might_sleep();
 	rwsem_acquire_read(&rwsem->dep_map, 0, 0, _RET_IP_);
-	__down_read_common(rwsem, RWSEM_TASK_KILLABLE);
+	LOCK_CONTENDED_STATE(rwsem, __down_read_trylock, __down_read_common,
+			     RWSEM_TASK_KILLABLE);
 	return 0;
 }
 
@@ -522,14 +527,16 @@ void down_write(struct rw_semaphore *rwsem)
 {
 	might_sleep();
 	rwsem_acquire(&rwsem->dep_map, 0, 0, _RET_IP_);
-	__down_write_common(rwsem, TASK_UNINTERRUPTIBLE);
+	LOCK_CONTENDED_STATE(rwsem, __down_write_trylock, __down_write_common,
+			     TASK_UNINTERRUPTIBLE);
 }
 
 int down_write_killable(struct rw_semaphore *rwsem)
 {
 	might_sleep();
 	rwsem_acquire(&rwsem->dep_map, 0, 0, _RET_IP_);
-	__down_write_common(rwsem, RWSEM_TASK_KILLABLE);
+	LOCK_CONTENDED_STATE(rwsem, __down_write_trylock, __down_write_common,
+			     RWSEM_TASK_KILLABLE);
 	return 0;
 }
 
@@ -562,14 +569,16 @@ void down_read_nested(struct rw_semaphore *rwsem, int subclass)
 {
 	might_sleep();
 	rwsem_acquire_read(&rwsem->dep_map, subclass, 0, _RET_IP_);
-	__down_read_common(rwsem, TASK_UNINTERRUPTIBLE);
+	LOCK_CONTENDED_STATE(rwsem, __down_read_trylock, __down_read_common,
+			     TASK_UNINTERRUPTIBLE);
 }
 
 void down_write_nested(struct rw_semaphore *rwsem, int subclass)
 {
 	might_sleep();
 	rwsem_acquire(&rwsem->dep_map, subclass, 0, _RET_IP_);
-	__down_write_common(rwsem, TASK_UNINTERRUPTIBLE);
+	LOCK_CONTENDED_STATE(rwsem, __down_write_trylock, __down_write_common,
+			     TASK_UNINTERRUPTIBLE);
 }
 #endif
 

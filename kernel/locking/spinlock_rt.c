@@ -21,6 +21,18 @@ static __always_inline void rtlock_lock(struct rt_mutex_base *lk)
 		rtlock_slowlock(lk);
 }
 
+#ifdef CONFIG_LOCK_STAT
+/* lock_stat: a failed fast path is a contention, as a failed trylock. */
+static __always_inline void rtlock_lock_stat(spinlock_t *slock, unsigned long ip)
+{
+	if (unlikely(!rt_mutex_cmpxchg_acquire(&slock->lock, NULL, current))) {
+		lock_contended(&slock->dep_map, ip);
+		rtlock_slowlock(&slock->lock);
+	}
+	lock_acquired(&slock->dep_map, ip);
+}
+#endif
+
 static __always_inline void __rt_spin_lock(spinlock_t *slock)
 {
 	/*
@@ -29,7 +41,11 @@ static __always_inline void __rt_spin_lock(spinlock_t *slock)
 	 */
 	if (IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP))
 		__might_sleep(__FILE__, __LINE__);
+#ifdef CONFIG_LOCK_STAT
+	rtlock_lock_stat(slock, _RET_IP_);
+#else
 	rtlock_lock(&slock->lock);
+#endif
 	migrate_disable();
 }
 
