@@ -231,6 +231,20 @@ static inline void slab_post_alloc_hook(struct kmem_cache *s, gfp_t flags,
 			memset(p[i], 0, s->object_size);
 }
 
+/*
+ * slab_post_alloc_hook() for the one object a fast path has just taken
+ * (never NULL), shaped as a tail call: the zeroing returns the object, so
+ * the fast path keeps nothing live across a call.
+ */
+static __always_inline void *
+slab_post_alloc_hook_one(struct kmem_cache *s, gfp_t flags, void *object,
+			 bool init)
+{
+	if (unlikely(init))
+		return memset(object, 0, s->object_size);
+	return object;
+}
+
 /* slabinfo (SLUB's get_slabinfo() feeds slab_common.c's report). */
 struct slabinfo {
 	unsigned long active_objs;

@@ -1043,6 +1043,22 @@ __slab_alloc(struct kmem_cache *s, gfp_t gfp, int node, unsigned long addr,
 }
 
 /*
+ * __slab_alloc() and the post-allocation hook, out of line: the fast path
+ * below reaches them by a tail call, so it needs no callee-saved register
+ * beyond the %rbx its cmpxchg16b takes, and _RET_IP_ is read only here.
+ */
+static noinline __maybe_unused void *
+slab_alloc_node_slow(struct kmem_cache *s, gfp_t gfp, int node,
+		     unsigned long addr, struct kmem_cache_cpu *c)
+{
+	void *object = __slab_alloc(s, gfp, node, addr, c);
+
+	slab_post_alloc_hook(s, gfp, 1, &object,
+			     slab_want_init_on_alloc(gfp, s));
+	return object;
+}
+
+/*
  * The allocation fast path: pop c->freelist with one cmpxchg16b on
  * (freelist, tid), no lock, interrupts and preemption untouched.
  *
@@ -1077,6 +1093,8 @@ redo:
 	if (SLUB_RT_LOCKED_FASTPATHS ||
 	    unlikely(!object || !page ||
 		     !node_match(page, node))) {
+		if (!SLUB_RT_LOCKED_FASTPATHS)
+			return slab_alloc_node_slow(s, gfp, node, addr, c);
 		object = __slab_alloc(s, gfp, node, addr, c);
 	} else {
 		void *next = get_freepointer_safe(s, object);
@@ -1091,6 +1109,8 @@ redo:
 		}
 		prefetch_freepointer(s, next);
 		stat(s, ALLOC_FASTPATH);
+		return slab_post_alloc_hook_one(s, gfp, object,
+						slab_want_init_on_alloc(gfp, s));
 	}
 
 	slab_post_alloc_hook(s, gfp, 1, &object,
