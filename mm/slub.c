@@ -1045,7 +1045,8 @@ __slab_alloc(struct kmem_cache *s, gfp_t gfp, int node, unsigned long addr,
 /*
  * __slab_alloc() and the post-allocation hook, out of line: the fast path
  * below reaches them by a tail call, so it needs no callee-saved register
- * beyond the %rbx its cmpxchg16b takes, and _RET_IP_ is read only here.
+ * beyond the %rbx its cmpxchg16b takes, and reads the caller's address
+ * (slab_caller_ip()) only on the way here.
  */
 static noinline __maybe_unused void *
 slab_alloc_node_slow(struct kmem_cache *s, gfp_t gfp, int node,
@@ -1094,8 +1095,9 @@ redo:
 	    unlikely(!object || !page ||
 		     !node_match(page, node))) {
 		if (!SLUB_RT_LOCKED_FASTPATHS)
-			return slab_alloc_node_slow(s, gfp, node, addr, c);
-		object = __slab_alloc(s, gfp, node, addr, c);
+			return slab_alloc_node_slow(s, gfp, node,
+						    slab_caller_ip(addr), c);
+		object = __slab_alloc(s, gfp, node, slab_caller_ip(addr), c);
 	} else {
 		void *next = get_freepointer_safe(s, object);
 
@@ -1182,7 +1184,7 @@ redo:
 #endif
 		stat(s, FREE_FASTPATH);
 	} else {
-		__slab_free(s, page, head, last, cnt, addr);
+		__slab_free(s, page, head, last, cnt, slab_caller_ip(addr));
 	}
 }
 

@@ -913,7 +913,8 @@ __slab_alloc(struct kmem_cache *s, gfp_t gfp, int node, unsigned long addr,
 /*
  * __slab_alloc() and the post-allocation hook, out of line: the fast path
  * below reaches them by a tail call, so it needs no callee-saved register
- * beyond the %rbx its cmpxchg16b takes, and _RET_IP_ is read only here.
+ * beyond the %rbx its cmpxchg16b takes, and reads the caller's address
+ * (slab_caller_ip()) only on the way here.
  */
 static noinline void *
 slab_alloc_node_slow(struct kmem_cache *s, gfp_t gfp, int node,
@@ -960,7 +961,8 @@ redo:
 	page = c->page;
 	if (unlikely(!object || !page ||
 		     !node_match(page, node)))
-		return slab_alloc_node_slow(s, gfp, node, addr, c);
+		return slab_alloc_node_slow(s, gfp, node,
+					    slab_caller_ip(addr), c);
 
 	next = get_freepointer_safe(s, object);
 	if (unlikely(!this_cpu_cmpxchg_double(s->cpu_slab->freelist,
@@ -1021,7 +1023,7 @@ redo:
 		}
 		stat(s, FREE_FASTPATH);
 	} else {
-		__slab_free(s, page, head, last, cnt, addr);
+		__slab_free(s, page, head, last, cnt, slab_caller_ip(addr));
 	}
 }
 
