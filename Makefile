@@ -140,7 +140,19 @@ LDFLAGS_kernel := -nostdlib -static -z max-page-size=4096 -z noexecstack \
 	--no-warn-rwx-segments -T linker/kernel.ld
 
 # ------------------------------------------------------------------ rules
-$(O)/%.o: %.c $(AUTOCONF) | $(NEWLIB_STAMP)
+# Objects depend on the flags they were compiled with: the file changes
+# (and everything is rebuilt) only when the flags do, so that no object
+# built for another stack alignment or flag set survives a flag change.
+CFLAGS_STAMP := $(O)/.cflags
+cflags_now := $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) | $(GENERAL_REGS) | $(FPU_STACK)
+$(CFLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	$(Q)echo '$(cflags_now)' | cmp -s - $@ || echo '$(cflags_now)' > $@
+
+.PHONY: FORCE
+FORCE:
+
+$(O)/%.o: %.c $(AUTOCONF) $(CFLAGS_STAMP) | $(NEWLIB_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(if $(filter $@,$(FPU_OBJS)),$(FPU_STACK),$(GENERAL_REGS)) -c $< -o $@
