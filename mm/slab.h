@@ -231,6 +231,33 @@ static inline void slab_post_alloc_hook(struct kmem_cache *s, gfp_t flags,
 			memset(p[i], 0, s->object_size);
 }
 
+/*
+ * The entry points (mm/slub_entry.h) pass SLAB_RET_IP for "my caller", and
+ * the slow-path calls of the inline fast paths turn it into the address
+ * with slab_caller_ip(), still inside the entry point: gcc loads
+ * __builtin_return_address(0) where it is expanded, so a fast path that
+ * never reaches a slow path never loads it (nor, on RT, keeps it in a
+ * callee-saved register across its calls).  Inlined, _RET_IP_ is the
+ * entry point's caller, as GCC documents for inlined functions; an
+ * explicit caller (__kmalloc_track_caller) passes through unchanged.
+ */
+#define SLAB_RET_IP		0UL
+#define slab_caller_ip(addr)	((addr) ? (addr) : _RET_IP_)
+
+/*
+ * slab_post_alloc_hook() for the one object a fast path has just taken
+ * (never NULL), shaped as a tail call: the zeroing returns the object, so
+ * the fast path keeps nothing live across a call.
+ */
+static __always_inline void *
+slab_post_alloc_hook_one(struct kmem_cache *s, gfp_t flags, void *object,
+			 bool init)
+{
+	if (unlikely(init))
+		return memset(object, 0, s->object_size);
+	return object;
+}
+
 /* slabinfo (SLUB's get_slabinfo() feeds slab_common.c's report). */
 struct slabinfo {
 	unsigned long active_objs;

@@ -1043,6 +1043,23 @@ __slab_alloc(struct kmem_cache *s, gfp_t gfp, int node, unsigned long addr,
 }
 
 /*
+ * __slab_alloc() and the post-allocation hook, out of line: the fast path
+ * below reaches them by a tail call, so it needs no callee-saved register
+ * beyond the %rbx its cmpxchg16b takes, and reads the caller's address
+ * (slab_caller_ip()) only on the way here.
+ */
+static noinline __maybe_unused void *
+slab_alloc_node_slow(struct kmem_cache *s, gfp_t gfp, int node,
+		     unsigned long addr, struct kmem_cache_cpu *c)
+{
+	void *object = __slab_alloc(s, gfp, node, addr, c);
+
+	slab_post_alloc_hook(s, gfp, 1, &object,
+			     slab_want_init_on_alloc(gfp, s));
+	return object;
+}
+
+/*
  * The allocation fast path: pop c->freelist with one cmpxchg16b on
  * (freelist, tid), no lock, interrupts and preemption untouched.
  *
@@ -1077,7 +1094,10 @@ redo:
 	if (SLUB_RT_LOCKED_FASTPATHS ||
 	    unlikely(!object || !page ||
 		     !node_match(page, node))) {
-		object = __slab_alloc(s, gfp, node, addr, c);
+		if (!SLUB_RT_LOCKED_FASTPATHS)
+			return slab_alloc_node_slow(s, gfp, node,
+						    slab_caller_ip(addr), c);
+		object = __slab_alloc(s, gfp, node, slab_caller_ip(addr), c);
 	} else {
 		void *next = get_freepointer_safe(s, object);
 
@@ -1091,6 +1111,8 @@ redo:
 		}
 		prefetch_freepointer(s, next);
 		stat(s, ALLOC_FASTPATH);
+		return slab_post_alloc_hook_one(s, gfp, object,
+						slab_want_init_on_alloc(gfp, s));
 	}
 
 	slab_post_alloc_hook(s, gfp, 1, &object,
@@ -1162,7 +1184,7 @@ redo:
 #endif
 		stat(s, FREE_FASTPATH);
 	} else {
-		__slab_free(s, page, head, last, cnt, addr);
+		__slab_free(s, page, head, last, cnt, slab_caller_ip(addr));
 	}
 }
 

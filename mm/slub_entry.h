@@ -20,25 +20,25 @@ slab_free(struct kmem_cache *s, struct page *page, void *head, void *last,
 void *
 kmem_cache_alloc(struct kmem_cache *s, gfp_t gfp)
 {
-	return slab_alloc(s, gfp, _RET_IP_, s->object_size);
+	return slab_alloc(s, gfp, SLAB_RET_IP, s->object_size);
 }
 
 void *kmem_cache_alloc_trace(struct kmem_cache *s, gfp_t gfp,
 			     size_t size)
 {
-	return slab_alloc(s, gfp, _RET_IP_, size);
+	return slab_alloc(s, gfp, SLAB_RET_IP, size);
 }
 
 void *
 kmem_cache_alloc_node(struct kmem_cache *s, gfp_t gfp, int node)
 {
-	return slab_alloc_node(s, gfp, node, _RET_IP_, s->object_size);
+	return slab_alloc_node(s, gfp, node, SLAB_RET_IP, s->object_size);
 }
 
 void *kmem_cache_alloc_node_trace(struct kmem_cache *s, gfp_t gfp,
 				  int node, size_t size)
 {
-	return slab_alloc_node(s, gfp, node, _RET_IP_, size);
+	return slab_alloc_node(s, gfp, node, SLAB_RET_IP, size);
 }
 
 void
@@ -47,7 +47,7 @@ kmem_cache_free(struct kmem_cache *s, void *obj)
 	s = cache_from_obj(s, obj);
 	if (!s)
 		return;
-	slab_free(s, virt_to_head_page(obj), obj, NULL, 1, _RET_IP_);
+	slab_free(s, virt_to_head_page(obj), obj, NULL, 1, SLAB_RET_IP);
 }
 
 static inline void
@@ -206,7 +206,7 @@ void *__kmalloc(size_t size, gfp_t flags)
 	if (unlikely(ZERO_OR_NULL_PTR(s)))
 		return s;
 
-	return slab_alloc(s, flags, _RET_IP_, size);
+	return slab_alloc(s, flags, SLAB_RET_IP, size);
 }
 
 static void *kmalloc_large_node(size_t size, gfp_t gfp, int node)
@@ -230,7 +230,7 @@ void *__kmalloc_node(size_t size, gfp_t gfp, int node)
 	if (unlikely(ZERO_OR_NULL_PTR(s)))
 		return s;
 
-	return slab_alloc_node(s, gfp, node, _RET_IP_, size);
+	return slab_alloc_node(s, gfp, node, SLAB_RET_IP, size);
 }
 
 void *__kmalloc_track_caller(size_t size, gfp_t flags, unsigned long caller)
@@ -262,5 +262,5 @@ void kfree(const void *x)
 		return;
 	}
 	slab_free(page->slab_cache, page, object, NULL, 1,
-		  _RET_IP_);
+		  SLAB_RET_IP);
 }

@@ -911,6 +911,23 @@ __slab_alloc(struct kmem_cache *s, gfp_t gfp, int node, unsigned long addr,
 }
 
 /*
+ * __slab_alloc() and the post-allocation hook, out of line: the fast path
+ * below reaches them by a tail call, so it needs no callee-saved register
+ * beyond the %rbx its cmpxchg16b takes, and reads the caller's address
+ * (slab_caller_ip()) only on the way here.
+ */
+static noinline void *
+slab_alloc_node_slow(struct kmem_cache *s, gfp_t gfp, int node,
+		     unsigned long addr, struct kmem_cache_cpu *c)
+{
+	void *object = __slab_alloc(s, gfp, node, addr, c);
+
+	slab_post_alloc_hook(s, gfp, 1, &object,
+			     slab_want_init_on_alloc(gfp, s));
+	return object;
+}
+
+/*
  * The allocation fast path: pop c->freelist with one cmpxchg16b on
  * (freelist, tid), no lock, interrupts and preemption untouched.
  *
@@ -927,7 +944,7 @@ slab_alloc_node(struct kmem_cache *s, gfp_t gfp, int node, unsigned long addr,
 	struct kmem_cache_cpu *c;
 	unsigned long tid;
 	struct page *page;
-	void *object;
+	void *object, *next;
 
 	s = slab_pre_alloc_hook(s, gfp);
 	if (!s)
@@ -943,26 +960,23 @@ redo:
 	object = c->freelist;
 	page = c->page;
 	if (unlikely(!object || !page ||
-		     !node_match(page, node))) {
-		object = __slab_alloc(s, gfp, node, addr, c);
-	} else {
-		void *next = get_freepointer_safe(s, object);
+		     !node_match(page, node)))
+		return slab_alloc_node_slow(s, gfp, node,
+					    slab_caller_ip(addr), c);
 
-		if (unlikely(!this_cpu_cmpxchg_double(s->cpu_slab->freelist,
-						      s->cpu_slab->tid,
-						      object, tid,
-						      next,
-						      next_tid(tid)))) {
-			note_cmpxchg_failure("slab_alloc", s, tid);
-			goto redo;
-		}
-		prefetch_freepointer(s, next);
-		stat(s, ALLOC_FASTPATH);
+	next = get_freepointer_safe(s, object);
+	if (unlikely(!this_cpu_cmpxchg_double(s->cpu_slab->freelist,
+					      s->cpu_slab->tid,
+					      object, tid,
+					      next,
+					      next_tid(tid)))) {
+		note_cmpxchg_failure("slab_alloc", s, tid);
+		goto redo;
 	}
-
-	slab_post_alloc_hook(s, gfp, 1, &object,
-			     slab_want_init_on_alloc(gfp, s));
-	return object;
+	prefetch_freepointer(s, next);
+	stat(s, ALLOC_FASTPATH);
+	return slab_post_alloc_hook_one(s, gfp, object,
+					slab_want_init_on_alloc(gfp, s));
 }
 
 static __always_inline void *slab_alloc(struct kmem_cache *s, gfp_t gfp,
@@ -1009,7 +1023,7 @@ redo:
 		}
 		stat(s, FREE_FASTPATH);
 	} else {
-		__slab_free(s, page, head, last, cnt, addr);
+		__slab_free(s, page, head, last, cnt, slab_caller_ip(addr));
 	}
 }
 

@@ -11,6 +11,8 @@
 #include <linux/ktest.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <linux/kallsyms.h>
+#include <linux/string.h>
 #include "slub_test.h"
 #include "../mm/slub.h"
 
@@ -238,6 +240,51 @@ static void debug_freepointer_corrupt(struct ktest *t)
 	dbg_finish(t, s, p, n + 1);
 }
 
+/*
+ * SLAB_STORE_USER records who called kmem_cache_alloc() and
+ * kmem_cache_free().  The entry points pass SLAB_RET_IP and the slow paths
+ * (which debug caches always take) turn it into the entry point's return
+ * address; these helpers make the call and must be what is recorded.
+ */
+static noinline void *dbg_alloc_site(struct kmem_cache *s)
+{
+	void *p = kmem_cache_alloc(s, GFP_KERNEL);
+
+	barrier();	/* not a tail call: the return lands in here */
+	return p;
+}
+
+static noinline void dbg_free_site(struct kmem_cache *s, void *p)
+{
+	kmem_cache_free(s, p);
+	barrier();
+}
+
+static void dbg_expect_caller(struct ktest *t, struct kmem_cache *s, void *obj,
+			      enum track_item which, const char *fn)
+{
+	struct track *tr = (struct track *)(obj + get_info_end(s)) + which;
+	unsigned long size, offset;
+	const char *name = kallsyms_lookup(tr->addr, &size, &offset);
+
+	ktest_info(t, "%s track: %s+%#lx", which == TRACK_ALLOC ? "alloc" : "free",
+		   name ? name : "?", offset);
+	KTEST_EXPECT_TRUE(t, name && !strncmp(name, fn, strlen(fn)));
+	KTEST_EXPECT_GT(t, offset, 0);
+}
+
+static void debug_track_caller(struct ktest *t)
+{
+	struct kmem_cache *s = dbg_cache(t, "dbg_track");
+	void *p = dbg_alloc_site(s);
+
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	dbg_expect_caller(t, s, p, TRACK_ALLOC, "dbg_alloc_site");
+	dbg_free_site(s, p);
+	dbg_expect_caller(t, s, p, TRACK_FREE, "dbg_free_site");
+	dbg_finish(t, s, NULL, 0);
+}
+
 static struct ktest_case slub_debug_cases[] = {
 	KTEST_CASE(debug_layout),
 	KTEST_CASE(debug_double_free),
@@ -245,6 +292,7 @@ static struct ktest_case slub_debug_cases[] = {
 	KTEST_CASE(debug_right_redzone),
 	KTEST_CASE(debug_left_redzone),
 	KTEST_CASE(debug_freepointer_corrupt),
+	KTEST_CASE(debug_track_caller),
 	{}
 };
 

@@ -137,8 +137,16 @@ void migrate_enable(void)
 	preempt_disable();
 	tracer_migrate_on(_RET_IP_);
 	/* Only a task that was switched out while pinned has work here. */
-	if (p->cpus_ptr != &p->cpus_mask)
+	if (unlikely(p->cpus_ptr != &p->cpus_mask)) {
 		__set_cpus_allowed_ptr(p, &p->cpus_mask, SCA_MIGRATE_ENABLE);	/* back to its own mask */
+		/*
+		 * Still current (preemption is off): read it again rather
+		 * than keep it in a callee-saved register, so that the
+		 * nested return above needs no stack frame and the path
+		 * below saves no register.
+		 */
+		p = current;
+	}
 	/* cpus_ptr first: whoever sees the count at zero sees the full mask. */
 	barrier();
 	p->migration_disabled = 0;

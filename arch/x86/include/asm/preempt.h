@@ -43,9 +43,18 @@ static __always_inline bool tif_need_resched_now(void)
 #endif
 }
 
+/*
+ * One decl with its zero flag as the result (Linux's x86 form, without the
+ * folded PREEMPT_NEED_RESCHED bit): decl; jne on the way out of a section
+ * that leaves preemption disabled or has nothing pending, and the flag
+ * test only when the count reaches zero.
+ */
 static __always_inline bool __preempt_count_dec_and_test(void)
 {
-	return this_cpu_add_return(__preempt_count, -1) == 0 && tif_need_resched_now();
+	bool zero;
+
+	asm volatile("decl %%gs:%0" : "+m"(__preempt_count), "=@ccz"(zero) : : "memory");
+	return zero && tif_need_resched_now();
 }
 
 #endif
