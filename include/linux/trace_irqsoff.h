@@ -80,6 +80,15 @@ void tracer_migrate_off(unsigned long ip);
 void tracer_migrate_on(unsigned long ip);
 void stop_critical_timings(void);
 void start_critical_timings(void);
+/*
+ * @loops local_irq_save()+restore() (or preempt_disable()+enable())
+ * pairs, traced or as without the tracer: TSC cycles (trace: cost, and
+ * test/trace_cost_test.c).
+ */
+u64 lat_cost_irq_loop(bool traced, unsigned int loops);
+u64 lat_cost_preempt_loop(bool traced, unsigned int loops);
+/* tracing_on()/tracing_off() tell the tracers' hot path (kernel/trace/trace.c). */
+void lat_tracing_onoff(bool on);
 
 bool latency_tracer_enabled(enum lat_kind kind);
 /* Forget every window on every CPU; windows open now are not counted. */
@@ -113,6 +122,7 @@ const char *lat_kind_name(enum lat_kind kind);
 #else
 static inline void stop_critical_timings(void) { }
 static inline void start_critical_timings(void) { }
+static inline void lat_tracing_onoff(bool on) { }
 static inline void tracer_migrate_off(unsigned long ip) { }
 static inline void tracer_migrate_on(unsigned long ip) { }
 static inline void latency_tracer_start(void) { }

@@ -738,7 +738,7 @@ void latency_tracer_report(const char *what)
 	if (!what)
 		what = "boot";
 	mutex_lock(&lat_report_lock);
-	WRITE_ONCE(lat_paused, true);
+	lat_pause(true);
 	for (unsigned int k = 0; k < LAT_NR_KINDS; k++) {
 		if (!(READ_ONCE(lat_enabled_mask) & (1U << k)))
 			continue;
@@ -747,7 +747,7 @@ void latency_tracer_report(const char *what)
 	}
 	lat_fill_summary();
 	lat_print_breach();
-	WRITE_ONCE(lat_paused, false);
+	lat_pause(false);
 	if (any)
 		lat_print_cost();
 	mutex_unlock(&lat_report_lock);
