@@ -126,6 +126,15 @@ static u64 lat_reset_tsc;
 #define LAT_HOLD_MASK(slot)	(LAT_HOLD_PAUSED | LAT_HOLD_OFF | LAT_HOLD_RESET(slot))
 static DEFINE_PER_CPU(unsigned int, lat_hold) = LAT_HOLD_RESETS;
 
+/* Is any of @mask set in this CPU's lat_hold?  One instruction and a branch. */
+static __always_inline bool lat_held(unsigned int mask)
+{
+	bool held;
+
+	asm volatile("testl %2, %%gs:%1" : "=@ccnz"(held) : "m"(lat_hold), "i"(mask));
+	return held;
+}
+
 static void lat_hold_all(unsigned int bits, bool set)
 {
 	int cpu;
@@ -671,20 +680,17 @@ static noinline void lat_stop_long(int slot, enum lat_kind kind, struct lat_stat
  * NMIs never close a preempt-off window (the count is not 1 there), and
  * lat_fold_here() only moves the tail, which this path reads once.
  */
-static __always_inline void stop_critical_timing(int slot, enum lat_kind kind,
-						 unsigned long ip)
+static __always_inline void lat_close(int slot, enum lat_kind kind, unsigned long ip,
+				      u64 start)
 {
-	u64 start = this_cpu_read(lat_state[slot].start_tsc);
 	struct lat_stats *st;
 	struct lat_raw *r;
 	u64 now, cycles;
 
-	if (!start)
-		return;
 	now = rdtsc();
 	this_cpu_write(lat_state[slot].start_tsc, 0);
 	st = this_cpu_read(lat_stats[kind]);
-	if (unlikely(this_cpu_read(lat_hold) & LAT_HOLD_MASK(slot))) {
+	if (unlikely(lat_held(LAT_HOLD_MASK(slot)))) {
 		lat_stop_slow(slot, kind, ip, start, now);
 		return;
 	}
@@ -701,6 +707,15 @@ static __always_inline void stop_critical_timing(int slot, enum lat_kind kind,
 	st->raw_wr = r + 1;
 	if (unlikely(cycles >= st->slow_from))
 		lat_stop_long(slot, kind, st, ip, start, now);
+}
+
+static __always_inline void stop_critical_timing(int slot, enum lat_kind kind,
+						 unsigned long ip)
+{
+	u64 start = this_cpu_read(lat_state[slot].start_tsc);
+
+	if (start)
+		lat_close(slot, kind, ip, start);
 }
 
 void tracer_hardirqs_off(unsigned long ip, unsigned long parent_ip)
@@ -721,23 +736,29 @@ void tracer_irq_entry(unsigned long ip, unsigned long interrupted_ip)
 /*
  * A window opened before the tracer was turned off was open across the
  * reset latency_tracer_set() does, and is never filed, so the close
- * needs no lat_on() test of its own.
+ * needs no lat_on() test of its own.  An enable that closes nothing
+ * (interrupts were off without a window, e.g. from a raw_ disable) costs
+ * only the first test.  Callers that may run in an NMI test in_nmi()
+ * first; the local_irq_*() hooks need not (see trace_hardirqs_off()).
  */
 static __always_inline void lat_hardirqs_on(unsigned long ip)
 {
-	if (in_nmi())
+	u64 start = this_cpu_read(lat_state[LAT_IRQSOFF].start_tsc);
+
+	if (!start)
 		return;
 	if (unlikely(!raw_irqs_disabled())) {
 		/* Ended by a raw_ enable the hooks did not see: drop it. */
 		this_cpu_write(lat_state[LAT_IRQSOFF].start_tsc, 0);
 		return;
 	}
-	stop_critical_timing(LAT_IRQSOFF, LAT_IRQSOFF, ip);
+	lat_close(LAT_IRQSOFF, LAT_IRQSOFF, ip, start);
 }
 
 void tracer_hardirqs_on(unsigned long ip)
 {
-	lat_hardirqs_on(ip);
+	if (!in_nmi())
+		lat_hardirqs_on(ip);
 }
 
 #ifdef CONFIG_TRACE_IRQSOFF
@@ -745,25 +766,30 @@ void tracer_hardirqs_on(unsigned long ip)
  * The CONFIG_TRACE_IRQFLAGS hooks themselves (trace_preemptirq.c has them
  * without this tracer): with the tracer built they are its entry points,
  * so each local_irq_*() edge costs one call, and the opener's caller is
- * read from the frame chain only when a window really opens.  The chain
- * is trusted only if the caller's frame lies within a page above this one.
+ * read from the frame chain only when a window really opens.  Only C
+ * code calls the hooks (the local_irq_*() macros and do_trap()), built
+ * with frame pointers, so the caller's frame holds its return address.
  */
 static __always_inline unsigned long lat_hook_parent_ip(void)
 {
 	const struct stack_frame *f = __builtin_frame_address(0);
-	const struct stack_frame *up = f->next_frame;
 
-	if ((unsigned long)up - (unsigned long)f - 1 >= 4096)
-		return 0;
-	return up->return_address;
+	return f->next_frame->return_address;
 }
 
+/*
+ * No in_nmi() tests: an NMI runs with interrupts off from its entry, so
+ * local_irq_save()/disable() there see them off and make no call, and a
+ * local_irq_restore() there restores "off" and makes none either (an NMI
+ * handler never enables interrupts; do_trap() hands NMIs to do_nmi()
+ * before its own hooks).
+ */
 noinline void trace_hardirqs_off(void)
 {
 	unsigned long ip = _RET_IP_;
 
 	irqoff_count_hardirqs_off(ip);
-	if (!lat_on(LAT_IRQSOFF) || in_nmi() || this_cpu_read(lat_state[LAT_IRQSOFF].start_tsc))
+	if (!lat_on(LAT_IRQSOFF) || this_cpu_read(lat_state[LAT_IRQSOFF].start_tsc))
 		return;
 	lat_open(LAT_IRQSOFF, ip, lat_hook_parent_ip());
 }
