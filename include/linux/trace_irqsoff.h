@@ -16,6 +16,7 @@
  * the one that closed them; the call sites are kept as return addresses and
  * symbolized only when a report is printed.
  */
+#include <linux/compiler.h>
 #include <linux/types.h>
 
 enum lat_kind {
@@ -76,8 +77,26 @@ void tracer_hardirqs_on(unsigned long ip);
 void tracer_irq_entry(unsigned long ip, unsigned long interrupted_ip);
 void tracer_preempt_off(unsigned long ip, unsigned long parent_ip);
 void tracer_preempt_on(unsigned long ip);
-void tracer_migrate_off(unsigned long ip);
-void tracer_migrate_on(unsigned long ip);
+void __tracer_migrate_off(unsigned long ip);
+void __tracer_migrate_on(unsigned long ip);
+/*
+ * Migrate-disable sections are traced only on request (trace=migrate),
+ * but migrate_disable()/enable() run for every sleeping lock on
+ * PREEMPT_RT: test the switch inline so that, off, they cost no call.
+ */
+extern unsigned int lat_enabled_mask;
+
+static __always_inline void tracer_migrate_off(unsigned long ip)
+{
+	if (READ_ONCE(lat_enabled_mask) & (1U << LAT_MIGRATE))
+		__tracer_migrate_off(ip);
+}
+
+static __always_inline void tracer_migrate_on(unsigned long ip)
+{
+	if (READ_ONCE(lat_enabled_mask) & (1U << LAT_MIGRATE))
+		__tracer_migrate_on(ip);
+}
 void stop_critical_timings(void);
 void start_critical_timings(void);
 /*

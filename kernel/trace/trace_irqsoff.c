@@ -864,7 +864,8 @@ void start_critical_timings(void)
 
 /* ------------------------------------------------- migrate-disable sections */
 
-void tracer_migrate_off(unsigned long ip)
+/* Called through tracer_migrate_off(), which tested lat_on(LAT_MIGRATE). */
+void __tracer_migrate_off(unsigned long ip)
 {
 	struct task_struct *p = current;
 
@@ -875,7 +876,7 @@ void tracer_migrate_off(unsigned long ip)
 	p->migrate_disable_tsc = rdtsc();
 }
 
-void tracer_migrate_on(unsigned long ip)
+void __tracer_migrate_on(unsigned long ip)
 {
 	struct task_struct *p = current;
 	unsigned long flags;
