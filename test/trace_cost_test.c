@@ -47,7 +47,7 @@
 	(3ULL * TC_HACKBENCH_INSNS / (2 * TC_HACKBENCH_IRQ_WINDOWS))
 #define TC_PREEMPT_BUDGET_X100 \
 	(5ULL * TC_HACKBENCH_INSNS / (2 * TC_HACKBENCH_PREEMPT_WINDOWS))
-/* What trace_cost_preemptoff fails above (x100): today's 29.00, and a little. */
+/* What trace_cost_preemptoff fails above (x100): today's 28.50, and a little. */
 #define TC_PREEMPT_GUARD_X100		3200ULL
 
 #ifdef CONFIG_TRACER_MAX_TRACE
