@@ -299,17 +299,45 @@ def fig_latency_cyclic(run, mode):
     return out
 
 
+# Each port against its own tracer-less build: (build, tracers) rows, first the base.
+TRACER_COST_PORTS = [
+    ("post-series, !RT", [("notrace", "none"), ("default", "irqsoff"),
+                          ("trace", "irqsoff + preemptoff")]),
+    ("pre-series, !RT", [("legacy_notrace", "none"), ("legacy", "irqsoff"),
+                         ("legacy_trace", "irqsoff + preemptoff")]),
+    ("post-series, RT", [("rt", "none"), ("rt_irqsoff", "irqsoff"),
+                         ("rt_trace", "irqsoff + preemptoff")]),
+]
+
+
+def _per_transition(rec, traced, raw):
+    """Instructions (cycles) one traced transition adds, from a lat_cost record."""
+    if not rec or traced not in rec or raw not in rec:
+        return "-"          # that tracer is not built in (or an older record)
+    return f"{(rec[traced] - rec[raw]) / (2 * rec['loops']):.2f}"
+
+
 def fig_tracer_cost(run, mode):
-    out = ["| build | tracers | hackbench time (ns) | vs `notrace` |", "|---|---|---|---|"]
-    base = None
-    for cfg, what in (("notrace", "none"), ("default", "irqsoff"),
-                      ("trace", "irqsoff + preemptoff")):
-        hb = run.records(Boot(cfg, HACKBENCH, "hackbench"), mode).of_type("hackbench")
-        if not hb:
-            raise FigureError(f"{cfg}: no hackbench record")
-        t = hb[0]["time_ns"]
-        base = base or t
-        out.append(f"| `{cfg}` | {what} | {t} | {t / base:.3f} |")
+    out = ["| port | build | tracers | hackbench time (ns) | vs the port's tracer-less build "
+           "| irqsoff, per transition | preemptoff, per transition |",
+           "|---|---|---|---|---|---|---|"]
+    for port, rows in TRACER_COST_PORTS:
+        base = None
+        for cfg, what in rows:
+            recs = run.records(Boot(cfg, HACKBENCH, "hackbench"), mode)
+            hb = recs.of_type("hackbench")
+            if not hb:
+                raise FigureError(f"{cfg}: no hackbench record")
+            t = hb[0]["time_ns"]
+            base = base or t
+            cost = recs.of_type("lat_cost")
+            c = cost[-1] if cost else None
+            if what != "none" and not c:
+                raise FigureError(f"{cfg}: no lat_cost record (the tracer's cost)")
+            out.append(f"| {port} | `{cfg}` | {what} | {t} | {t / base:.3f} "
+                       f"({(t / base - 1) * 100:+.2f}%) | "
+                       f"{_per_transition(c, 'irq_pair_traced', 'irq_pair_raw')} | "
+                       f"{_per_transition(c, 'preempt_pair', 'preempt_pair_raw')} |")
     return out
 
 
@@ -783,7 +811,10 @@ FIGURES = {
                         "the longest IRQ-off window opened by slab code and by the page "
                         "allocator, ns, with where it opened .. closed"),
     "latency-cyclic": (fig_latency_cyclic, "cyclic's maximum thread-level latency, ns"),
-    "tracer-cost": (fig_tracer_cost, "hackbench's time with the tracers built in"),
+    "tracer-cost": (fig_tracer_cost, "hackbench's time with the tracers built in, against "
+                    "the same port without them, and each tracer's cost per IRQ-flag or "
+                    "preempt-count transition (`trace: cost` after hackbench, instructions "
+                    "above the untraced pair, per transition)"),
     "tracer-pairs": (fig_tracer_pairs, "the tracers' own cost per pair (`trace: cost`, "
                      "after hackbench), instructions"),
     "locking": (fig_locking, "`locking.bench_uncontended`, one lock+unlock pair, mean of "

@@ -7,9 +7,10 @@ rt_legacy_trace) ports:
 the longest IRQ-off window opened by slab code and by the page allocator
 under hackbench and under slabbench's bulk calls (icount, SMP=1: exact
 instruction counts; TCG, SMP=2: contention, host noise included); cyclic's
-maximum latency idle and under hackbench; and the irqsoff tracer's cost as
-hackbench's time with the tracer built in (default), with both tracers
-(trace) and without (notrace), under icount.
+maximum latency idle and under hackbench; and the tracers' cost as
+hackbench's time with the irqsoff tracer built in (default, legacy,
+rt_irqsoff), with both tracers (trace, legacy_trace, rt_trace) and without
+(notrace, legacy_notrace, rt), under icount.
 
 The tables are scripts/figures.py's (latency-windows, latency-cyclic,
 tracer-cost), the same that `make figures` writes into

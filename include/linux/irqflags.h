@@ -37,31 +37,45 @@ static __always_inline void trace_hardirqs_off(void) { }
 #define raw_irqs_disabled_flags(flags)	arch_irqs_disabled_flags(flags)
 #define raw_irqs_disabled()		arch_irqs_disabled()
 
+#ifdef CONFIG_TRACE_IRQFLAGS
+/*
+ * As in Linux, only edges reach the hooks: a local_irq_save() or
+ * local_irq_disable() with interrupts already off, and a
+ * local_irq_restore() to a disabled state, change nothing a tracer
+ * counts, so they cost no call.  local_irq_enable() always calls: the
+ * hook itself drops a window that a raw_ enable already ended.
+ */
 #define local_irq_enable()						\
 	do { trace_hardirqs_on(); raw_local_irq_enable(); } while (0)
 #define local_irq_disable()						\
 	do {								\
+		int __was_off = raw_irqs_disabled();			\
 		raw_local_irq_disable();				\
-		trace_hardirqs_off();					\
-		__trace_hardirqs_off_end();				\
+		if (!__was_off) {					\
+			trace_hardirqs_off();				\
+			__trace_hardirqs_off_end();			\
+		}							\
 	} while (0)
 #define local_irq_save(flags)						\
 	do {								\
 		raw_local_irq_save(flags);				\
-		trace_hardirqs_off();					\
-		__trace_hardirqs_off_end();				\
+		if (!raw_irqs_disabled_flags(flags)) {			\
+			trace_hardirqs_off();				\
+			__trace_hardirqs_off_end();			\
+		}							\
 	} while (0)
 #define local_irq_restore(flags)					\
 	do {								\
-		if (raw_irqs_disabled_flags(flags)) {			\
-			raw_local_irq_restore(flags);			\
-			trace_hardirqs_off();				\
-			__trace_hardirqs_off_end();			\
-		} else {						\
+		if (!raw_irqs_disabled_flags(flags))			\
 			trace_hardirqs_on();				\
-			raw_local_irq_restore(flags);			\
-		}							\
+		raw_local_irq_restore(flags);				\
 	} while (0)
+#else
+#define local_irq_enable()		raw_local_irq_enable()
+#define local_irq_disable()		raw_local_irq_disable()
+#define local_irq_save(flags)		raw_local_irq_save(flags)
+#define local_irq_restore(flags)	raw_local_irq_restore(flags)
+#endif
 #define local_save_flags(flags)		raw_local_save_flags(flags)
 #define irqs_disabled()			raw_irqs_disabled()
 #define irqs_disabled_flags(flags)	raw_irqs_disabled_flags(flags)

@@ -17,8 +17,8 @@
  *	irqoff_count_report(10);
  *
  * What is counted: sections opened by local_irq_disable()/local_irq_save()
- * (or a local_irq_restore() to a disabled state) while the CPU's traced
- * state was "on", closed by the next local_irq_enable()/local_irq_restore()
+ * with interrupts on (the edges linux/irqflags.h passes to the hooks),
+ * closed by the next local_irq_enable()/local_irq_restore()
  * to an enabled state, safe_halt(), or the return from an interrupt to a
  * context with interrupts on.  Not counted: the hardware window from
  * interrupt entry (the hooks are not called there), anything in hard-IRQ

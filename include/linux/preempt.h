@@ -62,13 +62,37 @@
 
 #ifdef CONFIG_TRACE_PREEMPT_TOGGLE
 /*
- * The preemptoff tracer sees every change through these (kernel/sched/
- * core.c): out of line, they tell it when the count leaves or reaches 0.
+ * The preemptoff tracer sees the count leave 0 and come back (Linux's
+ * preempt_latency_start()/stop(), kernel/trace/trace_irqsoff.c).  The
+ * test is inline, so a nested preempt_disable() costs a compare and no
+ * call; the window opens after the add, so it covers the whole disabled
+ * stretch, and closes just before the count returns to 0.  A count that
+ * also holds interrupt or NMI bits never equals @val: those contexts
+ * (whose entries use the __ forms) never open or close a window.
  */
-void preempt_count_add(int val);
-void preempt_count_sub(int val);
+void preempt_latency_start(void);
+void preempt_latency_stop(void);
+
+static __always_inline void preempt_count_add(int val)
+{
+	__preempt_count_add(val);
+	if (preempt_count() == val)
+		preempt_latency_start();
+}
+
+static __always_inline void preempt_count_sub(int val)
+{
+	if (preempt_count() == val)
+		preempt_latency_stop();
+	__preempt_count_sub(val);
+}
+
 #define preempt_count_dec_and_test()					\
-	({ preempt_count_sub(1); !preempt_count() && tif_need_resched_now(); })
+	({								\
+		if (preempt_count() == 1)				\
+			preempt_latency_stop();				\
+		__preempt_count_dec_and_test();				\
+	})
 #else
 #define preempt_count_add(val)		__preempt_count_add(val)
 #define preempt_count_sub(val)		__preempt_count_sub(val)

@@ -16,6 +16,7 @@
  * the one that closed them; the call sites are kept as return addresses and
  * symbolized only when a report is printed.
  */
+#include <linux/compiler.h>
 #include <linux/types.h>
 
 enum lat_kind {
@@ -76,10 +77,37 @@ void tracer_hardirqs_on(unsigned long ip);
 void tracer_irq_entry(unsigned long ip, unsigned long interrupted_ip);
 void tracer_preempt_off(unsigned long ip, unsigned long parent_ip);
 void tracer_preempt_on(unsigned long ip);
-void tracer_migrate_off(unsigned long ip);
-void tracer_migrate_on(unsigned long ip);
+void __tracer_migrate_off(unsigned long ip);
+void __tracer_migrate_on(unsigned long ip);
+/*
+ * Migrate-disable sections are traced only on request (trace=migrate),
+ * but migrate_disable()/enable() run for every sleeping lock on
+ * PREEMPT_RT: test the switch inline so that, off, they cost no call.
+ */
+extern unsigned int lat_enabled_mask;
+
+static __always_inline void tracer_migrate_off(unsigned long ip)
+{
+	if (READ_ONCE(lat_enabled_mask) & (1U << LAT_MIGRATE))
+		__tracer_migrate_off(ip);
+}
+
+static __always_inline void tracer_migrate_on(unsigned long ip)
+{
+	if (READ_ONCE(lat_enabled_mask) & (1U << LAT_MIGRATE))
+		__tracer_migrate_on(ip);
+}
 void stop_critical_timings(void);
 void start_critical_timings(void);
+/*
+ * @loops local_irq_save()+restore() (or preempt_disable()+enable())
+ * pairs, traced or as without the tracer: TSC cycles (trace: cost, and
+ * test/trace_cost_test.c).
+ */
+u64 lat_cost_irq_loop(bool traced, unsigned int loops);
+u64 lat_cost_preempt_loop(bool traced, unsigned int loops);
+/* tracing_on()/tracing_off() tell the tracers' hot path (kernel/trace/trace.c). */
+void lat_tracing_onoff(bool on);
 
 bool latency_tracer_enabled(enum lat_kind kind);
 /* Forget every window on every CPU; windows open now are not counted. */
@@ -113,6 +141,7 @@ const char *lat_kind_name(enum lat_kind kind);
 #else
 static inline void stop_critical_timings(void) { }
 static inline void start_critical_timings(void) { }
+static inline void lat_tracing_onoff(bool on) { }
 static inline void tracer_migrate_off(unsigned long ip) { }
 static inline void tracer_migrate_on(unsigned long ip) { }
 static inline void latency_tracer_start(void) { }

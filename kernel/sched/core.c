@@ -689,29 +689,6 @@ static void preempt_schedule_common(void)
 	} while (tif_need_resched_now());
 }
 
-#ifdef CONFIG_TRACE_PREEMPT_TOGGLE
-/*
- * preempt_disable()/preempt_enable() with the preemptoff tracer: the
- * window opens when the count leaves zero (after the add, so it covers
- * the whole disabled stretch) and closes just before it returns to zero.
- * Hard-IRQ and NMI entries change the count with the __ forms: they are
- * not preempt-off windows of their own.
- */
-void preempt_count_add(int val)
-{
-	__preempt_count_add(val);
-	if (preempt_count() == val)
-		tracer_preempt_off(_RET_IP_, 0);
-}
-
-void preempt_count_sub(int val)
-{
-	if (preempt_count() == val)
-		tracer_preempt_on(_RET_IP_);
-	__preempt_count_sub(val);
-}
-#endif
-
 void preempt_schedule(void)
 {
 	if (likely(preempt_count() || irqs_disabled()))

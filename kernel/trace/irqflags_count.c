@@ -7,8 +7,9 @@
  * call site; the tracer adds windows, histograms and sites.
  *
  * Per CPU, the "off" hook opens a section when the CPU's traced state is
- * "on" (an off->off transition, e.g. a nested local_irq_save() or a
- * local_irq_restore() to a disabled state, changes nothing) and keeps the
+ * "on" (as in Linux, local_irq_*() call it only on an on->off edge: a
+ * nested local_irq_save() or a local_irq_restore() to a disabled state
+ * makes no call) and keeps the
  * return address of trace_hardirqs_off(): the local_irq_*() macros call
  * it directly, so that address lies inside the function that disabled
  * interrupts.  The

@@ -8,17 +8,20 @@
  * Nothing turns it back on except tracing_on(), as in Linux.
  */
 #include <linux/kernel.h>
+#include <linux/trace_irqsoff.h>
 
 bool tracing_buffer_disabled;
 
 void tracing_on(void)
 {
 	WRITE_ONCE(tracing_buffer_disabled, false);
+	lat_tracing_onoff(true);
 }
 
 void tracing_off(void)
 {
 	WRITE_ONCE(tracing_buffer_disabled, true);
+	lat_tracing_onoff(false);
 }
 
 int tracing_is_on(void)

@@ -26,9 +26,15 @@
  * NMIs never open or close a window.
  *
  * Cost: a transition is one call, one TSC read and a few per-CPU stores.
- * The open stores the site, the generation and the TSC; the close stores
- * the window (opener, closer, cycles) into this CPU's raw buffer
- * (trace.buf= entries) and copies it aside only if it may be a new
+ * Only edges call: local_irq_*() skip the hooks when they change nothing
+ * (linux/irqflags.h), and preempt_disable()/enable() test the count
+ * inline and call only when it leaves or reaches zero (linux/preempt.h),
+ * as Linux's preempt_latency_start()/stop() do.  The open stores the site
+ * and the TSC (a zero TSC means no window); the close reads one per-CPU
+ * word, lat_hold, that sends it to the slow path when anything unusual
+ * is going on (a report reading, tracing_off(), a reset this CPU has not
+ * seen), stores the window (opener, closer, cycles) into this CPU's raw
+ * buffer (trace.buf= entries) and copies it aside only if it may be a new
  * maximum, worst-list or threshold window (that needs the closer's
  * stack).  Counts, histograms and by-function totals are folded from the
  * buffer when someone reads them (lat_cpu_stats(): the report, tests), on
@@ -37,8 +43,10 @@
  *
  * Reset is a generation number, as in irqflags_count.c: the per-CPU
  * statistics belong to the generation they were cleared for, and a CPU
- * clears its own at its next recorded window; a window that was open
- * across a reset is not recorded.
+ * clears its own at its next recorded window.  The reset also notes its
+ * TSC and sets each CPU's lat_hold reset bits, so that CPU's next close
+ * of each kind takes the slow path once: a window that opened before the
+ * reset's TSC was open across it and is counted as such, not recorded.
  */
 #include <linux/kernel.h>
 #include <linux/errno.h>
@@ -99,6 +107,60 @@ static bool lat_reset_at_start = true;
 static unsigned int lat_raw_size = 131072;
 /* Set while a report reads the figures: windows still open and close, unfiled. */
 bool lat_paused;
+/* The TSC of the last reset: windows that opened before it are not filed. */
+static u64 lat_reset_tsc;
+
+/*
+ * Why this CPU's closes must leave the hot path, in one word so that the
+ * hot path reads one thing: set for every CPU by whoever changes the
+ * state (atomically: another CPU may clear its own reset bit meanwhile),
+ * reset bits cleared by the CPU itself once it has seen the reset.  The
+ * reset bits start set, so closes before latency_tracer_init() (no
+ * statistics yet) go to the slow path too.
+ */
+#define LAT_HOLD_PAUSED		0x1U	/* lat_paused */
+#define LAT_HOLD_OFF		0x2U	/* tracing_off() */
+#define LAT_HOLD_RESET(slot)	(0x4U << (slot))
+#define LAT_HOLD_RESETS		(LAT_HOLD_RESET(LAT_IRQSOFF) | LAT_HOLD_RESET(LAT_PREEMPTOFF))
+/* What sends a close of @slot's windows to the slow path. */
+#define LAT_HOLD_MASK(slot)	(LAT_HOLD_PAUSED | LAT_HOLD_OFF | LAT_HOLD_RESET(slot))
+static DEFINE_PER_CPU(unsigned int, lat_hold) = LAT_HOLD_RESETS;
+
+/* Is any of @mask set in this CPU's lat_hold?  One instruction and a branch. */
+static __always_inline bool lat_held(unsigned int mask)
+{
+	bool held;
+
+	asm volatile("testl %2, %%gs:%1" : "=@ccnz"(held) : "m"(lat_hold), "i"(mask));
+	return held;
+}
+
+static void lat_hold_all(unsigned int bits, bool set)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		unsigned int *h = &per_cpu(lat_hold, cpu);
+
+		if (set)
+			__atomic_fetch_or(h, bits, __ATOMIC_SEQ_CST);
+		else
+			__atomic_fetch_and(h, ~bits, __ATOMIC_SEQ_CST);
+	}
+}
+
+/* kernel/trace/trace.c: tracing_off() stops filing, tracing_on() resumes it. */
+void lat_tracing_onoff(bool on)
+{
+	lat_hold_all(LAT_HOLD_OFF, !on);
+}
+
+/* A report reads the figures: windows are not filed meanwhile. */
+void lat_pause(bool pause)
+{
+	WRITE_ONCE(lat_paused, pause);
+	lat_hold_all(LAT_HOLD_PAUSED, pause);
+}
 
 /* trace=irqsoff,preemptoff,migrate | all | none */
 static int lat_set_trace(const char *val, const struct kernel_param *kp)
@@ -170,9 +232,7 @@ core_param_range("trace.buf", lat_raw_param, uint, 0, 1 << 20,
 /* ------------------------------------------------------------- state */
 
 struct lat_state {
-	bool active;
-	unsigned long gen;
-	u64 start_tsc;
+	u64 start_tsc;			/* 0: no window open */
 	unsigned long start_ip, parent_ip;
 };
 
@@ -191,6 +251,28 @@ bool latency_tracer_enabled(enum lat_kind kind)
 	       this_cpu_read(lat_stats[kind]) != NULL;
 }
 
+/* Where the hot path must stop filing: see struct lat_stats. */
+static void lat_raw_set_stop(struct lat_stats *st)
+{
+	struct lat_raw *end = st->raw + st->raw_cap + 1;
+
+	if (!st->raw)
+		st->raw_stop = NULL;
+	else if (st->raw_rd > st->raw_wr)
+		st->raw_stop = st->raw_rd - 1;
+	else if (st->raw_rd == st->raw)
+		st->raw_stop = end - 1;
+	else
+		st->raw_stop = end;
+}
+
+static void lat_raw_empty(struct lat_stats *st)
+{
+	st->raw_wr = st->raw;
+	st->raw_rd = st->raw;
+	lat_raw_set_stop(st);
+}
+
 /* This CPU's statistics for @kind, cleared if they are from before a reset. */
 static struct lat_stats *lat_this_stats(enum lat_kind kind)
 {
@@ -201,6 +283,7 @@ static struct lat_stats *lat_this_stats(enum lat_kind kind)
 		return NULL;
 	if (unlikely(st->gen != gen)) {
 		memset(st, 0, offsetof(struct lat_stats, gen));
+		lat_raw_empty(st);
 		st->cpu = raw_smp_processor_id();
 		barrier();
 		WRITE_ONCE(st->gen, gen);
@@ -432,29 +515,48 @@ static void lat_fold(struct lat_stats *st, const struct lat_raw *r)
 	lat_account_func(st, r->start_ip, ns, r->end_ip);
 }
 
-static void lat_fold_all(struct lat_stats *st)
+static void lat_fold_oldest(struct lat_stats *st)
 {
-	while (st->raw_tail != st->raw_head)
-		lat_fold(st, &st->raw[st->raw_tail++ & (st->raw_cap - 1)]);
+	lat_fold(st, st->raw_rd);
+	if (++st->raw_rd == st->raw + st->raw_cap + 1)
+		st->raw_rd = st->raw;
 }
 
-/* The buffer is full: fold the oldest window to make room. */
-static noinline void lat_raw_full(struct lat_stats *st, const struct lat_raw *r)
+static void lat_fold_all(struct lat_stats *st)
+{
+	while (st->raw_rd != READ_ONCE(st->raw_wr))
+		lat_fold_oldest(st);
+	lat_raw_set_stop(st);
+}
+
+/*
+ * File a window the hot path could not: without a buffer it folds at
+ * once; at the end of the array the ring wraps; when full, the oldest
+ * window is folded to make room.
+ */
+static noinline void lat_raw_put(struct lat_stats *st, const struct lat_raw *r)
 {
 	if (!st->raw) {
 		lat_fold(st, r);
 		return;
 	}
-	lat_fold(st, &st->raw[st->raw_tail++ & (st->raw_cap - 1)]);
-	st->raw[st->raw_head++ & (st->raw_cap - 1)] = *r;
+	while (st->raw_wr == st->raw_stop) {
+		if (st->raw_wr == st->raw + st->raw_cap + 1)
+			st->raw_wr = st->raw;
+		else
+			lat_fold_oldest(st);
+		lat_raw_set_stop(st);
+	}
+	*st->raw_wr++ = *r;
 }
 
 /*
  * File one closed window.  Interrupts are off (the caller's job), so the
  * CPU's statistics have a single writer.  The hot path stores the window
- * into this CPU's raw buffer (three stores and the head); lat_fold()
- * turns it into counts and histograms when someone reads the figures
- * (lat_cpu_stats()), or here one at a time once the buffer is full.  A
+ * into this CPU's raw buffer (three stores and the fill pointer), this
+ * slow path through lat_raw_put(); lat_fold() turns it into counts and
+ * histograms when someone reads the figures (lat_cpu_stats()), or one
+ * at a time once the buffer is full.  A
  * window that may be a new maximum, a worst-list entry or a threshold
  * window (at least st->slow_from cycles long) is copied, with the task and a
  * backtrace, at once: that needs the stack of the close.
@@ -464,23 +566,11 @@ static __always_inline void lat_record(enum lat_kind kind, u64 cycles,
 				       unsigned long end_ip, u64 end_tsc)
 {
 	struct lat_stats *st = lat_this_stats(kind);
-	unsigned long head;
-	struct lat_raw *r;
+	struct lat_raw w = { .start_ip = start_ip, .end_ip = end_ip, .cycles = cycles };
 
 	if (!st || READ_ONCE(lat_paused) || READ_ONCE(tracing_buffer_disabled))
 		return;
-	head = st->raw_head;
-	if (likely(head - st->raw_tail < st->raw_cap)) {
-		r = &st->raw[head & (st->raw_cap - 1)];
-		r->start_ip = start_ip;
-		r->end_ip = end_ip;
-		r->cycles = cycles;
-		st->raw_head = head + 1;
-	} else {
-		struct lat_raw w = { .start_ip = start_ip, .end_ip = end_ip, .cycles = cycles };
-
-		lat_raw_full(st, &w);
-	}
+	lat_raw_put(st, &w);
 	if (unlikely(cycles >= st->slow_from))
 		lat_record_slow(kind, st, cycles, start_ip, parent_ip, end_ip, end_tsc);
 }
@@ -504,7 +594,7 @@ void lat_fold_cpu(enum lat_kind kind, int cpu)
 	unsigned long flags;
 	bool here;
 
-	if (!st || READ_ONCE(st->raw_tail) == READ_ONCE(st->raw_head))
+	if (!st || READ_ONCE(st->raw_rd) == READ_ONCE(st->raw_wr))
 		return;
 	raw_local_irq_save(flags);
 	here = cpu == raw_smp_processor_id();
@@ -518,83 +608,114 @@ void lat_fold_cpu(enum lat_kind kind, int cpu)
 
 /* ------------------------------------------------ per-CPU windows (IRQ, preempt) */
 
-/* Open a window on this CPU: %gs-relative stores, one TSC read. */
+/*
+ * Open a window on this CPU: %gs-relative stores, one TSC read.  The TSC
+ * is never 0 once the kernel runs, so a stored TSC marks the window open.
+ */
 static __always_inline void lat_open(int slot, unsigned long ip, unsigned long parent_ip)
 {
 	this_cpu_write(lat_state[slot].start_ip, ip);
 	this_cpu_write(lat_state[slot].parent_ip, parent_ip);
-	this_cpu_write(lat_state[slot].gen, READ_ONCE(lat_gen));
 	this_cpu_write(lat_state[slot].start_tsc, rdtsc());
-	this_cpu_write(lat_state[slot].active, true);
 }
 
 static __always_inline void start_critical_timing(int slot, unsigned long ip,
 						  unsigned long parent_ip)
 {
-	if (this_cpu_read(lat_state[slot].active))
+	if (this_cpu_read(lat_state[slot].start_tsc))
 		return;
 	lat_open(slot, ip, parent_ip);
 }
 
-/* A window closed in a case the hot path leaves alone: reset, pause, buffer full. */
-static noinline void lat_stop_slow(int slot, enum lat_kind kind, unsigned long ip, u64 now)
+/*
+ * A window closed while lat_hold is set or the raw buffer is full.  A
+ * reset this CPU has not seen yet: clear its bit first (a reset that
+ * comes meanwhile sets it again), then compare the window's start with
+ * the reset's TSC.  Runs with interrupts off: preempt-off closes come
+ * here with them on, and the statistics have one writer per CPU.
+ */
+static noinline void lat_stop_slow(int slot, enum lat_kind kind, unsigned long ip,
+				   u64 start, u64 now)
 {
-	struct lat_state *ls = this_cpu_ptr(&lat_state[slot]);
+	unsigned int reset = LAT_HOLD_RESET(slot);
+	unsigned long flags;
 
-	if (ls->gen != READ_ONCE(lat_gen)) {
-		struct lat_stats *st = lat_this_stats(kind);
+	raw_local_irq_save(flags);
+	if (this_cpu_read(lat_hold) & reset) {
+		struct lat_stats *st;
 
-		if (st)
-			st->open_at_reset++;
-		return;
+		if (!this_cpu_read(lat_stats[kind]))
+			goto out;		/* before latency_tracer_init() */
+		__atomic_fetch_and(this_cpu_ptr(&lat_hold), ~reset, __ATOMIC_SEQ_CST);
+		if (start < READ_ONCE(lat_reset_tsc)) {
+			st = lat_this_stats(kind);
+			if (st)
+				st->open_at_reset++;
+			goto out;
+		}
 	}
-	lat_record(kind, now - ls->start_tsc, ls->start_ip, ls->parent_ip, ip, now);
+	lat_record(kind, now - start, this_cpu_read(lat_state[slot].start_ip),
+		   this_cpu_read(lat_state[slot].parent_ip), ip, now);
+out:
+	raw_local_irq_restore(flags);
 }
 
 /* A window long enough to be a new maximum, worst or threshold entry. */
 static noinline void lat_stop_long(int slot, enum lat_kind kind, struct lat_stats *st,
-				   unsigned long ip, u64 now)
+				   unsigned long ip, u64 start, u64 now)
 {
-	struct lat_state *ls = this_cpu_ptr(&lat_state[slot]);
+	unsigned long flags;
 
-	lat_record_slow(kind, st, now - ls->start_tsc, ls->start_ip, ls->parent_ip, ip, now);
+	raw_local_irq_save(flags);
+	lat_record_slow(kind, st, now - start, this_cpu_read(lat_state[slot].start_ip),
+			this_cpu_read(lat_state[slot].parent_ip), ip, now);
+	raw_local_irq_restore(flags);
 }
 
 /*
- * The hot path of a close: one TSC read, the window into this CPU's raw
- * buffer, and nothing else unless it is long.  Everything rare is a
- * call out of line.  A window whose opening generation is not its
- * statistics' (a reset in between, or the first window after one) takes
- * lat_stop_slow(), which sorts the two out.
+ * The hot path of a close: one TSC read, one look at lat_hold, the
+ * window into this CPU's raw buffer, and nothing else unless it is long.
+ * Everything rare is a call out of line.  A preempt-off close runs with
+ * interrupts on, but nothing else files into its buffer: interrupts and
+ * NMIs never close a preempt-off window (the count is not 1 there), and
+ * lat_fold_here() only moves the tail, which this path reads once.
  */
-static __always_inline void stop_critical_timing(int slot, enum lat_kind kind,
-						 unsigned long ip)
+static __always_inline void lat_close(int slot, enum lat_kind kind, unsigned long ip,
+				      u64 start)
 {
-	u64 now = rdtsc();
 	struct lat_stats *st;
-	unsigned long head;
 	struct lat_raw *r;
-	u64 cycles;
+	u64 now, cycles;
 
-	if (!this_cpu_read(lat_state[slot].active))
-		return;
-	this_cpu_write(lat_state[slot].active, false);
+	now = rdtsc();
+	this_cpu_write(lat_state[slot].start_tsc, 0);
 	st = this_cpu_read(lat_stats[kind]);
-	if (unlikely(!st || this_cpu_read(lat_state[slot].gen) != st->gen ||
-		     READ_ONCE(lat_paused) || READ_ONCE(tracing_buffer_disabled) ||
-		     st->raw_head - st->raw_tail >= st->raw_cap)) {
-		lat_stop_slow(slot, kind, ip, now);
+	if (unlikely(lat_held(LAT_HOLD_MASK(slot)))) {
+		lat_stop_slow(slot, kind, ip, start, now);
 		return;
 	}
-	cycles = now - this_cpu_read(lat_state[slot].start_tsc);
-	head = st->raw_head;
-	r = &st->raw[head & (st->raw_cap - 1)];
+	r = st->raw_wr;
+	if (unlikely(r == st->raw_stop)) {
+		lat_stop_slow(slot, kind, ip, start, now);
+		return;
+	}
+	cycles = now - start;
 	r->start_ip = this_cpu_read(lat_state[slot].start_ip);
 	r->end_ip = ip;
 	r->cycles = cycles;
-	st->raw_head = head + 1;
+	barrier();			/* the entry before the pointer past it */
+	st->raw_wr = r + 1;
 	if (unlikely(cycles >= st->slow_from))
-		lat_stop_long(slot, kind, st, ip, now);
+		lat_stop_long(slot, kind, st, ip, start, now);
+}
+
+static __always_inline void stop_critical_timing(int slot, enum lat_kind kind,
+						 unsigned long ip)
+{
+	u64 start = this_cpu_read(lat_state[slot].start_tsc);
+
+	if (start)
+		lat_close(slot, kind, ip, start);
 }
 
 void tracer_hardirqs_off(unsigned long ip, unsigned long parent_ip)
@@ -613,51 +734,62 @@ void tracer_irq_entry(unsigned long ip, unsigned long interrupted_ip)
 }
 
 /*
- * A window opened before the tracer was turned off belongs to an older
- * generation (latency_tracer_set() resets) and is never filed where a
- * report looks, so the close needs no lat_on() test of its own.
+ * A window opened before the tracer was turned off was open across the
+ * reset latency_tracer_set() does, and is never filed, so the close
+ * needs no lat_on() test of its own.  An enable that closes nothing
+ * (interrupts were off without a window, e.g. from a raw_ disable) costs
+ * only the first test.  Callers that may run in an NMI test in_nmi()
+ * first; the local_irq_*() hooks need not (see trace_hardirqs_off()).
  */
 static __always_inline void lat_hardirqs_on(unsigned long ip)
 {
-	if (in_nmi())
+	u64 start = this_cpu_read(lat_state[LAT_IRQSOFF].start_tsc);
+
+	if (!start)
 		return;
 	if (unlikely(!raw_irqs_disabled())) {
 		/* Ended by a raw_ enable the hooks did not see: drop it. */
-		this_cpu_write(lat_state[LAT_IRQSOFF].active, false);
+		this_cpu_write(lat_state[LAT_IRQSOFF].start_tsc, 0);
 		return;
 	}
-	stop_critical_timing(LAT_IRQSOFF, LAT_IRQSOFF, ip);
+	lat_close(LAT_IRQSOFF, LAT_IRQSOFF, ip, start);
 }
 
 void tracer_hardirqs_on(unsigned long ip)
 {
-	lat_hardirqs_on(ip);
+	if (!in_nmi())
+		lat_hardirqs_on(ip);
 }
 
 #ifdef CONFIG_TRACE_IRQSOFF
 /*
  * The CONFIG_TRACE_IRQFLAGS hooks themselves (trace_preemptirq.c has them
  * without this tracer): with the tracer built they are its entry points,
- * so each local_irq_*() costs one call, and the opener's caller is read
- * from the frame chain only when a window really opens.  The chain is
- * trusted only if the caller's frame lies within a page above this one.
+ * so each local_irq_*() edge costs one call, and the opener's caller is
+ * read from the frame chain only when a window really opens.  Only C
+ * code calls the hooks (the local_irq_*() macros and do_trap()), built
+ * with frame pointers, so the caller's frame holds its return address.
  */
 static __always_inline unsigned long lat_hook_parent_ip(void)
 {
 	const struct stack_frame *f = __builtin_frame_address(0);
-	const struct stack_frame *up = f->next_frame;
 
-	if ((unsigned long)up - (unsigned long)f - 1 >= 4096)
-		return 0;
-	return up->return_address;
+	return f->next_frame->return_address;
 }
 
+/*
+ * No in_nmi() tests: an NMI runs with interrupts off from its entry, so
+ * local_irq_save()/disable() there see them off and make no call, and a
+ * local_irq_restore() there restores "off" and makes none either (an NMI
+ * handler never enables interrupts; do_trap() hands NMIs to do_nmi()
+ * before its own hooks).
+ */
 noinline void trace_hardirqs_off(void)
 {
 	unsigned long ip = _RET_IP_;
 
 	irqoff_count_hardirqs_off(ip);
-	if (!lat_on(LAT_IRQSOFF) || in_nmi() || this_cpu_read(lat_state[LAT_IRQSOFF].active))
+	if (!lat_on(LAT_IRQSOFF) || this_cpu_read(lat_state[LAT_IRQSOFF].start_tsc))
 		return;
 	lat_open(LAT_IRQSOFF, ip, lat_hook_parent_ip());
 }
@@ -669,7 +801,32 @@ noinline void trace_hardirqs_on(void)
 }
 #endif
 
-/* Preemption off from zero: the caller bumped the count already. */
+#ifdef CONFIG_TRACE_PREEMPTOFF
+/*
+ * Linux's preempt_latency_start()/stop(): linux/preempt.h calls them
+ * only when preempt_disable() took the count from 0 to 1 and when
+ * preempt_enable() is about to take it back, so nested sections cost no
+ * call.  A count of exactly 1 also means no interrupt or NMI bits: these
+ * run in task context with preemption off and interrupts (usually) on,
+ * and nothing else on this CPU touches the preempt-off slot meanwhile,
+ * so they need neither an in_nmi() test nor interrupts off.  Preempt-off
+ * windows have no parent site (the slot's parent_ip stays 0).
+ */
+noinline void preempt_latency_start(void)
+{
+	if (!lat_on(LAT_PREEMPTOFF) || this_cpu_read(lat_state[LAT_PREEMPTOFF].start_tsc))
+		return;
+	this_cpu_write(lat_state[LAT_PREEMPTOFF].start_ip, _RET_IP_);
+	this_cpu_write(lat_state[LAT_PREEMPTOFF].start_tsc, rdtsc());
+}
+
+noinline void preempt_latency_stop(void)
+{
+	stop_critical_timing(LAT_PREEMPTOFF, LAT_PREEMPTOFF, _RET_IP_);
+}
+#endif
+
+/* The idle loop's stop/start_critical_timings(), with a preempt count held. */
 void tracer_preempt_off(unsigned long ip, unsigned long parent_ip)
 {
 	unsigned long flags;
@@ -677,11 +834,10 @@ void tracer_preempt_off(unsigned long ip, unsigned long parent_ip)
 	if (!lat_on(LAT_PREEMPTOFF) || in_nmi())
 		return;
 	raw_local_irq_save(flags);
-	start_critical_timing(LAT_PREEMPTOFF, ip, parent_ip);
+	start_critical_timing(LAT_PREEMPTOFF, ip, 0);
 	raw_local_irq_restore(flags);
 }
 
-/* Preemption about to come back on: the count is still held. */
 void tracer_preempt_on(unsigned long ip)
 {
 	unsigned long flags;
@@ -708,7 +864,8 @@ void start_critical_timings(void)
 
 /* ------------------------------------------------- migrate-disable sections */
 
-void tracer_migrate_off(unsigned long ip)
+/* Called through tracer_migrate_off(), which tested lat_on(LAT_MIGRATE). */
+void __tracer_migrate_off(unsigned long ip)
 {
 	struct task_struct *p = current;
 
@@ -719,7 +876,7 @@ void tracer_migrate_off(unsigned long ip)
 	p->migrate_disable_tsc = rdtsc();
 }
 
-void tracer_migrate_on(unsigned long ip)
+void __tracer_migrate_on(unsigned long ip)
 {
 	struct task_struct *p = current;
 	unsigned long flags;
@@ -738,6 +895,7 @@ void tracer_migrate_on(unsigned long ip)
 /* ------------------------------------------------------------- control */
 
 static bool lat_ready;
+
 
 /* Allocate each CPU's statistics; the hooks record nothing before this. */
 void latency_tracer_init(void)
@@ -768,18 +926,28 @@ void latency_tracer_init(void)
 			}
 			st->cpu = cpu;
 			if (lat_raw_size && (lat_enabled_mask & (1U << k)))
-				st->raw = kmalloc_array(lat_raw_size, sizeof(*st->raw), GFP_KERNEL);
+				st->raw = kmalloc_array(lat_raw_size + 1, sizeof(*st->raw),
+							GFP_KERNEL);
 			st->raw_cap = st->raw ? lat_raw_size : 0;
+			lat_raw_empty(st);
 			/* Published last: a hook records only into whole stats. */
 			smp_store_release(&per_cpu(lat_stats[k], cpu), st);
 		}
 	}
 	lat_ready = true;
+	/* Windows open since boot (or in CPU 0's copied state) are not filed. */
+	latency_tracer_reset();
 }
 
+/*
+ * A new generation, the TSC it began at, then every CPU's reset bits: a
+ * CPU that sees its bit (cleared with a locked instruction) sees both.
+ */
 void latency_tracer_reset(void)
 {
 	__atomic_add_fetch(&lat_gen, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&lat_reset_tsc, rdtsc_ordered(), __ATOMIC_SEQ_CST);
+	lat_hold_all(LAT_HOLD_RESETS, true);
 }
 
 void latency_tracer_start(void)

@@ -52,14 +52,21 @@ struct lat_stats {
 	unsigned long funcs_dropped;
 	unsigned long open_at_reset;	/* windows open across a reset, dropped */
 	u64 slow_from;			/* windows this long (cycles) go to lat_record_slow() */
-	unsigned long raw_head;		/* windows filed into raw[] */
-	unsigned long raw_tail;		/* of which folded */
+	/*
+	 * raw[] is a ring of raw_cap + 1 entries, one always free: the
+	 * hot path fills raw_wr unless it is raw_stop (the end of the
+	 * array, or the entry before the oldest, raw_rd), and the rest
+	 * (wrapping, folding the oldest when full) is lat_raw_put()'s.
+	 */
+	struct lat_raw *raw_wr;		/* the next entry to fill */
+	struct lat_raw *raw_rd;		/* the oldest entry not folded yet */
+	struct lat_raw *raw_stop;	/* the hot path stops here */
 	struct lat_func_slot funcs[LAT_FUNC_SLOTS];
 	/* not cleared: */
 	unsigned long gen;
 	int cpu;
-	struct lat_raw *raw;		/* raw_cap entries (a power of 2) */
-	unsigned long raw_cap;		/* 0: no buffer, every window folds at once */
+	struct lat_raw *raw;		/* raw_cap + 1 entries */
+	unsigned long raw_cap;		/* windows it holds; 0: no buffer, each folds at once */
 };
 
 DECLARE_PER_CPU(struct lat_stats *, lat_stats[LAT_NR_KINDS]);
@@ -81,6 +88,7 @@ extern unsigned int lat_enabled_mask;
 extern u64 lat_threshold_ns, lat_fine_max_ns;
 extern unsigned int lat_worst;
 extern bool lat_paused;
+void lat_pause(bool pause);
 
 void latency_tracer_init(void);
 void lat_fold_cpu(enum lat_kind kind, int cpu);

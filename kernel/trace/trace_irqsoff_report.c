@@ -520,18 +520,18 @@ static void lat_print_subsys(enum lat_kind kind)
 /*
  * The tracers' own cost, in TSC cycles: a local_irq_save()/restore() pair
  * with the hooks against the raw pair, and a preempt_disable()/enable()
- * pair through the traced calls.  Run after the report: it records
- * windows of its own.
+ * pair through the traced calls against the same pair as a build without
+ * the tracer has it.  Run after the report: it records windows of its
+ * own.  test/trace_cost_test.c times the same loops.
  */
 #define LAT_COST_LOOPS 2000
 
-static u64 __maybe_unused lat_cost_irq(bool traced)
+u64 lat_cost_irq_loop(bool traced, unsigned int loops)
 {
 	unsigned long flags;
-	u64 t0, t1;
+	u64 t0 = rdtsc_ordered();
 
-	t0 = rdtsc_ordered();
-	for (unsigned int i = 0; i < LAT_COST_LOOPS; i++) {
+	for (unsigned int i = 0; i < loops; i++) {
 		if (traced) {
 			local_irq_save(flags);
 			local_irq_restore(flags);
@@ -541,8 +541,31 @@ static u64 __maybe_unused lat_cost_irq(bool traced)
 		}
 		barrier();
 	}
-	t1 = rdtsc_ordered();
-	return t1 - t0;
+	return rdtsc_ordered() - t0;
+}
+
+/* Untraced: preempt_disable() and preempt_enable() without the tracer's tests. */
+u64 lat_cost_preempt_loop(bool traced, unsigned int loops)
+{
+	u64 t0 = rdtsc_ordered();
+
+	for (unsigned int i = 0; i < loops; i++) {
+		if (traced) {
+			preempt_disable();
+			preempt_enable();
+		} else {
+			__preempt_count_add(1);
+			barrier();
+#ifdef CONFIG_PREEMPTION
+			if (unlikely(__preempt_count_dec_and_test()))
+				preempt_schedule();
+#else
+			__preempt_count_sub(1);
+#endif
+		}
+		barrier();
+	}
+	return rdtsc_ordered() - t0;
 }
 
 /* "%llu.%02llu" of @total / LAT_COST_LOOPS. */
@@ -565,9 +588,9 @@ static void lat_print_cost(void)
 	{
 		u64 raw, traced;
 
-		lat_cost_irq(true);		/* warm the caches */
-		raw = lat_cost_irq(false);
-		traced = lat_cost_irq(true);
+		lat_cost_irq_loop(true, LAT_COST_LOOPS);	/* warm the caches */
+		raw = lat_cost_irq_loop(false, LAT_COST_LOOPS);
+		traced = lat_cost_irq_loop(true, LAT_COST_LOOPS);
 		lat_cost_fmt(a, sizeof(a), traced);
 		lat_cost_fmt(b, sizeof(b), raw);
 		n += snprintf(line + n, sizeof(line) - n,
@@ -579,19 +602,18 @@ static void lat_print_cost(void)
 #endif
 #ifdef CONFIG_TRACE_PREEMPTOFF
 	{
-		u64 t0 = rdtsc_ordered(), pre;
+		u64 raw, traced;
 
-		for (unsigned int i = 0; i < LAT_COST_LOOPS; i++) {
-			preempt_disable();
-			preempt_enable();
-			barrier();
-		}
-		pre = rdtsc_ordered() - t0;
-		lat_cost_fmt(a, sizeof(a), pre);
+		lat_cost_preempt_loop(true, LAT_COST_LOOPS);
+		raw = lat_cost_preempt_loop(false, LAT_COST_LOOPS);
+		traced = lat_cost_preempt_loop(true, LAT_COST_LOOPS);
+		lat_cost_fmt(a, sizeof(a), traced);
+		lat_cost_fmt(b, sizeof(b), raw);
 		n += snprintf(line + n, sizeof(line) - n,
-			      "; preempt_disable+enable %s cycles traced", a);
-		j += snprintf(json + j, sizeof(json) - j, ",\"preempt_pair\":%llu",
-			      (unsigned long long)pre);
+			      "; preempt_disable+enable %s cycles traced, %s raw", a, b);
+		j += snprintf(json + j, sizeof(json) - j,
+			      ",\"preempt_pair\":%llu,\"preempt_pair_raw\":%llu",
+			      (unsigned long long)traced, (unsigned long long)raw);
 	}
 #endif
 	if (!n)
@@ -738,7 +760,7 @@ void latency_tracer_report(const char *what)
 	if (!what)
 		what = "boot";
 	mutex_lock(&lat_report_lock);
-	WRITE_ONCE(lat_paused, true);
+	lat_pause(true);
 	for (unsigned int k = 0; k < LAT_NR_KINDS; k++) {
 		if (!(READ_ONCE(lat_enabled_mask) & (1U << k)))
 			continue;
@@ -747,7 +769,7 @@ void latency_tracer_report(const char *what)
 	}
 	lat_fill_summary();
 	lat_print_breach();
-	WRITE_ONCE(lat_paused, false);
+	lat_pause(false);
 	if (any)
 		lat_print_cost();
 	mutex_unlock(&lat_report_lock);

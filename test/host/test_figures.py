@@ -138,5 +138,56 @@ class FiguresTest(unittest.TestCase):
         self.assertIn("record problems", out)
 
 
+def hackbench(time_ns):
+    return {"type": "hackbench", "groups": 2, "fds": 20, "loops": 20, "size": 100,
+            "time_ns": time_ns, "ctxsw": 1, "migrations": 0, "dropped": 0, "clock": "icount"}
+
+
+def lat_cost(irq, preempt=None):
+    """A `trace: cost` record: 2000 pairs, @irq (@preempt) instructions each above raw."""
+    r = {"type": "lat_cost", "clock": "icount", "loops": 2000,
+         "irq_pair_traced": 2000 * (9 + irq), "irq_pair_raw": 2000 * 9}
+    if preempt is not None:
+        r.update(preempt_pair=2000 * (12 + preempt), preempt_pair_raw=2000 * 12)
+    return r
+
+
+class TracerCostTest(unittest.TestCase):
+    """tracer-cost: each port against its own tracer-less build, with the per-transition cost."""
+
+    BOOTS = {"notrace": (1000000, None), "default": (1030000, (68,)),
+             "trace": (1150000, (68, 58)), "legacy_notrace": (2000000, None),
+             "legacy": (2050000, (70,)), "legacy_trace": (2300000, (70, 60)),
+             "rt": (4000000, None), "rt_irqsoff": (4100000, (66,)),
+             "rt_trace": (4400000, (66, 57))}
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        for cfg, (t, cost) in self.BOOTS.items():
+            recs = [hackbench(t)] + ([lat_cost(*cost)] if cost else [])
+            with open(os.path.join(self.tmp.name, f"{cfg}-hackbench-icount.log"), "w") as f:
+                f.write(log(*recs))
+
+    def test_rows_per_port_with_percent_and_per_transition(self):
+        rows = figures.fig_tracer_cost(figures.Runner(logs=self.tmp.name, verbose=False),
+                                       "icount")
+        self.assertEqual(len(rows), 2 + 9)
+        by_cfg = {r.split("|")[2].strip(): r for r in rows[2:]}
+        self.assertIn("| 1.000 (+0.00%) | - | - |", by_cfg["`notrace`"])
+        self.assertIn("| 1030000 | 1.030 (+3.00%) | 34.00 | - |", by_cfg["`default`"])
+        self.assertIn("| 1.150 (+15.00%) | 34.00 | 29.00 |", by_cfg["`trace`"])
+        # legacy and RT against their own tracer-less builds, not notrace
+        self.assertIn("| 1.025 (+2.50%) | 35.00 | - |", by_cfg["`legacy`"])
+        self.assertIn("| 1.025 (+2.50%) | 33.00 | - |", by_cfg["`rt_irqsoff`"])
+        self.assertIn("| 1.100 (+10.00%) | 33.00 | 28.50 |", by_cfg["`rt_trace`"])
+
+    def test_tracer_build_without_cost_record_fails(self):
+        with open(os.path.join(self.tmp.name, "legacy-hackbench-icount.log"), "w") as f:
+            f.write(log(hackbench(2050000)))
+        with self.assertRaisesRegex(figures.FigureError, "legacy: no lat_cost record"):
+            figures.fig_tracer_cost(figures.Runner(logs=self.tmp.name, verbose=False), "icount")
+
+
 if __name__ == "__main__":
     unittest.main()
