@@ -57,6 +57,9 @@ struct rtm_task {
 	u64 *since;			/* per task: seen waiting since */
 	u64 *waited;			/* per task: longest wait seen, this loop */
 	int *vidx;			/* per task: its violation this loop, or -1 */
+	int *since_cpu;			/* per task: the CPU it was queued on */
+	unsigned long *since_irqs;	/* per task: that CPU's interrupts then */
+	unsigned int stalled;		/* sightings dropped: that CPU did not run */
 };
 
 struct rt_migrate_result {
@@ -64,6 +67,7 @@ struct rt_migrate_result {
 	struct rtm_task *tasks;
 	unsigned int violations;	/* (loop, waiting task) pairs */
 	unsigned int violation_loops;	/* loops with at least one */
+	unsigned int stalled;		/* sightings dropped, all tasks */
 	u64 worst_wait_ns;
 	bool failed;			/* a task could not be started */
 	/* private to the measurement */
