@@ -836,24 +836,29 @@ def _make_default():
 
 def _sample(lines, picks):
     """@lines without printk stamps (and without the host's elapsed time,
-    which is not reproducible), cut to @picks in order: (regex, callout),
-    the first line at or after the previous pick matching regex, `...` where
-    lines were left out, ` (N)` after a line with a callout."""
+    which is not reproducible), cut to @picks in order: (regex, callout[, n]),
+    the first line at or after the previous pick matching regex and the n-1
+    after it, `...` where lines other than records were left out, ` (N)`
+    after a line with a callout.  Records a pick does not name are dropped
+    silently: each has its own page."""
     lines = [ELAPSED_RE.sub("", STAMP_RE.sub("", ln.rstrip())) for ln in lines]
+    lines = [ln for ln in lines if ln]
     out, pos = [], 0
-    for regex, callout in picks:
+    for pick in picks:
+        regex, callout, n = (pick + (1,))[:3]
         for i in range(pos, len(lines)):
             if re.search(regex, lines[i]):
                 break
         else:
             raise FigureError(f"no line matching {regex!r} in the log (after line {pos})")
-        if i > pos and out and out[-1] != "...":
+        skipped = [ln for ln in lines[pos:i] if not ln.startswith("@irqlab ")]
+        if skipped and out and out[-1] != "...":
             out.append("...")
-        ln = lines[i]
-        if callout:
-            ln = f"{ln:<60} ({callout})" if len(ln) < 60 else f"{ln}   ({callout})"
-        out.append(ln)
-        pos = i + 1
+        for j, ln in enumerate(lines[i:i + n]):
+            if callout and j == 0:
+                ln = f"{ln:<60} ({callout})" if len(ln) < 60 else f"{ln}   ({callout})"
+            out.append(ln)
+        pos = i + n
     return out
 
 
@@ -865,10 +870,8 @@ FIRST_RUN_PICKS = [
     (r"^cyclic: thread latency", None), (r"^T: 0 ", 7), (r"^cyclic: IRQ latency", None),
     (r"^IRQ T: 0 ", None), (r"^# Histogram", None),
     (r'^@irqlab \d+ \w+ \{"type":"cyclic",', 8), (r"^hackbench: \d+ round", None),
-    (r"^# tracer: irqsoff", None), (r"^#$", None), (r"^# entries-in-buffer", None),
-    (r"^irqsoff: CPU ", None), (r"^irqsoff: +0 ", 9), (r"^# irqsoff latency trace", None),
-    (r"^# latency: ", None), (r"^# +\| task: ", None), (r"^# +=> started at", None),
-    (r"^# +=> ended at", None), (r"^# +irqlab: \d+ ns", None),
+    (r"^# tracer: irqsoff", None, 3), (r"^irqsoff: CPU ", None), (r"^irqsoff: +0 ", 9),
+    (r"^# irqsoff latency trace", None, 10),
     (r"^irqsoff: by the code", 10), (r"^irqsoff: +slab ", None),
     (r"^irqsoff: +page_alloc ", None), (r"^irqsoff: +other ", None),
     (r"^trace: cost ", 11), (r"^irqlab: summary: ", 12), (r"^irqlab: end status=", None),
@@ -889,12 +892,15 @@ def fig_first_run(run, mode):
     if len(cyc) != 1:
         raise FigureError(f"first-run: {len(cyc)} cyclic records, expected one")
     lo, avg, hi = cyc[0]["thread_ns"]
-    slab = _subsys(recs, "slab")
-    if not slab or not slab.get("windows"):
-        raise FigureError("first-run: no irqsoff window opened by slab code")
+    slab, cpu = _subsys(recs, "slab"), [r for r in recs.of_type("lat_cpu")
+                                         if r.get("tracer") == "irqsoff"]
+    if not slab or not slab.get("windows") or len(cpu) != 1:
+        raise FigureError("first-run: no irqsoff window opened by slab code, or not one "
+                          "irqsoff CPU record")
     return ["```"] + _sample(recs.lines, FIRST_RUN_PICKS) + ["```", "",
             f"In this run cyclic's thread level gave min / avg / max {lo} / {avg} / {hi} "
-            f"ns ((7), (8)), and SLUB's longest IRQ-off window was {slab['max_ns']} ns, "
+            f"ns ((7), (8)); the tracer saw {cpu[0]['windows']} IRQ-off windows, the "
+            f"longest {cpu[0]['max_ns']} ns (9); SLUB's longest was {slab['max_ns']} ns, "
             f"from `{slab['start']}` to `{slab['end']}` (10)."]
 
 
