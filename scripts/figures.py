@@ -908,6 +908,11 @@ def fig_first_run_cyclic(run, mode):
     return ["```", _tline(_first_run(run, mode)), "```"]
 
 
+def fig_first_run_summary(run, mode):
+    return ["```"] + _sample(_first_run(run, mode).lines, [(r"^irqlab: summary: ", None)]) + \
+        ["```"]
+
+
 CYCLIC_SAMPLE = "run=cyclic cyclic.interval_us=500 cyclic.loops=200"
 CYCLIC_SAMPLE_PICKS = [
     (r"^cyclic: thread latency", None), (r"^T: 0 ", None), (r"^cyclic: IRQ latency", None),
@@ -984,6 +989,8 @@ FIGURES = {
                   "`default` (`ICOUNT=1`, which is what `make run` chooses without KVM), "
                   "cut to the lines the walkthrough explains"),
     "first-run-cyclic": (fig_first_run_cyclic, "the `T:` line of the `first-run` boot"),
+    "first-run-summary": (fig_first_run_summary, "the summary line of the `first-run` boot "
+                          "(`make run`, its default command line, `default`)"),
     "cyclic-sample": (fig_cyclic_sample, f"`{CYCLIC_SAMPLE}` on `default`, cut"),
     "hackbench-sample": (fig_hackbench_sample, "`make run SMP=2 CMDLINE=...` with "
                          "hackbench's defaults and with 4096-byte messages on `default` "

@@ -401,6 +401,9 @@ class SampleTest(GeneratorTest):
             "first-run-cyclic": (
                 ["```\nT: 0 (   88) P:95 I:1000 C:   3000 Min:   1972 Act: 2104 Avg: 2235 "
                  "Max:   14176\n```"], ("14176", "14177")),
+            "first-run-summary": (
+                ["```\nirqlab: summary: mode icount, worst latency 14176 ns (cyclic), lost 273, "
+                 "verdict ok\n```"], ("lost 273", "lost 274")),
             "cyclic-sample": (
                 ["# Histogram\n000000 000000\n000001 000150\n000002 000050\n...\n"
                  "# Total: 000000200", "# IRQ Histogram\n000000 000200\n"
