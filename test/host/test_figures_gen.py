@@ -143,7 +143,9 @@ def tcg_cells(root):
                                "verdict": "guest passed", "records": recs}, f)
 
 
-class GeneratorTest(unittest.TestCase):
+class DocTest(unittest.TestCase):
+    """A markdown file with one block, rendered from fixture logs (no tests)."""
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.addCleanup(self.tmp.cleanup)
@@ -187,6 +189,8 @@ class GeneratorTest(unittest.TestCase):
         self.assertIn(f"figures:{name} (mode=icount", out)
         self.assertIn("is stale", out)
 
+
+class GeneratorTest(DocTest):
     def test_each_generator_renders_and_rechecks(self):
         stale = {"deadline": ("1867", "1868"), "pi": ("| 26 | 156 |", "| 27 | 156 |"),
                  "lockdep": ("| 354 |", "| 355 |"), "trace-windows": ("200981", "200980"),
@@ -363,7 +367,7 @@ def hackbench_log(secs, ctxsw, migr):
         "qemu.py: guest passed (status 1) [9.50 s]")
 
 
-class SampleTest(GeneratorTest):
+class SampleTest(DocTest):
     """The console samples: a boot's lines cut to the ones a page explains."""
 
     def setUp(self):
