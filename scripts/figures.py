@@ -118,9 +118,12 @@ def parse_blocks(path, text):
 class Boot:
     """One boot a figure reads: a preset, a command line and a short name."""
 
-    def __init__(self, config, cmdline, name, timeout=900):
+    def __init__(self, config, cmdline, name, timeout=900, make_run=False):
         self.config, self.cmdline, self.name = config, cmdline, name
         self.timeout = timeout
+        # make_run: boot through scripts/qemu.py as `make run` does (its
+        # machine and memory defaults), the host's lines kept in the log.
+        self.make_run = make_run
 
     def tag(self, mode):
         return f"{self.config}-{self.name}-{mode}"
@@ -221,6 +224,8 @@ class Runner:
     def _boot(self, boot, mode, tag):
         os.makedirs(OUT, exist_ok=True)
         log = os.path.join(OUT, tag + ".log")
+        if boot.make_run:
+            return self._boot_make_run(boot, mode, tag, log)
         smp = 1 if mode == "icount" else 2
         argv = ["qemu-system-x86_64", "-machine", "q35", "-cpu", "max",
                 "-smp", str(smp), "-m", "512M", "-no-reboot", "-display", "none",
@@ -246,6 +251,39 @@ class Runner:
         if status != 1:
             raise FigureError(f"{tag}: QEMU exit status {status} (1 is a passing run; "
                               f"log {log})")
+        return log
+
+
+    def _boot_make_run(self, boot, mode, tag, log):
+        """`make run ICOUNT=1` (or ICOUNT=0 SMP=2): scripts/qemu.py run with
+        make's defaults; its mode line goes before the serial output in the
+        log and its verdict after, as on make run's terminal."""
+        if mode == "kvm":
+            raise FigureError(f"{tag}: make_run boots are icount or tcg")
+        elf = os.path.join(self.root, "build", boot.config, "kernel.elf")
+        serial = log + ".serial"
+        argv = [sys.executable, os.path.join(self.root, "scripts", "qemu.py"), "run",
+                "--kernel", elf, "--smp", "1" if mode == "icount" else "2",
+                "--accel", "tcg", "--icount", "1" if mode == "icount" else "0",
+                "--cmdline", boot.cmdline, "--serial-file", serial,
+                "--timeout", str(boot.timeout)]
+        if self.verbose:
+            print(f"figures: booting {tag} as make run: {boot.cmdline}", file=sys.stderr)
+        try:
+            p = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               text=True, timeout=boot.timeout + 60)
+        except subprocess.TimeoutExpired:
+            raise FigureError(f"{tag}: scripts/qemu.py did not end (log {serial})") from None
+        if p.returncode:
+            raise FigureError(f"{tag}: scripts/qemu.py run exited {p.returncode} (0 is a "
+                              f"passing run): {p.stderr.strip()[-300:]} (log {serial})")
+        host = p.stderr.splitlines()
+        with open(serial, "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+        with open(log, "w", encoding="utf-8") as f:
+            f.write("\n".join([h for h in host if " mode " in h] + text.splitlines() +
+                              [h for h in host if " mode " not in h]) + "\n")
+        os.remove(serial)
         return log
 
 
@@ -806,6 +844,149 @@ def fig_seeds_tcg(run, mode):
     return out
 
 
+# ---- console samples: a boot's own lines, cut to the ones a page explains
+
+DEFAULT_RUN = ("run=cyclic,hackbench cyclic.duration_ms=3000 hackbench.groups=2 "
+               "hackbench.loops=20")
+STAMP_RE = re.compile(r"^\[\s*\d+\.\d+\] ")
+ELAPSED_RE = re.compile(r" \[\d+\.\d+ s\]$")
+
+
+def _make_default():
+    """The Makefile's DEFAULT_RUN: the sample must be what `make run` boots."""
+    try:
+        with open(os.path.join(ROOT, "Makefile")) as f:
+            m = re.search(r"^DEFAULT_RUN :?= (.*)$", f.read(), re.M)
+    except OSError:
+        m = None
+    return m.group(1).strip() if m else DEFAULT_RUN
+
+
+def _sample(lines, picks):
+    """@lines without printk stamps (and without the host's elapsed time,
+    which is not reproducible), cut to @picks in order: (regex, callout[, n]),
+    the first line at or after the previous pick matching regex and the n-1
+    after it, `...` where lines other than records were left out, ` (N)`
+    after a line with a callout.  Records a pick does not name are dropped
+    silently: each has its own page."""
+    lines = [ELAPSED_RE.sub("", STAMP_RE.sub("", ln.rstrip())) for ln in lines]
+    lines = [ln for ln in lines if ln]
+    out, pos = [], 0
+    for pick in picks:
+        regex, callout, n = (pick + (1,))[:3]
+        for i in range(pos, len(lines)):
+            if re.search(regex, lines[i]):
+                break
+        else:
+            raise FigureError(f"no line matching {regex!r} in the log (after line {pos})")
+        skipped = [ln for ln in lines[pos:i] if not ln.startswith("@irqlab ")]
+        if skipped and out and out[-1] != "...":
+            out.append("...")
+        for j, ln in enumerate(lines[i:i + n]):
+            if callout and j == 0:
+                ln = f"{ln:<60} ({callout})" if len(ln) < 60 else f"{ln}   ({callout})"
+            out.append(ln)
+        pos = i + n
+    return out
+
+
+FIRST_RUN_PICKS = [
+    (r"^qemu\.py: mode ", 1), (r"^irqlab: start ", 2), (r"^Command line: ", None),
+    (r"^irqlab: mode ", 3), (r"^irqlab: running ", None), (r"^cyclic: heartbeat ", 4),
+    (r"^\*\* \d+ printk messages dropped", 5), (r"^Time: ", 6),
+    (r"^hackbench: \d+ messages sent", None),
+    (r"^cyclic: thread latency", None), (r"^T: 0 ", 7), (r"^cyclic: IRQ latency", None),
+    (r"^IRQ T: 0 ", None), (r"^# Histogram", None),
+    (r'^@irqlab \d+ \w+ \{"type":"cyclic",', 8), (r"^hackbench: \d+ round", None),
+    (r"^# tracer: irqsoff", None, 3), (r"^irqsoff: CPU ", None), (r"^irqsoff: +0 ", 9),
+    (r"^# irqsoff latency trace", None, 10),
+    (r"^irqsoff: by the code", 10), (r"^irqsoff: +slab ", None),
+    (r"^irqsoff: +page_alloc ", None), (r"^irqsoff: +other ", None),
+    (r"^trace: cost ", 11), (r"^irqlab: summary: ", 12), (r"^irqlab: end status=", None),
+    (r"^qemu\.py: guest ", None)]
+
+
+def _first_run(run, mode):
+    return run.records(Boot("default", _make_default(), "first-run", make_run=True), mode)
+
+
+def _tline(recs):
+    return _sample(recs.lines, [(r"^T: 0 ", None)])[0]
+
+
+def fig_first_run(run, mode):
+    recs = _first_run(run, mode)
+    cyc = recs.of_type("cyclic")
+    if len(cyc) != 1:
+        raise FigureError(f"first-run: {len(cyc)} cyclic records, expected one")
+    lo, avg, hi = cyc[0]["thread_ns"]
+    slab, cpu = _subsys(recs, "slab"), [r for r in recs.of_type("lat_cpu")
+                                         if r.get("tracer") == "irqsoff"]
+    if not slab or not slab.get("windows") or len(cpu) != 1:
+        raise FigureError("first-run: no irqsoff window opened by slab code, or not one "
+                          "irqsoff CPU record")
+    return ["```"] + _sample(recs.lines, FIRST_RUN_PICKS) + ["```", "",
+            f"In this run cyclic's thread level gave min / avg / max {lo} / {avg} / {hi} "
+            f"ns ((7), (8)); the tracer saw {cpu[0]['windows']} IRQ-off windows, the "
+            f"longest {cpu[0]['max_ns']} ns (9); SLUB's longest was {slab['max_ns']} ns, "
+            f"from `{slab['start']}` to `{slab['end']}` (10)."]
+
+
+def fig_first_run_cyclic(run, mode):
+    return ["```", _tline(_first_run(run, mode)), "```"]
+
+
+def fig_first_run_summary(run, mode):
+    return ["```"] + _sample(_first_run(run, mode).lines, [(r"^irqlab: summary: ", None)]) + \
+        ["```"]
+
+
+CYCLIC_SAMPLE = "run=cyclic cyclic.interval_us=500 cyclic.loops=200"
+CYCLIC_SAMPLE_PICKS = [
+    (r"^cyclic: thread latency", None), (r"^T: 0 ", None), (r"^cyclic: IRQ latency", None),
+    (r"^IRQ T: 0 ", None), (r"^# Histogram$", None), (r"^\d{6} ", None),
+    (r"^\d{6} ", None), (r"^\d{6} ", None), (r"^# Total: ", None),
+    (r"^# Min Latencies: ", None), (r"^# Avg Latencies: ", None),
+    (r"^# Max Latencies: ", None), (r"^# Histogram Overflows: ", None),
+    (r"^# IRQ Histogram$", None), (r"^\d{6} ", None), (r"^# IRQ Histogram Overflows: ", None),
+    (r'^@irqlab \d+ \w+ \{"type":"cyclic",', None)]
+
+
+def fig_cyclic_sample(run, mode):
+    recs = run.records(Boot("default", CYCLIC_SAMPLE, "cyclic-sample"), mode)
+    return ["```"] + _sample(recs.lines, CYCLIC_SAMPLE_PICKS) + ["```"]
+
+
+HACKBENCH_SAMPLE = [("default", "run=hackbench", "hackbench-defaults"),
+                    ("rt", "run=hackbench", "hackbench-defaults"),
+                    ("default", "run=hackbench hackbench.size=4096", "hackbench-4096"),
+                    ("rt", "run=hackbench hackbench.size=4096", "hackbench-4096")]
+
+
+def fig_hackbench_sample(run, mode):
+    out, rows = None, []
+    for config, cmdline, name in HACKBENCH_SAMPLE:
+        recs = run.records(Boot(config, cmdline, name, make_run=True), mode)
+        hb = recs.of_type("hackbench")
+        if len(hb) != 1:
+            raise FigureError(f"hackbench-sample: {config} `{cmdline}`: {len(hb)} hackbench "
+                              "records, expected one")
+        if out is None:
+            out = ["```"] + _sample(recs.lines, [
+                (r"^Running in threaded mode", None), (r"^Each sender", None),
+                (r"^Time: ", None), (r"^hackbench: \d+ context switches", None),
+                (r"^hackbench: \d+ messages sent", None),
+                (r'^@irqlab \d+ \w+ \{"type":"hackbench",', None)]) + ["```", ""]
+            out += [f"That is `make run ICOUNT=0 SMP=2 CMDLINE={cmdline}` on `{config}`. "
+                    "The same boots:", "",
+                    "| config | command line | Time | context switches | migrations |",
+                    "|---|---|---:|---:|---:|"]
+        h = hb[0]
+        rows.append(f"| `{config}` | `{cmdline}` | {h['time_ns'] / 1e9:.3f} s | "
+                    f"{h.get('ctxsw', '-')} | {h.get('migrations', '-')} |")
+    return out + rows
+
+
 FIGURES = {
     "latency-windows": (fig_latency_windows,
                         "the longest IRQ-off window opened by slab code and by the page "
@@ -835,6 +1016,16 @@ FIGURES = {
                      "`make ktrace-paths`)"),
     "ktrace-paths": (fig_ktrace_paths, "`make ktrace-paths`' sections: per preset and pair "
                      "the functions and the full executed path"),
+    "first-run": (fig_first_run, "`make run` with its default command line on "
+                  "`default` (`ICOUNT=1`, which is what `make run` chooses without KVM), "
+                  "cut to the lines the walkthrough explains"),
+    "first-run-cyclic": (fig_first_run_cyclic, "the `T:` line of the `first-run` boot"),
+    "first-run-summary": (fig_first_run_summary, "the summary line of the `first-run` boot "
+                          "(`make run`, its default command line, `default`)"),
+    "cyclic-sample": (fig_cyclic_sample, f"`{CYCLIC_SAMPLE}` on `default`, cut"),
+    "hackbench-sample": (fig_hackbench_sample, "`make run SMP=2 CMDLINE=...` with "
+                         "hackbench's defaults and with 4096-byte messages on `default` "
+                         "and `rt`, one boot each, one after the other"),
     "seeds-icount": (fig_seeds_icount, "the seeds' experiments "
                      "(`tools/experiments/eN_icount.ini`, one run a side; hackbench 10 "
                      "groups x 100 loops of 4096 bytes), at the two commits named, both "

@@ -143,7 +143,9 @@ def tcg_cells(root):
                                "verdict": "guest passed", "records": recs}, f)
 
 
-class GeneratorTest(unittest.TestCase):
+class DocTest(unittest.TestCase):
+    """A markdown file with one block, rendered from fixture logs (no tests)."""
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.addCleanup(self.tmp.cleanup)
@@ -187,6 +189,8 @@ class GeneratorTest(unittest.TestCase):
         self.assertIn(f"figures:{name} (mode=icount", out)
         self.assertIn("is stale", out)
 
+
+class GeneratorTest(DocTest):
     def test_each_generator_renders_and_rechecks(self):
         stale = {"deadline": ("1867", "1868"), "pi": ("| 26 | 156 |", "| 27 | 156 |"),
                  "lockdep": ("| 354 |", "| 355 |"), "trace-windows": ("200981", "200980"),
@@ -283,6 +287,196 @@ class GeneratorTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("no lockdep: lockdep.bench line", out)
 
+
+
+def console(*items):
+    """A log of console lines (str, printk-stamped) and records (dict) in
+    this order, as a boot prints them."""
+    import json
+    import zlib
+    out, rec = [], 0
+    for i, it in enumerate(items):
+        if isinstance(it, dict):
+            text = json.dumps(it, separators=(",", ":"))
+            it = f"@irqlab {rec} {zlib.crc32(text.encode()):08x} {text}"
+            rec += 1
+        out.append(it if it.startswith("qemu.py:") else f"[    2.{i:06d}] {it}")
+    return "\n".join(out) + "\n"
+
+
+def subsys(code, n, longest, start, end):
+    return {"type": "lat_subsys", "tracer": "irqsoff", "code": code, "windows": n,
+            "total_ns": n * 100, "max_ns": longest, "start": start, "end": end}
+
+
+FIRST_RUN = console(
+    "qemu.py: mode icount, SMP=1: ICOUNT=1 (exact, repeatable virtual time)",
+    "irqlab: start 0.1.0 84a563ad", "Boot protocol: pvh, loader: PVH",
+    "Command line: run=cyclic,hackbench cyclic.duration_ms=3000",
+    "irqlab: mode icount: 1 ns = 1 guest instruction",
+    "irqlab: running cyclic+hackbench together", "cyclic: heartbeat 2.000 s of 3.000 s",
+    "** 273 printk messages dropped **", "Time: 0.013", "Time: 0.014",
+    "hackbench: 16000 messages sent, 16000 received, 0 dropped",
+    "cyclic: thread latency (timer expiry to the thread running), ns, icount:",
+    "T: 0 (   88) P:95 I:1000 C:   3000 Min:   1972 Act: 2104 Avg: 2235 Max:   14176",
+    "cyclic: IRQ latency (timer expiry to handler entry), ns, icount:",
+    "IRQ T: 0 (   88) P:95 I:1000 C:   3000 Min:    393 Act:  393 Avg:  523 Max:   12465",
+    "# Histogram", "000000 000000",
+    {"type": "cyclic", "cpu": 0, "prio": 95, "interval_us": 1000, "count": 3000,
+     "thread_ns": [1972, 2235, 14176], "irq_ns": [393, 523, 12465], "missed": 0},
+    "hackbench: 188 round(s), Time: mean 0.013965",
+    "# tracer: irqsoff", "#", "# entries-in-buffer/entries-written: 1047749/1047749",
+    "irqsoff: CPU    windows     min ns     avg ns     max ns",
+    "irqsoff:   0    1047749         37        123      52542  __wake_up+0x27    ",
+    {"type": "lat_cpu", "tracer": "irqsoff", "cpu": 0, "windows": 1047749, "max_ns": 52542},
+    "# irqsoff latency trace v1.1.5 on irqlab 0.1.0", "# ---", "# latency: 52 us",
+    "#    ---", "#    | task: run/hackbench-7", "#    ---", "#  => started at: __wake_up+0x27",
+    "#  => ended at:   __wake_up+0xfd", "#", "#  irqlab: 52542 ns, 52542 cycles",
+    "# the worst windows", "irqsoff: by the code that opened the windows (all CPUs)",
+    "irqsoff:   slab           577193 windows, longest       1220 ns",
+    subsys("slab", 577193, 1220, "__unfreeze_partials+0x205", "__unfreeze_partials+0x2d7"),
+    "irqsoff:   page_alloc     243789 windows, longest      11214 ns",
+    subsys("page_alloc", 243789, 11214, "free_unref_page+0x39", "free_unref_page+0x10d"),
+    "irqsoff:   other          226767 windows, longest      52542 ns",
+    "trace: cost (icount, 2000 loops): local_irq_save+restore 233.51 cycles traced, 8.00 raw",
+    "irqlab: summary: mode icount, worst latency 14176 ns (cyclic), lost 273, verdict ok",
+    "irqlab: end status=ok", "qemu.py: guest passed (status 1) [20.08 s]")
+
+CYCLIC_SAMPLE = console(
+    "cyclic: thread latency (timer expiry to the thread running), ns, icount:",
+    "T: 0 (   14) P:95 I:500 C:    200 Min:   1947 Act: 1947 Avg: 2052 Max:    3915",
+    "cyclic: IRQ latency (timer expiry to handler entry), ns, icount:",
+    "IRQ T: 0 (   14) P:95 I:500 C:    200 Min:    389 Act:  389 Avg:  432 Max:     739",
+    "# Histogram", "000000 000000", "000001 000150", "000002 000050", "000003 000000",
+    "# Total: 000000200", "# Min Latencies: 00001", "# Avg Latencies: 00002",
+    "# Max Latencies: 00003", "# Histogram Overflows: 00000", "# IRQ Histogram",
+    "000000 000200", "# IRQ Histogram Overflows: 00000",
+    {"type": "cyclic", "cpu": 0, "prio": 95, "interval_us": 500, "count": 200,
+     "thread_ns": [1947, 2052, 3915], "irq_ns": [389, 432, 739], "missed": 0},
+    "irqlab: end status=ok")
+
+
+def hackbench_log(secs, ctxsw, migr):
+    return console(
+        "qemu.py: mode TCG, SMP=2: ICOUNT=0", "Running in threaded mode with 10 groups",
+        "Each sender will pass 100 messages of 100 bytes", f"Time: {secs:.3f}",
+        f"hackbench: {ctxsw} context switches (1 voluntary, 1 involuntary), {migr} "
+        "migrations", "hackbench: 400000 messages sent, 400000 received",
+        {"type": "hackbench", "groups": 10, "time_ns": int(secs * 1e9), "ctxsw": ctxsw,
+         "migrations": migr, "clock": "TCG"}, "irqlab: end status=ok",
+        "qemu.py: guest passed (status 1) [9.50 s]")
+
+
+class SampleTest(DocTest):
+    """The console samples: a boot's lines cut to the ones a page explains."""
+
+    def setUp(self):
+        super().setUp()
+        for tag, text in (("default-first-run-icount", FIRST_RUN),
+                          ("default-cyclic-sample-icount", CYCLIC_SAMPLE),
+                          ("default-hackbench-defaults-tcg", hackbench_log(0.423, 18053, 2178)),
+                          ("rt-hackbench-defaults-tcg", hackbench_log(1.241, 72498, 7514)),
+                          ("default-hackbench-4096-tcg", hackbench_log(9.3, 1, 2)),
+                          ("rt-hackbench-4096-tcg", hackbench_log(9.4, 3, 4))):
+            with open(os.path.join(self.logs, tag + ".log"), "w") as f:
+                f.write(text)
+
+    def test_samples_render_and_recheck(self):
+        cases = {
+            "first-run": (
+                ["qemu.py: mode icount, SMP=1: ICOUNT=1 (exact, repeatable virtual time)"
+                 "   (1)",
+                 "irqlab: start 0.1.0 84a563ad                                 (2)\n...\n"
+                 "Command line:",
+                 "** 273 printk messages dropped **                            (5)\n"
+                 "Time: 0.013                                                  (6)\n...\n",
+                 "Max:   14176   (7)", "# Histogram\n...\n@irqlab 0 ",
+                 "\"thread_ns\":[1972,2235,14176]",
+                 "# entries-in-buffer/entries-written: 1047749/1047749\n"
+                 "irqsoff: CPU",
+                 "#  irqlab: 52542 ns, 52542 cycles\n...\nirqsoff: by the code",
+                 "longest       1220 ns\nirqsoff:   page_alloc",
+                 "8.00 raw   (11)\nirqlab: summary:",
+                 "qemu.py: guest passed (status 1)\n```",
+                 "min / avg / max 1972 / 2235 / 14176 ns ((7), (8)); the tracer saw 1047749 "
+                 "IRQ-off windows, the longest 52542 ns (9); SLUB's longest was 1220 ns, "
+                 "from `__unfreeze_partials+0x205` to `__unfreeze_partials+0x2d7` (10)."],
+                ("Avg: 2235", "Avg: 2236")),
+            "first-run-cyclic": (
+                ["```\nT: 0 (   88) P:95 I:1000 C:   3000 Min:   1972 Act: 2104 Avg: 2235 "
+                 "Max:   14176\n```"], ("14176", "14177")),
+            "first-run-summary": (
+                ["```\nirqlab: summary: mode icount, worst latency 14176 ns (cyclic), lost 273, "
+                 "verdict ok\n```"], ("lost 273", "lost 274")),
+            "cyclic-sample": (
+                ["# Histogram\n000000 000000\n000001 000150\n000002 000050\n...\n"
+                 "# Total: 000000200", "# IRQ Histogram\n000000 000200\n"
+                 "# IRQ Histogram Overflows: 00000\n@irqlab 0 "], ("Max:     739", "Max: 740")),
+        }
+        for name, (wants, stale) in cases.items():
+            with self.subTest(name):
+                text = self.written(name)
+                for want in wants:
+                    self.assertIn(want, text)
+                self.assertNotIn("[    2.", text)          # printk stamps gone
+                self.assertNotIn("20.08 s", text)         # the host's elapsed time gone
+                self.check_stale(name, text, *stale)
+
+    def test_hackbench_sample_is_timed(self):
+        with open(self.doc, "w") as f:
+            f.write("<!-- figures:hackbench-sample begin mode=tcg commit=abc1234 -->\n"
+                    "<!-- figures:hackbench-sample end -->\n")
+        rc, out = self.main("write")
+        self.assertEqual(rc, 0, out)
+        with open(self.doc) as f:
+            text = f.read()
+        for want in ("Time: 0.423\nhackbench: 18053 context switches",
+                     "| `default` | `run=hackbench` | 0.423 s | 18053 | 2178 |",
+                     "| `rt` | `run=hackbench` | 1.241 s | 72498 | 7514 |",
+                     "| `rt` | `run=hackbench hackbench.size=4096` | 9.400 s | 3 | 4 |",
+                     "TCG SMP=2 (host noise included)", "Timed, so not rechecked"):
+            self.assertIn(want, text)
+        rc, out = self.main("check")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("timed, not rechecked", out)
+
+    def test_missing_sample_line_fails(self):
+        with open(os.path.join(self.logs, "default-first-run-icount.log"), "w") as f:
+            f.write(FIRST_RUN.replace("trace: cost", "trace: nothing"))
+        with open(self.doc, "w") as f:
+            f.write("<!-- figures:first-run begin mode=icount commit=abc1234 -->\n"
+                    "<!-- figures:first-run end -->\n")
+        rc, out = self.main("write")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("no line matching '^trace: cost '", out)
+
+    def test_make_run_boot_goes_through_qemu_py(self):
+        """A make_run boot runs scripts/qemu.py run as make run does and keeps
+        its mode line first and its verdict last."""
+        from unittest import mock
+        seen = {}
+
+        def fake(argv, **kw):
+            seen["argv"] = argv
+            with open(argv[argv.index("--serial-file") + 1], "w") as f:
+                f.write("[    0.1] irqlab: start\n[    0.2] irqlab: end status=ok\n")
+            return mock.Mock(returncode=0, stderr="qemu.py: mode icount, SMP=1: x\n"
+                             "qemu.py: guest passed (status 1) [1.00 s]\n")
+        out = os.path.join(self.tmp.name, "out")
+        with mock.patch.object(figures.subprocess, "run", fake), \
+                mock.patch.object(figures, "OUT", out):
+            r = figures.Runner(verbose=False)
+            log = r._boot(figures.Boot("default", "run=x", "s", make_run=True), "icount", "t")
+        a = seen["argv"]
+        self.assertEqual(a[1:3], [os.path.join(figures.ROOT, "scripts", "qemu.py"), "run"])
+        for k, v in (("--smp", "1"), ("--icount", "1"), ("--cmdline", "run=x")):
+            self.assertEqual(a[a.index(k) + 1], v)
+        self.assertNotIn("--mem", a)          # make run's own default
+        with open(log) as f:
+            self.assertEqual(f.read().splitlines(), [
+                "qemu.py: mode icount, SMP=1: x", "[    0.1] irqlab: start",
+                "[    0.2] irqlab: end status=ok", "qemu.py: guest passed (status 1) [1.00 s]"])
+        self.assertFalse(os.path.exists(log + ".serial"))
 
 
 class WorktreeTest(unittest.TestCase):
