@@ -49,6 +49,9 @@ endif
 KCONFIG_FILES := $(shell find $(srctree) -name 'Kconfig*' -not -path '*/build/*')
 AUTOCONF := $(O)/include/generated/autoconf.h
 AUTOCONF_MK := $(O)/include/config/auto.conf
+# The compiler reads the configuration as -D options from this response file
+# (scripts/autoconf_rsp.py says why: objects shared across configurations).
+AUTOCONF_RSP := $(O)/include/generated/autoconf.rsp
 
 define kconfig
 	$(Q)mkdir -p $(O)
@@ -67,6 +70,9 @@ $(AUTOCONF) $(AUTOCONF_MK): $(O)/.config $(KCONFIG_FILES)
 	$(call kconfig,kconfig-conf -s --olddefconfig) </dev/null
 	$(call kconfig,kconfig-conf -s --silentoldconfig) </dev/null
 	$(Q)touch $(AUTOCONF) $(AUTOCONF_MK)
+
+$(AUTOCONF_RSP): $(AUTOCONF) scripts/autoconf_rsp.py
+	$(Q)$(PYTHON) scripts/autoconf_rsp.py $< $@
 
 %_defconfig:
 	@test -f configs/$@ || { echo "irqlab: configs/$@ does not exist" >&2; exit 2; }
@@ -121,7 +127,7 @@ LIBGCC	:= $(shell $(CC) -print-libgcc-file-name)
 
 KBUILD_CPPFLAGS := -nostdinc -isystem $(NEWLIB)/include -isystem $(GCC_INC) \
 	-I$(srctree)/include -I$(srctree)/arch/x86/include -I$(O)/include \
-	-include $(AUTOCONF) -D__KERNEL__ -D__DYNAMIC_REENT__
+	@$(AUTOCONF_RSP) -D__KERNEL__ -D__DYNAMIC_REENT__
 KBUILD_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 	-Wno-sign-compare -Wno-missing-field-initializers -Werror=implicit-function-declaration \
 	-ffreestanding -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone \
@@ -135,12 +141,12 @@ LDFLAGS_kernel := -nostdlib -static -z max-page-size=4096 -z noexecstack \
 	--no-warn-rwx-segments -T linker/kernel.ld
 
 # ------------------------------------------------------------------ rules
-$(O)/%.o: %.c $(AUTOCONF) | $(NEWLIB_STAMP)
+$(O)/%.o: %.c $(AUTOCONF_RSP) | $(NEWLIB_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(if $(filter $@,$(FPU_OBJS)),,$(GENERAL_REGS)) -c $< -o $@
 
-$(O)/%.o: %.S $(AUTOCONF) | $(NEWLIB_STAMP)
+$(O)/%.o: %.S $(AUTOCONF_RSP) | $(NEWLIB_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
 	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS) -c $< -o $@
@@ -192,7 +198,7 @@ _build: $(O)/kernel.elf compile_commands.json
 
 # One JSON entry per C/asm source, for clangd and friends.
 compile_commands.json: $(O)/compile_commands.json
-$(O)/compile_commands.json: $(AUTOCONF) Makefile $(wildcard */Kbuild */*/Kbuild)
+$(O)/compile_commands.json: $(AUTOCONF_RSP) Makefile $(wildcard */Kbuild */*/Kbuild)
 	@mkdir -p $(O)
 	$(Q)$(PYTHON) scripts/gen_compile_commands.py $@ $(srctree) \
 		"$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS)" "$(GENERAL_REGS)" \
