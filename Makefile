@@ -49,6 +49,9 @@ endif
 KCONFIG_FILES := $(shell find $(srctree) -name 'Kconfig*' -not -path '*/build/*')
 AUTOCONF := $(O)/include/generated/autoconf.h
 AUTOCONF_MK := $(O)/include/config/auto.conf
+# The compiler reads the configuration as -D options from this response file
+# (scripts/autoconf_rsp.py says why: objects shared across configurations).
+AUTOCONF_RSP := $(O)/include/generated/autoconf.rsp
 
 define kconfig
 	$(Q)mkdir -p $(O)
@@ -67,6 +70,9 @@ $(AUTOCONF) $(AUTOCONF_MK): $(O)/.config $(KCONFIG_FILES)
 	$(call kconfig,kconfig-conf -s --olddefconfig) </dev/null
 	$(call kconfig,kconfig-conf -s --silentoldconfig) </dev/null
 	$(Q)touch $(AUTOCONF) $(AUTOCONF_MK)
+
+$(AUTOCONF_RSP): $(AUTOCONF) scripts/autoconf_rsp.py
+	$(Q)$(PYTHON) scripts/autoconf_rsp.py $< $@
 
 %_defconfig:
 	@test -f configs/$@ || { echo "irqlab: configs/$@ does not exist" >&2; exit 2; }
@@ -115,13 +121,59 @@ $(NEWLIB_STAMP): scripts/newlib.sh scripts/check_newlib_fpu.py
 	fi
 	$(Q)touch $@
 
+# ------------------------------------------------------------------ ccache
+# Debian's ccache, when installed, caches objects in CCACHE_DIR (default
+# build/ccache, made on first use; make distclean empties it).  make test
+# builds many configurations of one tree, and a source file whose
+# preprocessed text is the same in two of them is compiled once: the
+# configuration reaches the compiler as -D options (AUTOCONF_RSP) and
+# newlib's headers by one path for all (NEWLIB_INC), so no path of the
+# build directory is in that text.  ccache runs in its default mode, which
+# hashes the working directory of -g builds (DW_AT_comp_dir): an object it
+# returns is the one the compiler would have written.
+# CCACHE=0 builds without it; CCACHE=1 makes a missing or unusable ccache an
+# error (auto: use it when it works, otherwise say why and build without).
+CCACHE	?= auto
+CCACHE_DIR ?= $(srctree)/build/ccache
+override CCACHE_DIR := $(abspath $(CCACHE_DIR))
+ifeq ($(filter 0 1 auto,$(CCACHE)),)
+$(error CCACHE=$(CCACHE): valid values are 0, 1 and auto)
+endif
+CCACHE_CMD :=
+ifndef skip_config
+ifneq ($(CCACHE),0)
+# Empty when usable, else the reason.
+ccache_problem := $(shell \
+	if ! command -v ccache >/dev/null 2>&1; then \
+		echo "ccache is not installed (scripts/deps.sh installs it)"; \
+	elif ! mkdir -p '$(CCACHE_DIR)' 2>/dev/null || \
+	     ! f=$$(mktemp -p '$(CCACHE_DIR)' .probe.XXXXXX 2>/dev/null); then \
+		echo "cannot create files in CCACHE_DIR=$(CCACHE_DIR)"; \
+	else rm -f "$$f"; fi)
+ifeq ($(ccache_problem),)
+CCACHE_CMD := ccache
+export CCACHE_DIR
+# ccache's default is 5 GB; all 36 configurations of make test take 76 MB.
+export CCACHE_MAXSIZE ?= 1G
+else ifeq ($(CCACHE),1)
+$(error irqlab: CCACHE=1 but $(ccache_problem))
+else ifndef MAKE_RESTARTS
+$(info irqlab: building without ccache: $(ccache_problem) (CCACHE=0 silences this))
+endif
+endif
+endif
+
 # ------------------------------------------------------------------ flags
 GCC_INC	:= $(shell $(CC) -print-file-name=include)
 LIBGCC	:= $(shell $(CC) -print-libgcc-file-name)
 
-KBUILD_CPPFLAGS := -nostdinc -isystem $(NEWLIB)/include -isystem $(GCC_INC) \
+# newlib's headers by the cache directory $(NEWLIB) links to, the same for
+# every configuration (expanded in recipes, after $(NEWLIB_STAMP) made the link).
+NEWLIB_INC = $(or $(realpath $(NEWLIB)),$(NEWLIB))/include
+
+KBUILD_CPPFLAGS = -nostdinc -isystem $(NEWLIB_INC) -isystem $(GCC_INC) \
 	-I$(srctree)/include -I$(srctree)/arch/x86/include -I$(O)/include \
-	-include $(AUTOCONF) -D__KERNEL__ -D__DYNAMIC_REENT__
+	@$(AUTOCONF_RSP) -D__KERNEL__ -D__DYNAMIC_REENT__
 KBUILD_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 	-Wno-sign-compare -Wno-missing-field-initializers -Werror=implicit-function-declaration \
 	-ffreestanding -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone \
@@ -143,8 +195,11 @@ LDFLAGS_kernel := -nostdlib -static -z max-page-size=4096 -z noexecstack \
 # Objects depend on the flags they were compiled with: the file changes
 # (and everything is rebuilt) only when the flags do, so that no object
 # built for another stack alignment or flag set survives a flag change.
+# The preprocessor's flags are left out: the configuration is a
+# prerequisite of its own (AUTOCONF_RSP), and newlib's include path reads
+# differently before and after the first build made its link.
 CFLAGS_STAMP := $(O)/.cflags
-cflags_now := $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) | $(GENERAL_REGS) | $(FPU_STACK)
+cflags_now := $(KBUILD_CFLAGS) | $(GENERAL_REGS) | $(FPU_STACK)
 $(CFLAGS_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	$(Q)echo '$(cflags_now)' | cmp -s - $@ || echo '$(cflags_now)' > $@
@@ -152,15 +207,15 @@ $(CFLAGS_STAMP): FORCE
 .PHONY: FORCE
 FORCE:
 
-$(O)/%.o: %.c $(AUTOCONF) $(CFLAGS_STAMP) | $(NEWLIB_STAMP)
+$(O)/%.o: %.c $(AUTOCONF_RSP) $(CFLAGS_STAMP) | $(NEWLIB_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(if $(filter $@,$(FPU_OBJS)),$(FPU_STACK),$(GENERAL_REGS)) -c $< -o $@
+	$(Q)$(CCACHE_CMD) $(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(if $(filter $@,$(FPU_OBJS)),$(FPU_STACK),$(GENERAL_REGS)) -c $< -o $@
 
-$(O)/%.o: %.S $(AUTOCONF) | $(NEWLIB_STAMP)
+$(O)/%.o: %.S $(AUTOCONF_RSP) | $(NEWLIB_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
-	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS) -c $< -o $@
+	$(Q)$(CCACHE_CMD) $(CC) $(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS) -c $< -o $@
 
 # Version and configuration hash for the start banner.
 $(O)/generated/version.c: $(O)/.config
@@ -209,7 +264,7 @@ _build: $(O)/kernel.elf compile_commands.json
 
 # One JSON entry per C/asm source, for clangd and friends.
 compile_commands.json: $(O)/compile_commands.json
-$(O)/compile_commands.json: $(AUTOCONF) Makefile $(wildcard */Kbuild */*/Kbuild)
+$(O)/compile_commands.json: $(AUTOCONF_RSP) Makefile $(wildcard */Kbuild */*/Kbuild) | $(NEWLIB_STAMP)
 	@mkdir -p $(O)
 	$(Q)$(PYTHON) scripts/gen_compile_commands.py $@ $(srctree) \
 		"$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS)" "$(GENERAL_REGS)" \
@@ -247,12 +302,12 @@ EFI_LOADER := $(O)/efi/BOOTX64.EFI
 $(O)/efi/%.o: arch/x86/efi/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (UEFI)"
-	$(Q)$(CC) $(EFI_CFLAGS) -c $< -o $@
+	$(Q)$(CCACHE_CMD) $(CC) $(EFI_CFLAGS) -c $< -o $@
 
 $(O)/efi/%.o: arch/x86/efi/%.S
 	@mkdir -p $(dir $@)
 	@echo "  AS      $< (UEFI)"
-	$(Q)$(CC) $(EFI_CFLAGS) -D__ASSEMBLY__ -c $< -o $@
+	$(Q)$(CCACHE_CMD) $(CC) $(EFI_CFLAGS) -D__ASSEMBLY__ -c $< -o $@
 
 $(O)/efi/loader.so: $(EFI_OBJS)
 	$(Q)$(LD) -nostdlib -znocombreloc -shared -Bsymbolic -T $(EFI_LIB)/elf_x86_64_efi.lds \

@@ -12,7 +12,7 @@
 set -euo pipefail
 
 PACKAGES=(
-	gcc make binutils
+	gcc make binutils ccache
 	qemu-system-x86
 	grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools
 	gnu-efi ovmf

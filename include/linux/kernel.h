@@ -2,7 +2,7 @@
 #ifndef _LINUX_KERNEL_H
 #define _LINUX_KERNEL_H
 
-#include <generated/autoconf.h>
+/* CONFIG_* come from the command line (@autoconf.rsp, see the Makefile). */
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/printk.h>
