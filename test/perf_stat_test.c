@@ -95,6 +95,49 @@ static void perf_stat_pingpong_switches(struct ktest *t)
 	}
 }
 
+static int preempter_fn(void *arg)
+{
+	WRITE_ONCE(*(volatile bool *)arg, true);
+	return 0;
+}
+
+/*
+ * Preempted between setting a sleeping state and schedule(): the task
+ * stays queued, so the switch is involuntary, as its nivcsw says.
+ */
+static void perf_stat_preempted_while_going_to_sleep(struct ktest *t)
+{
+	struct perf_stat_counts b, e, d;
+	volatile bool ran = false;
+	struct task_struct *p;
+	unsigned long me_v, me_i;
+
+	if (!IS_ENABLED(CONFIG_PREEMPTION))
+		ktest_skip(t, "a wakeup preempts at once only on preemptible kernels");
+	set_cpus_allowed_ptr(current, cpumask_of(0));
+	p = ktest_kthread(preempter_fn, (void *)&ran, "preempter", 0, SCHED_FIFO, 50);
+	KTEST_ASSERT_TRUE(t, p);
+	me_v = current->nvcsw;
+	me_i = current->nivcsw;
+	perf_stat_read(&b);
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	wake_up_process(p);		/* FIFO over CFS: runs before this returns */
+	__set_current_state(TASK_RUNNING);
+	perf_stat_read(&e);
+	me_v = current->nvcsw - me_v;
+	me_i = current->nivcsw - me_i;
+	set_cpus_allowed_ptr(current, cpu_online_mask);
+	perf_stat_delta(&b, &e, &d);
+	ktest_info(t, "own %lu voluntary, %lu involuntary; all %llu, %llu", me_v, me_i,
+		   (unsigned long long)d.nvcsw, (unsigned long long)d.nivcsw);
+	KTEST_EXPECT_TRUE(t, ran);
+	KTEST_EXPECT_EQ(t, me_v, 0);
+	KTEST_EXPECT_EQ(t, me_i, 1);
+	KTEST_EXPECT_GE(t, d.nivcsw, 1);
+	if (perf_stat_exact())
+		KTEST_EXPECT_EQ(t, d.nivcsw, 1);	/* the preempter exits: voluntary */
+}
+
 struct mover {
 	struct completion go;
 	volatile bool started, done;
@@ -208,6 +251,7 @@ static void perf_stat_repeat_error(struct ktest *t)
 
 static struct ktest_case perf_stat_cases[] = {
 	KTEST_CASE(perf_stat_pingpong_switches),
+	KTEST_CASE(perf_stat_preempted_while_going_to_sleep),
 	KTEST_CASE(perf_stat_one_migration),
 	KTEST_CASE(perf_stat_task_clock),
 	KTEST_CASE(perf_stat_repeat_error),
