@@ -82,8 +82,10 @@ class PerfstatTest(unittest.TestCase):
         rc, out, err = run_tool("perfstat", self.log([PS, PS, ICOUNT], skip=1))
         self.assertEqual(rc, 1)
         self.assertIn("1 record(s) missing: seq 1", err)
-        rc, out, err = run_tool("perfstat", self.log([ICOUNT]))
-        self.assertIn("perf_stat_pmu record without its perf_stat record", err)
+        for recs in ([ICOUNT], [PS, ICOUNT, ICOUNT], [PS, dict(ICOUNT, what="slabbench")]):
+            rc, out, err = run_tool("perfstat", self.log(recs))
+            self.assertEqual(rc, 1, recs)
+            self.assertIn("perf_stat_pmu record without its perf_stat record", err)
 
     def test_lost_record_is_named(self):
         rc, out, err = run_tool("perfstat", self.log([PS, ICOUNT, PS], skip=1))
