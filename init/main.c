@@ -148,6 +148,7 @@ static int run_group(const struct irqlab_workload **g, unsigned int n,
 	latency_tracer_start();
 	pmu_workload_begin();
 	console_hold();
+	perf_stat_locks_begin();
 	perf_stat_read(&before);
 	for (unsigned int i = 0; i < n; i++) {
 		wt[i] = (struct wl_thread){ .w = g[i], .stop = &stop };
@@ -166,6 +167,7 @@ static int run_group(const struct irqlab_workload **g, unsigned int n,
 		if (g[i]->flags & WL_LOAD)
 			wait_for_completion(&wt[i].done);
 	perf_stat_read(&after);
+	perf_stat_locks_end();
 	console_unhold();
 	pmu_workload_end(name);
 	perf_stat_count(runs, &before, &after);
@@ -195,11 +197,15 @@ static int run_one(const struct irqlab_workload *w, struct perf_stat_runs *runs)
 
 	latency_tracer_start();
 	pmu_workload_begin();
+	if (runs)
+		perf_stat_locks_begin();
 	perf_stat_read(&before);
 	failed = w->run() ? 1 : 0;
 	if (w->end)
 		w->end();
 	perf_stat_read(&after);
+	if (runs)
+		perf_stat_locks_end();
 	pmu_workload_end(w->name);
 	if (runs)
 		perf_stat_count(runs, &before, &after);

@@ -10,6 +10,9 @@ over the N runs:
                  err_x100 (+- of the elapsed time, percent x100)
   perf_stat_pmu  what, src (pmu|icount), insns, cycles (null under icount)
                  right after the perf_stat record of the same run
+  perf_stat_lock what, class, blocked_ns, con: CONFIG_LOCK_STAT's wait time
+                 per class (the longest five), right before the perf_stat
+                 record of the same run
 
 Usage: perfstat.py LOG...  (also `tools/irqlab perfstat LOG...`)
 Exit status: 0 every log has summaries and they are whole and consistent;
@@ -29,14 +32,22 @@ _spec.loader.exec_module(records)
 
 
 def collect(recs):
-    """([(perf_stat, perf_stat_pmu or None)], problems) from a records.Records."""
-    runs, problems = [], list(recs.problems)
+    """([(perf_stat, perf_stat_pmu or None, [perf_stat_lock])], problems)."""
+    runs, problems, locks = [], list(recs.problems), []
     for _, r in recs.items:
         t = r.get("type")
-        if t not in ("perf_stat", "perf_stat_pmu") or records.check_fields(r):
+        if t not in ("perf_stat", "perf_stat_pmu", "perf_stat_lock") or records.check_fields(r):
             continue        # records.parse() named what is wrong with it
+        if t == "perf_stat_lock":
+            locks.append(r)
+            continue
         if t == "perf_stat":
-            runs.append([r, None])
+            for lk in locks:
+                if lk["what"] != r["what"]:
+                    problems.append(f"{lk['what']}: a perf_stat_lock record without its "
+                                    "perf_stat record")
+            runs.append([r, None, [lk for lk in locks if lk["what"] == r["what"]]])
+            locks = []
             if r["runs"] < 1:
                 problems.append(f"{r['what']}: {r['runs']} runs")
             if r["nvcsw"] + r["nivcsw"] > r["cs"]:
@@ -51,13 +62,15 @@ def collect(recs):
             problems.append(f"{r['what']}: PMU counts without cycles")
             continue
         runs[-1][1] = r
+    for lk in locks:
+        problems.append(f"{lk['what']}: a perf_stat_lock record without its perf_stat record")
     if not runs:
         problems.append("no perf stat summary (no perf_stat record): no workload ran "
                         "(run=ktest is not counted) or the log ends before its end")
     return runs, problems
 
 
-def summary(ps, pmu):
+def summary(ps, pmu, locks=()):
     """perf stat's layout for one record pair."""
     task, el = ps["task_ns"], ps["elapsed_ns"]
     runs = f" ({ps['runs']} runs)" if ps["runs"] > 1 else ""
@@ -81,6 +94,9 @@ def summary(ps, pmu):
             out.append(f"{pmu['insns']:18,d}      {'instructions':<25} # icount: task-clock ns")
         else:
             out.append(f"{'<not supported>':>18}      instructions")
+    for lk in locks:
+        out.append(f"{lk['blocked_ns'] / 1e6:18,.2f} msec blocked on {lk['class']:<25} "
+                   f"# {lk['con']:8d} contentions")
     err = ps["err_x100"] / 100
     out += ["", f"{el / 1e9:20.9f} +- {el * err / 100 / 1e9:.9f} seconds time elapsed  "
                 f"( +- {err:5.2f}% )", ""]
@@ -103,8 +119,8 @@ def perfstat_main(paths, out=None, err=None):
         runs, problems = collect(records.parse(lines))
         if len(paths) > 1:
             print(f"== {path}", file=out)
-        for ps, pmu in runs:
-            print("\n".join(summary(ps, pmu)), file=out)
+        for ps, pmu, locks in runs:
+            print("\n".join(summary(ps, pmu, locks)), file=out)
         for p in problems:
             print(f"{path}: {p}", file=err)
         bad += bool(problems)

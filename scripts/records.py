@@ -40,6 +40,7 @@ FIELDS = {
     "perf_stat": {"what": _STR, "runs": _INT, "task_ns": _INT, "cs": _INT, "nvcsw": _INT,
                   "nivcsw": _INT, "migr": _INT, "elapsed_ns": _INT, "err_x100": _INT},
     "perf_stat_pmu": {"what": _STR, "src": _STR, "insns": _INT},
+    "perf_stat_lock": {"what": _STR, "class": _STR, "blocked_ns": _INT, "con": _INT},
     "lock_stat_cost": {"clock": _STR, "pairs": _INT, "with": _INT, "without": _INT,
                        "per_pair_x100": _INT},
 }

@@ -52,6 +52,16 @@ void perf_stat_print(const char *what, const struct perf_stat_runs *r, bool icou
 /* 100 * the standard error of the mean over its mean, x100 (for "+-  0.97%"). */
 u64 perf_stat_rel_err_x100(const struct perf_stat_runs *r, unsigned int i);
 
+/*
+ * CONFIG_LOCK_STAT: lock_stat's wait-time totals per class around each run
+ * (outside the elapsed time), for "blocked on <class>" lines and
+ * perf_stat_lock records in the next perf_stat_print().
+ */
+void perf_stat_locks_begin(void);
+void perf_stat_locks_end(void);
+/* Tests: what the runs so far add up to for lock_stat class @idx (ns waited). */
+void perf_stat_lock_blocked(unsigned int idx, u64 *ns, unsigned long *con);
+
 /* perf.repeat= (1..100): how often run= runs each workload. */
 extern int perf_repeat;
 

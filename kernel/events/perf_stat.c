@@ -18,6 +18,7 @@
 #include <linux/cpumask.h>
 #include <linux/irqflags.h>
 #include <linux/ktime.h>
+#include <linux/lock_stat.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/perf_stat.h>
@@ -229,6 +230,86 @@ static void perf_stat_emit(const char *json, int n)
 		pr_warn("perf_stat: a record does not fit: %.60s...\n", json);
 }
 
+#ifdef CONFIG_LOCK_STAT
+/*
+ * Time blocked per lock class: lock_stat's wait-time totals read around
+ * each run, their growth summed over the repeats.  One runner at a time
+ * (run= runs workloads from one thread), so plain statics.
+ */
+#define PERF_STAT_TOP_LOCKS	5
+static u64 ls_ns0[LOCK_STAT_MAX_CLASSES], ls_ns1[LOCK_STAT_MAX_CLASSES];
+static u64 ls_ns_sum[LOCK_STAT_MAX_CLASSES];
+static unsigned long ls_con0[LOCK_STAT_MAX_CLASSES], ls_con1[LOCK_STAT_MAX_CLASSES];
+static unsigned long ls_con_sum[LOCK_STAT_MAX_CLASSES];
+
+void perf_stat_locks_begin(void)
+{
+	unsigned int nr = lock_stat_wait_totals(ls_ns0, ls_con0);
+
+	/* Classes born during the run start from nothing. */
+	for (unsigned int i = nr; i < LOCK_STAT_MAX_CLASSES; i++) {
+		ls_ns0[i] = 0;
+		ls_con0[i] = 0;
+	}
+}
+
+void perf_stat_locks_end(void)
+{
+	unsigned int nr = lock_stat_wait_totals(ls_ns1, ls_con1);
+
+	for (unsigned int i = 0; i < nr; i++) {
+		ls_ns_sum[i] += ls_ns1[i] - ls_ns0[i];
+		ls_con_sum[i] += ls_con1[i] - ls_con0[i];
+	}
+}
+
+void perf_stat_lock_blocked(unsigned int idx, u64 *ns, unsigned long *con)
+{
+	*ns = idx < LOCK_STAT_MAX_CLASSES ? ls_ns_sum[idx] : 0;
+	*con = idx < LOCK_STAT_MAX_CLASSES ? ls_con_sum[idx] : 0;
+}
+
+/* The classes that blocked longest, means over @runs; then start over. */
+static void perf_stat_print_locks(const char *name, unsigned int runs)
+{
+	char num[32], cls[41], json[RECORD_MAX_JSON + 1];
+
+	for (unsigned int k = 0; k < PERF_STAT_TOP_LOCKS; k++) {
+		unsigned int best = 0;
+		u64 ns;
+		size_t j;
+
+		for (unsigned int i = 1; i < LOCK_STAT_MAX_CLASSES; i++)
+			if (ls_ns_sum[i] > ls_ns_sum[best])
+				best = i;
+		if (!ls_ns_sum[best])
+			break;
+		ns = ls_ns_sum[best] / (runs ? runs : 1);
+		for (j = 0; lock_stat_class_name(best)[j] && j + 1 < sizeof(cls); j++) {
+			char c = lock_stat_class_name(best)[j];
+
+			cls[j] = c == '"' || c == '\\' || c < 0x20 ? '_' : c;
+		}
+		cls[j] = '\0';
+		snprintf(num, sizeof(num), "%llu.%02llu", (unsigned long long)(ns / 1000000),
+			 (unsigned long long)(ns / 10000 % 100));
+		pr_info("%18s msec blocked on %-25s # %8lu contentions\n", num, cls,
+			ls_con_sum[best] / (runs ? runs : 1));
+		perf_stat_emit(json, snprintf(json, sizeof(json),
+			 "{\"type\":\"perf_stat_lock\",\"what\":\"%s\",\"class\":\"%s\","
+			 "\"blocked_ns\":%llu,\"con\":%lu}", name, cls, (unsigned long long)ns,
+			 ls_con_sum[best] / (runs ? runs : 1)));
+		ls_ns_sum[best] = 0;	/* printed: out of the next round's way */
+	}
+	memset(ls_ns_sum, 0, sizeof(ls_ns_sum));
+	memset(ls_con_sum, 0, sizeof(ls_con_sum));
+}
+#else
+void perf_stat_locks_begin(void) { }
+void perf_stat_locks_end(void) { }
+static void perf_stat_print_locks(const char *name, unsigned int runs) { }
+#endif
+
 void perf_stat_print(const char *what, const struct perf_stat_runs *r, bool icount)
 {
 	u64 task = perf_stat_mean(r, 0), elapsed = perf_stat_mean(r, 4);
@@ -273,6 +354,7 @@ void perf_stat_print(const char *what, const struct perf_stat_runs *r, bool icou
 		else
 			pr_info("%18s      %-25s\n", "<not supported>", "instructions");
 	}
+	perf_stat_print_locks(name, r->n);
 	pr_info("\n");
 	pr_info("%12llu.%09llu +- %llu.%09llu seconds time elapsed  ( +- %2llu.%02llu%% )\n",
 		(unsigned long long)(elapsed / 1000000000), (unsigned long long)(elapsed % 1000000000),

@@ -122,6 +122,22 @@ class PerfstatTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("hackbench: 0 runs", err)
 
+    def test_time_blocked_per_lock_class(self):
+        lk = {"type": "perf_stat_lock", "what": "hackbench", "class": "&n->list_lock",
+              "blocked_ns": 138704190, "con": 998}
+        rc, out, err = run_tool("perfstat", self.log([lk, PS, ICOUNT]))
+        self.assertEqual((rc, err), (0, ""), out)
+        self.assertIn("            138.70 msec blocked on &n->list_lock", out)
+        self.assertIn("#      998 contentions", out)
+        # another run's, or one whose summary never came (truncated log)
+        for recs in ([dict(lk, what="slabbench"), PS], [PS, lk]):
+            rc, out, err = run_tool("perfstat", self.log(recs))
+            self.assertEqual(rc, 1, recs)
+            self.assertIn("a perf_stat_lock record without its perf_stat record", err)
+        rc, out, err = run_tool("perfstat", self.log([dict(lk, con="x"), PS]))
+        self.assertEqual(rc, 1)
+        self.assertIn('perf_stat_lock record: "con" is "x"', err)
+
     def test_unreadable_log(self):
         rc, _, err = run_tool("perfstat", os.path.join(self.tmp.name, "nope.log"))
         self.assertEqual(rc, 2)
