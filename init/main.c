@@ -34,6 +34,7 @@
 #include <linux/fault-inject.h>
 #include <linux/trace_irqsoff.h>
 #include <asm/perf_event.h>
+#include <linux/perf_stat.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
 extern u64 acpi_hpet_addr;
@@ -86,6 +87,17 @@ static void print_workloads(void)
 
 /* ------------------------------------------------------------ run= */
 
+/* One run's counts into @runs, with the PMU total pmu_workload_end() printed. */
+static void perf_stat_count(struct perf_stat_runs *runs, const struct perf_stat_counts *before,
+			    const struct perf_stat_counts *after)
+{
+	struct perf_stat_counts d;
+
+	perf_stat_delta(before, after, &d);
+	perf_stat_take_pmu(&d);
+	perf_stat_runs_add(runs, &d);
+}
+
 #define MAX_GROUP	8
 
 struct wl_thread {
@@ -116,8 +128,10 @@ static int wl_thread_fn(void *arg)
  * console held so that what one prints does not stall another's
  * measurement.  Load workloads repeat until the measuring ones are done.
  */
-static int run_group(const struct irqlab_workload **g, unsigned int n)
+static int run_group(const struct irqlab_workload **g, unsigned int n,
+		     struct perf_stat_runs *runs)
 {
+	struct perf_stat_counts before, after;
 	static struct wl_thread wt[MAX_GROUP];
 	char name[96] = "";
 	bool stop = true;
@@ -134,6 +148,8 @@ static int run_group(const struct irqlab_workload **g, unsigned int n)
 	latency_tracer_start();
 	pmu_workload_begin();
 	console_hold();
+	perf_stat_locks_begin();
+	perf_stat_read(&before);
 	for (unsigned int i = 0; i < n; i++) {
 		wt[i] = (struct wl_thread){ .w = g[i], .stop = &stop };
 		init_completion(&wt[i].done);
@@ -150,8 +166,11 @@ static int run_group(const struct irqlab_workload **g, unsigned int n)
 	for (unsigned int i = 0; i < n; i++)
 		if (g[i]->flags & WL_LOAD)
 			wait_for_completion(&wt[i].done);
+	perf_stat_read(&after);
+	perf_stat_locks_end();
 	console_unhold();
 	pmu_workload_end(name);
+	perf_stat_count(runs, &before, &after);
 	for (unsigned int i = 0; i < n; i++) {
 		if (g[i]->flags & WL_LOAD)
 			pr_info("irqlab: %s ran %u round(s)\n", g[i]->name, wt[i].rounds);
@@ -170,16 +189,26 @@ static bool in_group(const struct irqlab_workload **g, unsigned int n,
 	return false;
 }
 
-static int run_one(const struct irqlab_workload *w)
+/* ktest is no workload to count: @runs is NULL for it. */
+static int run_one(const struct irqlab_workload *w, struct perf_stat_runs *runs)
 {
+	struct perf_stat_counts before, after;
 	int failed;
 
 	latency_tracer_start();
 	pmu_workload_begin();
+	if (runs)
+		perf_stat_locks_begin();
+	perf_stat_read(&before);
 	failed = w->run() ? 1 : 0;
 	if (w->end)
 		w->end();
+	perf_stat_read(&after);
+	if (runs)
+		perf_stat_locks_end();
 	pmu_workload_end(w->name);
+	if (runs)
+		perf_stat_count(runs, &before, &after);
 	latency_tracer_report(w->name);
 	return failed;
 }
@@ -211,6 +240,25 @@ static unsigned int check_run_list(void)
 }
 
 /*
+ * Run one workload or a group perf.repeat times, then print perf stat's
+ * summary of the runs (means, +- over the repeats).
+ */
+static int run_repeated(const struct irqlab_workload **g, unsigned int n)
+{
+	struct perf_stat_runs runs = {};
+	char name[96] = "";
+	int failed = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s",
+			 i ? "+" : "", g[i]->name);
+	for (int r = 0; r < perf_repeat; r++)
+		failed += n == 1 ? run_one(g[0], &runs) : run_group(g, n, &runs);
+	perf_stat_print(name, &runs, !strcmp(tsc_clock_mode(), "icount"));
+	return failed;
+}
+
+/*
  * Run what run= names, in order; consecutive workloads other than ktest
  * run together (run=cyclic,hackbench).  check_run_list() has vouched for
  * every name.
@@ -238,15 +286,13 @@ static int run_workloads(void)
 			}
 		}
 		/* The group so far ends here. */
-		if (n == 1)
-			failed += run_one(group[0]);
-		else if (n > 1)
-			failed += run_group(group, n);
+		if (n)
+			failed += run_repeated(group, n);
 		n = 0;
 		if (!name)
 			break;
 		if (w->flags & WL_ALONE)
-			failed += run_one(w);
+			failed += run_one(w, NULL);
 		else
 			group[n++] = w;		/* a full group: this one starts the next */
 	}

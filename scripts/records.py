@@ -37,11 +37,16 @@ FIELDS = {
                        "slept": _INT, "sleeps": _INT},
     "lock_stat_run": {"clock": _STR, "tsc_khz": _INT, "classes": _INT, "printed": _INT,
                       "class_overflow": _INT, "depth_overflow": _INT},
+    "perf_stat": {"what": _STR, "runs": _INT, "task_ns": _INT, "cs": _INT, "nvcsw": _INT,
+                  "nivcsw": _INT, "migr": _INT, "elapsed_ns": _INT, "err_x100": _INT},
+    "perf_stat_pmu": {"what": _STR, "src": _STR, "insns": _INT},
+    "perf_stat_lock": {"what": _STR, "class": _STR, "blocked_ns": _INT, "con": _INT},
     "lock_stat_cost": {"clock": _STR, "pairs": _INT, "with": _INT, "without": _INT,
                        "per_pair_x100": _INT},
 }
 _CHOICES = {("lock_stat", "rw"): ("w", "r"), ("lock_stat_time", "rw"): ("w", "r"),
             ("lock_stat_time", "what"): ("wait", "hold"),
+            ("perf_stat_pmu", "src"): ("pmu", "icount"),
             ("lock_stat_site", "kind"): ("contention", "contending")}
 
 

@@ -16,6 +16,7 @@
  * TSC counts instructions: both are then exact and the same every run.
  */
 #include <linux/ktest.h>
+#include <linux/perf_stat.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
@@ -166,6 +167,8 @@ static void ls_contended(struct ktest *t, const struct ls_kind *k, bool read_wai
 	struct lock_class_stats st;
 	struct task_struct *h, *w;
 	const struct lock_time *wt, *ht_wait;
+	u64 ps_ns0, ps_ns;
+	unsigned long ps_con0, ps_con;
 
 	if (num_online_cpus() < 2)
 		ktest_skip(t, "needs 2 CPUs");
@@ -174,6 +177,8 @@ static void ls_contended(struct ktest *t, const struct ls_kind *k, bool read_wai
 	k->unhold();
 	lock_stat_clear(k->map);
 	memset((void *)&ls, 0, sizeof(ls));
+	perf_stat_lock_blocked(lock_stat_class_index(k->map), &ps_ns0, &ps_con0);
+	perf_stat_locks_begin();
 	ls.kind = k;
 	h = ktest_kthread(ls_holder_fn, NULL, "ls_holder", 1, SCHED_NORMAL, 0);
 	w = ktest_kthread(ls_waiter_fn, NULL, "ls_waiter", 0, SCHED_NORMAL, 0);
@@ -182,6 +187,8 @@ static void ls_contended(struct ktest *t, const struct ls_kind *k, bool read_wai
 	wake_up_process(w);
 	ktest_wait_flag(&ls.holder_done);
 	ktest_wait_flag(&ls.waiter_done);
+	perf_stat_locks_end();
+	perf_stat_lock_blocked(lock_stat_class_index(k->map), &ps_ns, &ps_con);
 
 	KTEST_ASSERT_TRUE(t, lock_stat_read(k->map, &st));
 	wt = read_waiter ? &st.read_waittime : &st.write_waittime;
@@ -212,6 +219,11 @@ static void ls_contended(struct ktest *t, const struct ls_kind *k, bool read_wai
 	KTEST_EXPECT_EQ(t, st.contention_point[1], 0);
 	KTEST_EXPECT_EQ(t, st.contending_point[0], LS_ROUNDS);
 	KTEST_EXPECT_EQ(t, st.contending_point[1], 0);
+	/* perf stat's "blocked on" line for the class: the same waits, in ns. */
+	KTEST_EXPECT_EQ(t, ps_con - ps_con0, LS_ROUNDS);
+	KTEST_EXPECT_GE(t, ps_ns - ps_ns0, 1);
+	KTEST_EXPECT_EQ(t, ps_ns - ps_ns0, !tsc_khz ? wt->total :
+			wt->total / tsc_khz * 1000000ULL + wt->total % tsc_khz * 1000000ULL / tsc_khz);
 }
 
 static const struct ls_kind ls_raw_kind = {

@@ -48,6 +48,16 @@ struct lock_class_stats {
 bool lock_stat_read(struct lockdep_map *lock, struct lock_class_stats *out);
 /* Forget @lock's class's counts and sites (tests). */
 void lock_stat_clear(struct lockdep_map *lock);
+/*
+ * Every class's time waited (read and write sides, ns) and contentions so
+ * far, indexed by class; returns the number of classes (at most
+ * LOCK_STAT_MAX_CLASSES).  For perf stat's "time blocked" per class.
+ */
+#define LOCK_STAT_MAX_CLASSES	512U
+unsigned int lock_stat_wait_totals(u64 *waited, unsigned long *contentions);
+const char *lock_stat_class_name(unsigned int idx);
+/* @lock's class index in those, or -1 before it has a class. */
+int lock_stat_class_index(struct lockdep_map *lock);
 static inline unsigned long lock_stat_contentions(const struct lock_class_stats *s)
 {
 	return s->read_waittime.nr + s->write_waittime.nr;

@@ -92,6 +92,39 @@ static u64 ticks_to_ns(u64 t)
 	return t / tsc_khz * 1000000ULL + (t % tsc_khz) * 1000000ULL / tsc_khz;
 }
 
+unsigned int lock_stat_wait_totals(u64 *waited, unsigned long *contentions)
+{
+	unsigned int nr = READ_ONCE(lockstat_nr_classes);
+	int cpu;
+
+	BUILD_BUG_ON(LOCKSTAT_CLASSES != LOCK_STAT_MAX_CLASSES);
+	smp_rmb();
+	for (unsigned int i = 0; i < nr; i++) {
+		waited[i] = 0;
+		contentions[i] = 0;
+		for_each_possible_cpu(cpu) {
+			const struct lock_class_stats *pcs = &per_cpu(cpu_lock_stats, cpu)[i];
+
+			waited[i] += pcs->read_waittime.total + pcs->write_waittime.total;
+			contentions[i] += pcs->read_waittime.nr + pcs->write_waittime.nr;
+		}
+		waited[i] = ticks_to_ns(waited[i]);
+	}
+	return nr;
+}
+
+int lock_stat_class_index(struct lockdep_map *lock)
+{
+	struct lockstat_class *class = READ_ONCE(lock->stat_class);
+
+	return class ? class - lockstat_classes : -1;
+}
+
+const char *lock_stat_class_name(unsigned int idx)
+{
+	return idx < READ_ONCE(lockstat_nr_classes) ? lockstat_classes[idx].name : "?";
+}
+
 /* Microseconds with two decimals, rounded as Linux's snprint_time(). */
 static void fmt_time(char *buf, size_t len, u64 ticks)
 {

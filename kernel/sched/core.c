@@ -18,6 +18,7 @@
 #include <linux/workqueue.h>
 #include <linux/sched/wake_q.h>
 #include <linux/sched/task.h>
+#include <linux/perf_stat.h>
 #include <linux/trace_irqsoff.h>
 #include <asm/apic.h>
 #include <asm/processor.h>
@@ -184,6 +185,7 @@ void set_task_cpu(struct task_struct *task, unsigned int new_cpu)
 		if (task->sched_class->migrate_task_rq)
 			task->sched_class->migrate_task_rq(task, new_cpu);
 		task->se.nr_migrations++;
+		perf_stat_migration();
 		WARN_ON_ONCE(is_migration_disabled(task) && task->__state != TASK_NEW);
 	}
 	WRITE_ONCE(task->cpu, new_cpu);
@@ -585,6 +587,7 @@ static void __schedule(unsigned int sched_mode)
 	clear_tsk_need_resched(prev);
 	if (likely(prev != next)) {
 		rq->nr_switches++;
+		perf_stat_sched_switch(prev == rq->idle, !preempt && prev_state);
 		rq->curr = next;
 		migrate_disable_switch(rq, prev);
 		context_switch(rq, prev, next);

@@ -370,6 +370,16 @@ static void pmu_emit(const char *json, int n)
 		pr_warn("a record does not fit: %.60s...\n", json);
 }
 
+/* The total pmu_print_counts() printed last, for perf stat's summary. */
+static struct pmu_counts pmu_last;
+static bool pmu_last_ok;
+
+bool pmu_last_total(struct pmu_counts *c)
+{
+	*c = pmu_last;
+	return pmu_last_ok && x86_pmu_available();
+}
+
 void pmu_print_counts(const char *what, const struct cpumask *cpus,
 		      const struct pmu_counts *delta)
 {
@@ -396,6 +406,9 @@ void pmu_print_counts(const char *what, const struct cpumask *cpus,
 			 (unsigned long long)insns, (unsigned long long)cycles,
 			 pmu_ipc(ipc, insns, cycles, "null")));
 	}
+	pmu_last.instructions = sum_insns;
+	pmu_last.cycles = sum_cycles;
+	pmu_last_ok = true;
 	pr_info("all %20llu %20llu %7s\n", (unsigned long long)sum_insns,
 		(unsigned long long)sum_cycles, pmu_ipc(ipc, sum_insns, sum_cycles, "-"));
 	pmu_emit(json, snprintf(json, sizeof(json),

@@ -115,6 +115,9 @@ struct cpumask;
 void pmu_print_counts(const char *what, const struct cpumask *cpus,
 		      const struct pmu_counts *delta);
 
+/* The all-CPU total of the last report; false if there was none (no PMU). */
+bool pmu_last_total(struct pmu_counts *c);
+
 /* MSR access that returns -EIO instead of oopsing on #GP. */
 int pmu_rdmsr_safe(u32 msr, u64 *val);
 int pmu_wrmsr_safe(u32 msr, u64 val);
