@@ -340,11 +340,11 @@ def fig_latency_cyclic(run, mode):
 # Each port against its own tracer-less build: (build, tracers) rows, first the base.
 TRACER_COST_PORTS = [
     ("post-series, !RT", [("notrace", "none"), ("default", "irqsoff"),
-                          ("trace", "irqsoff + preemptoff")]),
+                          ("trace", "irqsoff + preemptoff, migrate built (off)")]),
     ("pre-series, !RT", [("legacy_notrace", "none"), ("legacy", "irqsoff"),
-                         ("legacy_trace", "irqsoff + preemptoff")]),
+                         ("legacy_trace", "irqsoff + preemptoff, migrate built (off)")]),
     ("post-series, RT", [("rt", "none"), ("rt_irqsoff", "irqsoff"),
-                         ("rt_trace", "irqsoff + preemptoff")]),
+                         ("rt_trace", "irqsoff + preemptoff, migrate built (off)")]),
 ]
 
 

@@ -415,6 +415,62 @@ static void trace_report_header(struct ktest *t)
 		KTEST_EXPECT_FALSE(t, ktest_log_contains(mark, "\"preempt_pair\""));
 	}
 }
+/*
+ * References from @func's code to @var, RIP-relative as the compiler emits
+ * them for globals: a 32-bit displacement counted from the end of the
+ * instruction, which may still hold an immediate of up to 4 bytes.
+ */
+static unsigned int tt_code_refs(unsigned long func, const void *var)
+{
+	const u8 *code = (const u8 *)func;
+	unsigned long size = 0, off, i;
+	unsigned int refs = 0;
+
+	if (!kallsyms_lookup(func, &size, &off) || off || size < 4)
+		return 0;
+	for (i = 0; i + 4 <= size; i++) {
+		s32 disp;
+
+		memcpy(&disp, code + i, sizeof(disp));
+		for (unsigned long imm = 0; imm <= 4; imm++)
+			if (func + i + 4 + imm + (long)disp == (unsigned long)var) {
+				refs++;
+				break;
+			}
+	}
+	return refs;
+}
+
+extern unsigned int lat_enabled_mask;
+
+/*
+ * CONFIG_TRACE_MIGRATE decides alone whether migrate_disable()/enable()
+ * test the tracer switch (on PREEMPT_RT they run for every sleeping lock,
+ * so even an untaken test is paid by every measurement), and whether
+ * trace=all includes the migrate tracer.
+ */
+static void trace_migrate_hooks(struct ktest *t)
+{
+	unsigned int dis = tt_code_refs((unsigned long)migrate_disable, &lat_enabled_mask);
+	unsigned int en = tt_code_refs((unsigned long)migrate_enable, &lat_enabled_mask);
+	struct tt_saved saved = tt_save(), now;
+
+	latency_tracer_set(~0U, saved.thr, saved.fine, saved.worst);
+	now = tt_save();
+	tt_restore(saved);
+	ktest_info(t, "CONFIG_TRACE_MIGRATE=%s: lat_enabled_mask tested %u time(s) in migrate_disable, %u in migrate_enable; trace=all %s migrate",
+		   IS_ENABLED(CONFIG_TRACE_MIGRATE) ? "y" : "n", dis, en,
+		   now.mask & (1U << LAT_MIGRATE) ? "includes" : "leaves out");
+	if (IS_ENABLED(CONFIG_TRACE_MIGRATE)) {
+		KTEST_EXPECT_GT(t, dis, 0);
+		KTEST_EXPECT_GT(t, en, 0);
+		KTEST_EXPECT_TRUE(t, now.mask & (1U << LAT_MIGRATE));
+	} else {
+		KTEST_EXPECT_EQ(t, dis, 0);
+		KTEST_EXPECT_EQ(t, en, 0);
+		KTEST_EXPECT_FALSE(t, now.mask & (1U << LAT_MIGRATE));
+	}
+}
 #endif
 
 static void trace_built(struct ktest *t)
@@ -434,6 +490,7 @@ static struct ktest_case trace_cases[] = {
 	KTEST_CASE(trace_irqsoff_busy_wait),
 	KTEST_CASE(trace_preemptoff_busy_wait),
 	KTEST_CASE(trace_migrate_busy_wait),
+	KTEST_CASE(trace_migrate_hooks),
 	KTEST_CASE(trace_histograms_hold_every_window),
 	KTEST_CASE(trace_threshold_counts_drops),
 	KTEST_CASE(trace_idle_not_preemptoff),

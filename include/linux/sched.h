@@ -165,7 +165,7 @@ struct task_struct {
 	unsigned short migration_disabled;
 	/* printk_report_enter() depth: what it prints is a result. */
 	unsigned short printk_report;
-#ifdef CONFIG_TRACER_MAX_TRACE
+#ifdef CONFIG_TRACE_MIGRATE
 	/* Open migrate-disable section (kernel/trace/trace_irqsoff.c). */
 	u64 migrate_disable_tsc;
 	unsigned long migrate_disable_ip;

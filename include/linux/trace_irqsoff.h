@@ -6,7 +6,8 @@
  * Latency tracers (kernel/trace/trace_irqsoff.c), after Linux's irqsoff
  * and preemptoff tracers: per CPU, the windows in which interrupts were
  * off (CONFIG_TRACE_IRQSOFF) or preemption was off (CONFIG_TRACE_PREEMPTOFF),
- * and per task the sections in which migration was disabled (with either).
+ * and per task the sections in which migration was disabled
+ * (CONFIG_TRACE_MIGRATE, on top of either).
  *
  *	latency_tracer_start();		(reset; the workload runs)
  *	...
@@ -77,12 +78,14 @@ void tracer_hardirqs_on(unsigned long ip);
 void tracer_irq_entry(unsigned long ip, unsigned long interrupted_ip);
 void tracer_preempt_off(unsigned long ip, unsigned long parent_ip);
 void tracer_preempt_on(unsigned long ip);
+#ifdef CONFIG_TRACE_MIGRATE
 void __tracer_migrate_off(unsigned long ip);
 void __tracer_migrate_on(unsigned long ip);
 /*
  * Migrate-disable sections are traced only on request (trace=migrate),
  * but migrate_disable()/enable() run for every sleeping lock on
  * PREEMPT_RT: test the switch inline so that, off, they cost no call.
+ * Without CONFIG_TRACE_MIGRATE not even the test is there.
  */
 extern unsigned int lat_enabled_mask;
 
@@ -97,6 +100,10 @@ static __always_inline void tracer_migrate_on(unsigned long ip)
 	if (READ_ONCE(lat_enabled_mask) & (1U << LAT_MIGRATE))
 		__tracer_migrate_on(ip);
 }
+#else
+static inline void tracer_migrate_off(unsigned long ip) { }
+static inline void tracer_migrate_on(unsigned long ip) { }
+#endif
 void stop_critical_timings(void);
 void start_critical_timings(void);
 /*

@@ -2,7 +2,7 @@
 /*
  * The irqsoff and preemptoff latency tracers (CONFIG_TRACE_IRQSOFF,
  * CONFIG_TRACE_PREEMPTOFF), after Linux's kernel/trace/trace_irqsoff.c,
- * plus migrate-disable sections.  Reports are in trace_irqsoff_report.c.
+ * plus migrate-disable sections (CONFIG_TRACE_MIGRATE).  Reports are in trace_irqsoff_report.c.
  *
  * A window opens at the transition that turns interrupts (or preemption)
  * off on a CPU whose traced state was "on", and closes at the transition
@@ -82,8 +82,10 @@ const char *lat_kind_name(enum lat_kind kind)
 /* What this build can trace. */
 static unsigned int lat_compiled(void)
 {
-	unsigned int m = 1U << LAT_MIGRATE;
+	unsigned int m = 0;
 
+	if (IS_ENABLED(CONFIG_TRACE_MIGRATE))
+		m |= 1U << LAT_MIGRATE;
 	if (IS_ENABLED(CONFIG_TRACE_IRQSOFF))
 		m |= 1U << LAT_IRQSOFF;
 	if (IS_ENABLED(CONFIG_TRACE_PREEMPTOFF))
@@ -162,7 +164,7 @@ void lat_pause(bool pause)
 	lat_hold_all(LAT_HOLD_PAUSED, pause);
 }
 
-/* trace=irqsoff,preemptoff,migrate | all | none */
+/* trace=irqsoff,preemptoff,migrate | all | none; all is what this build has */
 static int lat_set_trace(const char *val, const struct kernel_param *kp)
 {
 	char buf[64], *save, *tok;
@@ -184,9 +186,10 @@ static int lat_set_trace(const char *val, const struct kernel_param *kp)
 			if (!strcmp(tok, lat_names[k]))
 				break;
 		if (k == LAT_NR_KINDS || !(lat_compiled() & (1U << k))) {
-			pr_err("trace: '%s' is not a tracer of this build; valid: all none%s%s migrate\n",
+			pr_err("trace: '%s' is not a tracer of this build; valid: all none%s%s%s\n",
 			       tok, IS_ENABLED(CONFIG_TRACE_IRQSOFF) ? " irqsoff" : "",
-			       IS_ENABLED(CONFIG_TRACE_PREEMPTOFF) ? " preemptoff" : "");
+			       IS_ENABLED(CONFIG_TRACE_PREEMPTOFF) ? " preemptoff" : "",
+			       IS_ENABLED(CONFIG_TRACE_MIGRATE) ? " migrate" : "");
 			return -EINVAL;
 		}
 		m |= 1U << k;
@@ -864,6 +867,7 @@ void start_critical_timings(void)
 
 /* ------------------------------------------------- migrate-disable sections */
 
+#ifdef CONFIG_TRACE_MIGRATE
 /* Called through tracer_migrate_off(), which tested lat_on(LAT_MIGRATE). */
 void __tracer_migrate_off(unsigned long ip)
 {
@@ -891,6 +895,7 @@ void __tracer_migrate_on(unsigned long ip)
 	p->migrate_disable_tsc = 0;
 	raw_local_irq_restore(flags);
 }
+#endif /* CONFIG_TRACE_MIGRATE */
 
 /* ------------------------------------------------------------- control */
 

@@ -617,7 +617,17 @@ static void lat_print_cost(void)
 	}
 #endif
 	if (!n)
-		return;		/* only the migrate tracer: its hooks are not timed here */
+		return;		/* neither timed tracer is built */
+	/*
+	 * The migrate tracer's hooks are not timed here, but built they sit in
+	 * migrate_disable()/enable() whether it is on or not: say so, so that
+	 * throughput is compared only between builds that both have them or
+	 * both lack them (tools/irqlab compare).
+	 */
+	if (IS_ENABLED(CONFIG_TRACE_MIGRATE)) {
+		n += snprintf(line + n, sizeof(line) - n, "; migrate hooks built (untimed)");
+		j += snprintf(json + j, sizeof(json) - j, ",\"migrate_built\":true");
+	}
 	pr_info("trace: cost (%s, %d loops):%s\n", tsc_clock_mode(), LAT_COST_LOOPS, line + 1);
 	j += snprintf(json + j, sizeof(json) - j, "}");
 	lat_emit(json, j);

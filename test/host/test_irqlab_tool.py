@@ -229,6 +229,30 @@ class ToolTest(unittest.TestCase):
         self.assertRegex(out, r"hackbench time s\s+ok\s+ok.*\+30\.0%.*Welch t.*worse")
         self.assertNotIn("refused", out + err)
 
+    def test_compare_refuses_throughput_across_migrate_hooks(self):
+        # The same tracers on, but one side's build has the migrate tracer's
+        # hooks (CONFIG_TRACE_MIGRATE, off at run time): its lat_cost says so.
+        def hb(ns, name, migrate_built):
+            cost = {"type": "lat_cost", "clock": "icount", "loops": 2000,
+                    "irq_pair_traced": 90000, "irq_pair_raw": 20000}
+            if migrate_built:
+                cost["migrate_built"] = True
+            return self.log(["irqlab: start 0.1.0 deadbeef",
+                             rec(0, {"type": "hackbench", "groups": 2, "fds": 20, "loops": 20,
+                                     "size": 100, "time_ns": ns, "ctxsw": 1, "migrations": 0}),
+                             rec(1, LAT), rec(2, cost), "irqlab: end status=ok"], name)
+        a = [hb(n, f"a{i}.log", False) for i, n in enumerate((100e6, 101e6, 99e6))]
+        b = [hb(n, f"b{i}.log", True) for i, n in enumerate((130e6, 131e6, 129e6))]
+        rc, out, err = self.run_tool("compare", "--a", *a, "--b", *b)
+        self.assertEqual(rc, 0)
+        self.assertRegex(out, r"hackbench time s\s+ok\s+ok\s+.*\s+-\s+refused: tracer sets differ")
+        self.assertIn("tracer sets differ (A: irqsoff; B: irqsoff + migrate (built, off))", err)
+        # both sides with the hooks built compare
+        c = [hb(n, f"c{i}.log", True) for i, n in enumerate((100e6, 101e6, 99e6))]
+        rc, out, err = self.run_tool("compare", "--a", *c, "--b", *b)
+        self.assertEqual(rc, 0)
+        self.assertNotIn("refused", out + err)
+
     def test_html_with_plots(self):
         path = self.two_histogram_log()
         dest = os.path.join(self.tmp.name, "r.html")
