@@ -95,21 +95,26 @@ DEFINE_CR(3)
 DEFINE_CR(4)
 #undef DEFINE_CR
 
+/*
+ * The halves as 64-bit values, as Linux's EAX_EDX_VAL: rdtsc zeroes the
+ * upper halves of %rax and %rdx, so a shift and an or join them; 32-bit
+ * outputs would make gcc zero-extend %eax once more.
+ */
 static inline u64 rdtsc(void)
 {
-	u32 lo, hi;
+	unsigned long lo, hi;
 
 	asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((u64)hi << 32) | lo;
+	return (hi << 32) | lo;
 }
 
 /* rdtsc ordered after all earlier loads (lfence is dispatch-serialising). */
 static inline u64 rdtsc_ordered(void)
 {
-	u32 lo, hi;
+	unsigned long lo, hi;
 
 	asm volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
-	return ((u64)hi << 32) | lo;
+	return (hi << 32) | lo;
 }
 
 static inline void cpu_relax(void)
