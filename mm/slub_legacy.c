@@ -889,9 +889,11 @@ new_slab:
 /*
  * The slow path as one IRQ-off section.  Under CONFIG_PREEMPTION the task
  * may have moved since the fast path read @c, so it is looked up again.
- * On RT the slabs the section emptied are freed after it.
+ * On RT the slabs the section emptied are freed after it.  Kept out of
+ * line, as gcc builds it in Linux: the IRQ-off section then opens in a
+ * function of Linux's name, whatever slab_alloc_node_slow() inlines.
  */
-static void *
+static noinline void *
 __slab_alloc(struct kmem_cache *s, gfp_t gfp, int node, unsigned long addr,
 	     struct kmem_cache_cpu *c)
 {

@@ -90,8 +90,6 @@ static const struct opener linux_openers[] = {
 #ifdef CONFIG_SLUB_LEGACY
 	/* Pre-series SLUB (5.14): the cpu slab is protected by disabling IRQs. */
 	{ "__slab_alloc", "local_irq_save() around ___slab_alloc()" },
-	/* irqlab's out-of-line slow path of slab_alloc_node(); gcc may inline __slab_alloc() there. */
-	{ "slab_alloc_node_slow", "__slab_alloc() inlined: local_irq_save() around ___slab_alloc()" },
 	{ "___slab_alloc", "runs IRQ-off; new_slab() may enable them around the page allocator" },
 	{ "new_slab", "allocate_slab(): local_irq_disable() again after the page allocator" },
 	{ "allocate_slab", "local_irq_disable() after the page allocator" },
