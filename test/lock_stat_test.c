@@ -329,7 +329,13 @@ static void lock_stat_hold_time_exact(struct ktest *t)
 		   (unsigned long long)s1, (unsigned long long)s2, ktest_clock_mode());
 	KTEST_ASSERT_TRUE(t, h1 && h2);
 	KTEST_EXPECT_EQ(t, h1, h1b);
-	KTEST_EXPECT_EQ(t, h2 - h1, s2 - s1);
+	/*
+	 * QEMU scales the instruction clock to the TSC with a rounding
+	 * multiply, so two differences may part by one tick; a hold time
+	 * that missed or double-counted anything parts by far more.
+	 */
+	KTEST_EXPECT_LE(t, h2 - h1, s2 - s1 + 1);
+	KTEST_EXPECT_LE(t, s2 - s1, h2 - h1 + 1);
 	/* The hold covers the section and little else. */
 	KTEST_EXPECT_GE(t, h1, s1);
 	KTEST_EXPECT_LE(t, h1, s1 + 200);
