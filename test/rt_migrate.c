@@ -152,7 +152,9 @@ static bool rtm_cpu_stalled(struct rtm_task *t, unsigned int k, u64 now)
 	int cpu = t->since_cpu[k];
 	u64 ticks = (now - t->since[k]) / TICK_NSEC;
 
-	if (READ_ONCE(cpu_rq(cpu)->curr) == cpu_rq(cpu)->idle)
+	/* Our own CPU runs: a stall of it is the caller's "now - last" check. */
+	if (cpu == raw_smp_processor_id() ||
+	    READ_ONCE(cpu_rq(cpu)->curr) == cpu_rq(cpu)->idle)
 		return false;
 	return kstat_cpu_irqs_sum(cpu) - t->since_irqs[k] < ticks / 2;
 }
