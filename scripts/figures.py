@@ -135,7 +135,7 @@ def _worktree(commit):
     if not os.path.exists(os.path.join(path, "Makefile")):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         p = subprocess.run(["git", "worktree", "add", "--detach", path, commit], cwd=ROOT,
-                           stdout=sys.stderr.fileno(), stderr=subprocess.PIPE, text=True)
+                           stdout=_stderr_fd(), stderr=subprocess.PIPE, text=True)
         if p.returncode:
             why = (p.stderr.strip().splitlines() or [f"git status {p.returncode}"])[-1]
             raise FigureError(f"cannot add a worktree of {commit} at {path}: {why}")
@@ -156,6 +156,15 @@ def _copy_defconfig(config, root):
             f.write(text)
     except OSError as e:
         raise FigureError(f"cannot copy {src} into {root}: {e.strerror}") from None
+
+
+def _stderr_fd():
+    """Where a child's chatter goes: our stderr, or nowhere when that is not
+    a file (a test runner that captures it in memory)."""
+    try:
+        return sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):
+        return subprocess.DEVNULL
 
 
 class Runner:
@@ -192,7 +201,7 @@ class Runner:
             if self.root != ROOT:
                 _copy_defconfig(config, self.root)
             p = subprocess.run(["make", "-s", f"CONFIG={config}"], cwd=self.root,
-                               stdout=sys.stderr.fileno())
+                               stdout=_stderr_fd())
         except OSError as e:
             raise FigureError(f"cannot run make: {e.strerror}") from None
         if p.returncode:
