@@ -159,11 +159,8 @@ def lockstat_main(paths, out=None, err=None):
     err = err or sys.stderr
     bad = unreadable = 0
     for path in paths:
-        try:
-            with open(path, "rb") as f:
-                lines = f.read().decode("utf-8", "replace").splitlines()
-        except OSError as e:
-            print(f"{path}: {e.strerror or e}", file=err)
+        lines = records.read_log(path, err)
+        if lines is None:
             unreadable += 1
             continue
         rep = collect(records.parse(lines))

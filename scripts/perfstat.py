@@ -109,11 +109,8 @@ def perfstat_main(paths, out=None, err=None):
     err = err or sys.stderr
     bad = unreadable = 0
     for path in paths:
-        try:
-            with open(path, "rb") as f:
-                lines = f.read().decode("utf-8", "replace").splitlines()
-        except OSError as e:
-            print(f"{path}: {e.strerror or e}", file=err)
+        lines = records.read_log(path, err)
+        if lines is None:
             unreadable += 1
             continue
         runs, problems = collect(records.parse(lines))

@@ -141,6 +141,16 @@ def parse(lines):
     return r
 
 
+def read_log(path, err):
+    """A serial log's lines, or None after naming the problem on @err."""
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8", "replace").splitlines()
+    except OSError as e:
+        print(f"{path}: {e.strerror or e}", file=err)
+        return None
+
+
 def main(argv):
     bad = unreadable = 0
     for path in argv[1:]:
