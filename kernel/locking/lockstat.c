@@ -359,8 +359,8 @@ void lock_acquire(struct lockdep_map *lock, unsigned int subclass, int trylock,
 	lockstat_acquire(lock, read);
 }
 
-void lock_release(struct lockdep_map *lock, unsigned long ip)
+void lock_release(struct lockdep_map *map, unsigned long ip)
 {
-	lockstat_release(lock);
+	lockstat_release(map);
 }
 #endif

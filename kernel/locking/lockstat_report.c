@@ -78,8 +78,11 @@ void lock_stat_clear(struct lockdep_map *lock)
 	for_each_possible_cpu(cpu)
 		memset(&per_cpu(cpu_lock_stats, cpu)[class - lockstat_classes], 0,
 		       sizeof(struct lock_class_stats));
-	memset(class->contention_point, 0, sizeof(class->contention_point));
-	memset(class->contending_point, 0, sizeof(class->contending_point));
+	/* The sites are learnt again from the next contentions. */
+	for (int i = 0; i < LOCKSTAT_POINTS; i++) {
+		class->contention_point[i] = 0;
+		class->contending_point[i] = 0;
+	}
 }
 
 /* ---------------------------------------------------------------- table */
