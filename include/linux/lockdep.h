@@ -13,6 +13,31 @@
 
 struct task_struct;
 
+/*
+ * Maps are set up and every acquisition and release reported when lockdep
+ * checks them (PROVE_LOCKING) or lock_stat times them (kernel/locking/lockstat.c
+ * without lockdep); otherwise the calls vanish.
+ */
+#if defined(CONFIG_PROVE_LOCKING) || defined(CONFIG_LOCK_STAT)
+void lockdep_init_map_type(struct lockdep_map *map, const char *name,
+			   struct lock_class_key *key, int subclass,
+			   u8 inner, u8 outer);
+void lock_acquire(struct lockdep_map *lock, unsigned int subclass, int trylock,
+		  int read, int check, struct lockdep_map *nest_lock,
+		  unsigned long ip);
+void lock_release(struct lockdep_map *lock, unsigned long ip);
+#define lockdep_init_map_wait(l, n, k, s, inner)			\
+	lockdep_init_map_type(l, n, k, s, inner, LD_WAIT_INV)
+#define lockdep_init_map(l, n, k, s)					\
+	lockdep_init_map_type(l, n, k, s, LD_WAIT_INV, LD_WAIT_INV)
+#else
+#define lockdep_init_map_type(l, n, k, s, i, o)	do { } while (0)
+#define lockdep_init_map_wait(l, n, k, s, i)	do { } while (0)
+#define lockdep_init_map(l, n, k, s)		do { } while (0)
+#define lock_acquire(l, s, t, r, c, n, i)	do { } while (0)
+#define lock_release(l, i)			do { } while (0)
+#endif
+
 #ifdef CONFIG_PROVE_LOCKING
 
 #include <linux/atomic.h>
@@ -22,13 +47,6 @@ extern int debug_locks;
 /* Reports so far (each also prints a backtrace); the run fails if non-zero. */
 extern atomic_t lockdep_bug_count;
 
-void lockdep_init_map_type(struct lockdep_map *map, const char *name,
-			   struct lock_class_key *key, int subclass,
-			   u8 inner, u8 outer);
-void lock_acquire(struct lockdep_map *lock, unsigned int subclass, int trylock,
-		  int read, int check, struct lockdep_map *nest_lock,
-		  unsigned long ip);
-void lock_release(struct lockdep_map *lock, unsigned long ip);
 int lock_is_held_type(const struct lockdep_map *lock, int read);
 void lockdep_assert_irqs_disabled_fail(const char *file, int line, bool want_off);
 void lockdep_assert_fail(const char *what, const char *file, int line);
@@ -42,11 +60,6 @@ void lockdep_reset_lock(struct lockdep_map *lock);
 void lockdep_reset_after_report(void);
 /* Classes and dependencies in use, for the test and boot summaries. */
 void lockdep_stats(unsigned int *classes, unsigned int *deps, unsigned int *traces);
-
-#define lockdep_init_map_wait(l, n, k, s, inner)			\
-	lockdep_init_map_type(l, n, k, s, inner, LD_WAIT_INV)
-#define lockdep_init_map(l, n, k, s)					\
-	lockdep_init_map_type(l, n, k, s, LD_WAIT_INV, LD_WAIT_INV)
 
 #define lock_is_held(l)		lock_is_held_type(l, -1)
 
@@ -79,26 +92,6 @@ void lockdep_stats(unsigned int *classes, unsigned int *deps, unsigned int *trac
 
 #else /* !CONFIG_PROVE_LOCKING */
 
-#ifdef CONFIG_LOCK_STAT
-/* No checking, but lock_stat times every acquisition (kernel/locking/lockstat.c). */
-void lockdep_init_map_type(struct lockdep_map *map, const char *name,
-			   struct lock_class_key *key, int subclass,
-			   u8 inner, u8 outer);
-void lock_acquire(struct lockdep_map *lock, unsigned int subclass, int trylock,
-		  int read, int check, struct lockdep_map *nest_lock,
-		  unsigned long ip);
-void lock_release(struct lockdep_map *lock, unsigned long ip);
-#define lockdep_init_map_wait(l, n, k, s, inner)			\
-	lockdep_init_map_type(l, n, k, s, inner, LD_WAIT_INV)
-#define lockdep_init_map(l, n, k, s)					\
-	lockdep_init_map_type(l, n, k, s, LD_WAIT_INV, LD_WAIT_INV)
-#else
-#define lockdep_init_map_type(l, n, k, s, i, o)	do { } while (0)
-#define lockdep_init_map_wait(l, n, k, s, i)	do { } while (0)
-#define lockdep_init_map(l, n, k, s)		do { } while (0)
-#define lock_acquire(l, s, t, r, c, n, i)	do { } while (0)
-#define lock_release(l, i)			do { } while (0)
-#endif
 #define lockdep_assert_held(l)			do { (void)(l); } while (0)
 #define lockdep_assert_not_held(l)		do { (void)(l); } while (0)
 #define lockdep_assert_held_write(l)		do { (void)(l); } while (0)
