@@ -23,6 +23,7 @@
  * still maintained afterwards so re-arming (tests) starts from the truth.
  */
 #include "lockdep_internals.h"
+#include "lock_key.h"
 #include <linux/hardirq.h>
 #include <linux/irqflags.h>
 #include <linux/percpu.h>
@@ -132,32 +133,6 @@ static bool save_trace(struct lock_trace *trace)
 }
 
 /* -------------------------------------------------------------- classes */
-
-/*
- * The key of a lock without a lock_class_key: a lock in the kernel image
- * is its own key (as Linux does for static objects), a per-CPU copy maps
- * back to its variable in .data..percpu, and anything else (a static
- * initializer used on dynamic memory) is keyed by its initializer's name
- * string, which is a literal per init site.
- */
-static const void *lock_key(const struct lockdep_map *lock)
-{
-	unsigned long a = (unsigned long)lock;
-
-	if (lock->key)
-		return lock->key;
-	if (a >= (unsigned long)_text && a < (unsigned long)_end)
-		return lock;
-	if (a >= PCPU_BASE && a < PCPU_BASE + NR_CPUS * PCPU_UNIT_STRIDE) {
-		unsigned long cpu = (a - PCPU_BASE) / PCPU_UNIT_STRIDE;
-		unsigned long can = a - per_cpu_offset(cpu);
-
-		if (can >= (unsigned long)__per_cpu_start &&
-		    can < (unsigned long)__per_cpu_end)
-			return (const void *)can;
-	}
-	return lock->name ? (const void *)lock->name : (const void *)lock;
-}
 
 static unsigned int classhash(const void *key, unsigned int subclass)
 {

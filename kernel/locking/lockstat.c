@@ -35,6 +35,7 @@
 #include <asm/processor.h>
 #include <asm/tsc.h>
 #include "lockstat.h"
+#include "lock_key.h"
 
 int lock_stat = 1;
 core_param("lock_stat", lock_stat, int,
@@ -56,29 +57,6 @@ static __always_inline u64 lockstat_clock(void)
 	return rdtsc();
 }
 
-/*
- * The class key, as lockdep derives it: the init site's key, else a
- * statically defined lock itself (per-CPU ones by their template), else
- * the name literal of the initializer used on dynamic memory.
- */
-static const void *lockstat_key(const struct lockdep_map *lock)
-{
-	unsigned long a = (unsigned long)lock;
-
-	if (lock->key)
-		return lock->key;
-	if (a >= (unsigned long)_text && a < (unsigned long)_end)
-		return lock;
-	if (a >= PCPU_BASE && a < PCPU_BASE + NR_CPUS * PCPU_UNIT_STRIDE) {
-		unsigned long cpu = (a - PCPU_BASE) / PCPU_UNIT_STRIDE;
-		unsigned long tmpl = a - per_cpu_offset(cpu);
-
-		if (tmpl >= (unsigned long)__per_cpu_start &&
-		    tmpl < (unsigned long)__per_cpu_end)
-			return (const void *)tmpl;
-	}
-	return lock->name ? (const void *)lock->name : (const void *)lock;
-}
 
 static unsigned int lockstat_hashfn(const void *key)
 {
@@ -88,7 +66,7 @@ static unsigned int lockstat_hashfn(const void *key)
 /* The slow half of the lookup: once per map.  IRQs are off. */
 static noinline struct lockstat_class *lockstat_register(struct lockdep_map *lock)
 {
-	const void *key = lockstat_key(lock);
+	const void *key = lock_key(lock);
 	unsigned int h = lockstat_hashfn(key);
 	struct lockstat_class *class;
 
