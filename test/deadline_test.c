@@ -783,15 +783,23 @@ static int pi_waiter_fn(void *data)
 
 /*
  * Until @p blocks on the lock and the boost it causes has reached @owner
- * (on SMP the chain walk runs on @p's CPU while we look).
+ * (on SMP the chain walk runs on @p's CPU while we look).  rt_mutex_setprio()
+ * sets dl.pi_se before it requeues the owner at its new prio, both under the
+ * owner's rq lock: taking that lock once after seeing pi_se waits for the
+ * rest of the boost, so the caller never sees it half done.
  */
 static void wait_boosted(struct task_struct *p, struct task_struct *owner)
 {
+	unsigned long flags;
+	struct rq *rq;
+
 	for (int ms = 0; ms < 1000; ms++) {
 		if (READ_ONCE(p->pi_blocked_on) && READ_ONCE(owner->dl.pi_se) == &p->dl)
-			return;
+			break;
 		msleep(1);
 	}
+	rq = task_rq_lock(owner, &flags);
+	task_rq_unlock(rq, owner, flags);
 }
 
 /*
