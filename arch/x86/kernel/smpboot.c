@@ -17,6 +17,7 @@
 #include <linux/acpi.h>
 #include <linux/sched.h>
 #include <linux/kthread.h>
+#include <linux/moduleparam.h>
 #include <asm/apic.h>
 #include <asm/bootparam.h>
 #include <asm/cpu_entry_area.h>
@@ -29,6 +30,7 @@
 #include <asm/spinlock.h>
 #include <asm/traps.h>
 #include <asm/tsc.h>
+#include <limits.h>
 
 extern const char trampoline_start[], trampoline_end[];
 extern const char tr_gdt[], tr_gdt_desc[], tr_pm_ptr[], tr_lm_ptr[], tr_pm[], tr_lm[];
@@ -43,6 +45,27 @@ static u64 *trampoline_pgd;
 static struct cpumask cpu_callin_mask;
 static unsigned int nr_registered;
 static u32 boot_cpu_apicid;
+
+/*
+ * maxcpus=N: at most N CPUs, the boot CPU included, come up (0 as 1: the
+ * boot CPU alone).  irqlab has no CPU hotplug, so as in a Linux built
+ * without CONFIG_HOTPLUG_CPU the CPUs beyond N are neither possible nor
+ * present: nothing can bring them up later, and per-CPU sizing (SLUB's
+ * orders, percpu units) sees a machine of N CPUs.  Unlike Linux on x86,
+ * maxcpus=0 leaves the IO-APIC on: irqlab's devices need it.
+ */
+unsigned int setup_max_cpus = NR_CPUS;
+core_param("maxcpus", setup_max_cpus, uint,
+	   "bring up at most this many CPUs, the boot CPU included (0: the boot CPU only)");
+
+/*
+ * nr_cpus=N: the hard limit on CPU numbers (nr_cpu_ids): CPUs the MADT
+ * lists beyond N get no number at all.  A limit above the machine's CPUs
+ * changes nothing, as in Linux; 0 is refused (Linux ignores it silently).
+ */
+static unsigned int nr_cpus_limit = NR_CPUS;
+core_param_range("nr_cpus", nr_cpus_limit, uint, 1, UINT_MAX,
+		 "highest number of CPUs this boot may use (CPU numbers 0..N-1)");
 
 /* TSC warp test shared state. */
 static arch_spinlock_t tsc_sync_lock = __ARCH_SPIN_LOCK_UNLOCKED;
@@ -70,6 +93,10 @@ int generic_processor_info(u32 apicid)
 	} else if (next_cpu >= NR_CPUS) {
 		pr_warn("smpboot: CPU with APIC ID %u ignored: CONFIG_NR_CPUS=%d\n",
 			apicid, NR_CPUS);
+		return -1;
+	} else if (next_cpu >= nr_cpus_limit) {
+		pr_info("smpboot: CPU with APIC ID %u ignored: nr_cpus=%u\n",
+			apicid, nr_cpus_limit);
 		return -1;
 	} else {
 		cpu = next_cpu++;
@@ -299,10 +326,33 @@ static int do_boot_cpu(int cpu)
 	return 0;
 }
 
+/*
+ * After the MADT is read and before the per-CPU areas are sized: drop the
+ * CPUs maxcpus= leaves out of the possible and present masks (Linux's
+ * prefill_possible_map() without CONFIG_HOTPLUG_CPU).  CPUs are numbered
+ * densely from 0, so the first @limit numbers are the ones kept.
+ */
+static void prefill_possible_map(void)
+{
+	unsigned int limit = setup_max_cpus ?: 1;
+	unsigned int listed = cpumask_weight(cpu_present_mask), cpu;
+
+	if (listed <= limit)
+		return;
+	for (cpu = limit; cpu < NR_CPUS; cpu++) {
+		cpumask_clear_cpu(cpu, cpu_present_mask);
+		cpumask_clear_cpu(cpu, cpu_possible_mask);
+	}
+	nr_cpu_ids = limit;
+	pr_info("smpboot: maxcpus=%u: using %u of the %u CPUs the firmware lists\n",
+		setup_max_cpus, limit, listed);
+}
+
 void smp_prepare_cpus(void)
 {
 	if (!nr_registered)
 		generic_processor_info(read_apic_id());	/* no MADT: just us */
+	prefill_possible_map();
 	cpumask_set_cpu(0, cpu_online_mask);
 }
 
