@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/irqlab import-runs: physical machines' logs filed into an experiment's
+matrix layout, so the index compares them as it compares QEMU's."""
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_irqlab_tool import CYC  # noqa: E402
+from _logs import LogCase  # noqa: E402
+
+HASHES = {"rt_legacy": "0badc0de", "rt_nopartial": "cafef00d"}
+WORK = "run=cyclic cyclic.loops=20"
+
+
+def cyc(max_ns):
+    return dict(CYC, cpu=0, thread_ns=[1900, 2500, max_ns], clock="tsc")
+
+
+class ImportRunsTest(LogCase):
+    log_smp = 8
+
+    def setUp(self):
+        super().setUp()
+        d = self.tmp.name
+        self.build = os.path.join(d, "build")
+        for c, h in HASHES.items():
+            os.makedirs(os.path.join(self.build, c, "generated"))
+            with open(os.path.join(self.build, c, "generated", "version.c"), "w") as f:
+                f.write(f'const char irqlab_config_hash[] = "{h}";\n')
+        self.ini = os.path.join(d, "e.ini")
+        with open(self.ini, "w") as f:
+            f.write("[matrix]\nconfigs = rt_legacy rt_nopartial\nreps = 2\nsmp = 2\n"
+                    "compare =\n    rt_legacy rt_nopartial SLUB_LEGACY\n"
+                    f"[workloads]\ncyc = {WORK}\nother = run=hackbench\n")
+        self.out = os.path.join(d, "exp")
+
+    def imp(self, *logs):
+        return self.run_tool("import-runs", "--experiment", self.ini, "--out", self.out,
+                             "--build", self.build, *logs)
+
+    def test_cells_and_index(self):
+        # maxcpus= (the ISO's and LAVA's CPU count) does not change the workload
+        a = [self.log([cyc(9000 + i)], cmdline=f"{WORK} maxcpus=8", config=HASHES["rt_legacy"])
+             for i in range(3)]
+        b = [self.log([cyc(20000 + i)], cmdline=f"  {WORK}   maxcpus=8",
+                      config=HASHES["rt_nopartial"]) for i in range(3)]
+        rc, out, err = self.imp(*a, *b)
+        self.assertEqual(rc, 0, out + err)
+        for c, logs in (("rt_legacy", a), ("rt_nopartial", b)):
+            for n, src in enumerate(logs, 1):
+                base = os.path.join(self.out, c, "cyc", f"rep{n}")
+                with open(base + ".log") as f, open(src) as g:
+                    self.assertEqual(f.read(), g.read())
+                with open(base + ".json") as f:
+                    res = json.load(f)
+                self.assertEqual((res["config"], res["workload"], res["rep"], res["smp"]),
+                                 (c, "cyc", n, 8))
+                self.assertEqual(res["cpu_cap"], "maxcpus=8")
+                self.assertTrue(res["passed"])
+        self.assertIn(f"{a[0]}: rt_legacy cyc rep 1: status=ok, 8 CPU(s) (maxcpus=8)", out)
+        with open(os.path.join(self.out, "index.txt")) as f:
+            index = f.read()
+        # three reps a side though the file says 2: the index covers them all
+        self.assertIn("cyc: rt_nopartial (B) against rt_legacy (A), differing in SLUB_LEGACY",
+                      index)
+        self.assertIn("cyclic max us  ok  ok  9.001 [9 .. 9.002] (3)  20 [20 .. 20] (3)", index)
+        self.assertIn("other: rt_nopartial (B) against rt_legacy (A)", index)
+        self.assertIn("no run on one side yet", index)
+        with open(os.path.join(self.out, "index.json")) as f:
+            self.assertEqual(json.load(f)["accel"], "hardware")
+        # a second import numbers on; the same log again is not a new run
+        c = self.log([cyc(9500)], cmdline=f"{WORK} maxcpus=8", config=HASHES["rt_legacy"])
+        rc, out, err = self.imp(a[0], c)
+        self.assertEqual(rc, 0, err)
+        self.assertIn(f"{a[0]}: already imported as rt_legacy/cyc/rep1; skipped", out)
+        self.assertTrue(os.path.exists(os.path.join(self.out, "rt_legacy", "cyc", "rep4.json")))
+        self.assertFalse(os.path.exists(os.path.join(self.out, "rt_legacy", "cyc", "rep5.log")))
+
+    def test_logs_that_fit_no_cell_are_named_and_nothing_is_imported(self):
+        good = self.log([cyc(9000)], cmdline=WORK, config=HASHES["rt_legacy"])
+        wrong_cfg = self.log([cyc(9000)], cmdline=WORK, config="12345678")
+        wrong_cmd = self.log([cyc(9000)], cmdline=f"{WORK} cyclic.prio=50",
+                             config=HASHES["rt_nopartial"])
+        not_irqlab = os.path.join(self.tmp.name, "junk.log")
+        with open(not_irqlab, "w") as f:
+            f.write("GRUB loading.\n")
+        rc, out, err = self.imp(good, wrong_cfg, wrong_cmd, not_irqlab,
+                                os.path.join(self.tmp.name, "missing.log"))
+        self.assertEqual(rc, 2)
+        self.assertIn(f"{wrong_cfg}: configuration hash 12345678 is none of the "
+                      "experiment's (rt_legacy 0badc0de, rt_nopartial cafef00d)", err)
+        self.assertIn(f"{wrong_cmd}: command line '{WORK} cyclic.prio=50' is no workload "
+                      "of the experiment", err)
+        self.assertIn(f"{not_irqlab}: no 'irqlab: start' banner", err)
+        self.assertIn("missing.log: No such file or directory", err)
+        self.assertIn("4 of 5 log(s) fit no cell of the experiment; nothing imported", err)
+        self.assertNotIn(good, err)
+        self.assertFalse(os.path.exists(self.out))
+        self.assertNotIn("Traceback", err)
+
+    def test_failed_run_is_filed_and_flagged(self):
+        cut = self.log([cyc(9000)], cmdline=WORK, config=HASHES["rt_nopartial"])
+        with open(cut) as f:
+            text = f.read().replace("irqlab: end status=ok\n", "")
+        with open(cut, "w") as f:
+            f.write(text)
+        rc, out, err = self.imp(cut)
+        self.assertEqual(rc, 1, out + err)
+        with open(os.path.join(self.out, "rt_nopartial", "cyc", "rep1.json")) as f:
+            res = json.load(f)
+        self.assertFalse(res["passed"])
+        self.assertEqual(res["verdict"], "no end banner: the capture was cut short")
+
+    def test_unbuilt_configuration_and_bad_experiment(self):
+        os.remove(os.path.join(self.build, "rt_nopartial", "generated", "version.c"))
+        log = self.log([cyc(9000)], cmdline=WORK, config=HASHES["rt_legacy"])
+        rc, out, err = self.imp(log)
+        self.assertEqual(rc, 2)
+        self.assertIn("rt_nopartial: not built in", err)
+        rc, out, err = self.run_tool("import-runs", "--experiment",
+                                     os.path.join(self.tmp.name, "nosuch.ini"),
+                                     "--out", self.out, log)
+        self.assertEqual(rc, 2)
+        self.assertIn("nosuch.ini: cannot read it", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
