@@ -254,7 +254,7 @@ $(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
 
 # ------------------------------------------------------------------ targets
 .PHONY: all build _build kernel iso efi run test latency-figures ktrace-paths figures check-figures \
-	experiment-seeds debug deps clean distclean help \
+	experiment-seeds iso-experiments debug deps clean distclean help \
 	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
 
 all build kernel: deps
@@ -381,6 +381,36 @@ experiment-seeds: deps
 		echo "== $$e"; cat build/experiments/$$e/index.txt 2>/dev/null || echo "(no index)"; \
 	done; exit $$rc
 
+# The experiments on a physical machine: one GRUB ISO with an entry per
+# (experiment, configuration, workload), each booting that configuration's
+# kernel with the workload's command line, plus maxcpus=CPUS when CPUS is
+# set.  EXPERIMENT=e2 or EXPERIMENTS="e2 e4"; by default the experiments
+# that mean something on hardware (not the *_icount ones, which are QEMU's
+# exact instruction clock).  Logs go back with tools/irqlab import-runs.
+ifdef EXPERIMENT
+ISO_EXPERIMENTS := $(EXPERIMENT)
+else ifneq ($(origin EXPERIMENTS),file)
+ISO_EXPERIMENTS := $(EXPERIMENTS)
+else
+ISO_EXPERIMENTS := $(filter-out %_icount,$(EXPERIMENTS))
+endif
+CPUS ?=
+EXPERIMENTS_ISO ?= build/experiments/irqlab-experiments.iso
+iso-experiments: deps
+	$(Q)mkdir -p build/experiments
+	$(Q)$(PYTHON) tools/irqlab cells $(if $(CPUS),--cpus $(CPUS)) \
+		$(ISO_EXPERIMENTS:%=tools/experiments/%.ini) > $(EXPERIMENTS_ISO).cells
+	$(Q)for c in $$($(PYTHON) tools/irqlab cells --configs \
+			$(ISO_EXPERIMENTS:%=tools/experiments/%.ini)); do \
+		$(MAKE) -s build CONFIG=$$c || exit 1; \
+	done
+	$(Q)$(MAKE) -s $(EFI_LOADER)
+	$(Q)IFS='	' read -r _ c0 _ cmd0 < $(EXPERIMENTS_ISO).cells; \
+	MENU_TIMEOUT=$(MENU_TIMEOUT) ISO_DEFAULT=$(ISO_DEFAULT) \
+		ISO_CELLS=$(EXPERIMENTS_ISO).cells ISO_KERNELS=build scripts/mkiso.sh \
+		$(EFI_LOADER) build/$$c0/kernel.elf "$$cmd0" $(EXPERIMENTS_ISO)
+	@echo "iso-experiments: $(EXPERIMENTS_ISO): $$(wc -l < $(EXPERIMENTS_ISO).cells) entries ($(ISO_EXPERIMENTS))"
+
 # The measurement issue's figures (minutes; not part of make test).
 latency-figures: deps
 	$(Q)$(PYTHON) scripts/latency_figures.py $(if $(QUICK),--quick)
@@ -419,6 +449,8 @@ help:
 	@echo '  make build    build $(O)/kernel.elf (default target)'
 	@echo '  make iso      GRUB hybrid BIOS+UEFI image $(O)/irqlab.iso (CMDLINE baked in), with'
 	@echo '                the native loader too (ISO_DEFAULT=native: GRUB-EFI starts it at once)'
+	@echo '  make iso-experiments  one GRUB ISO, an entry per experiment cell (EXPERIMENTS="e2 e4"'
+	@echo '                CPUS=8: maxcpus=8), for physical machines; see Documentation/hardware.md'
 	@echo '  make efi      FAT ESP disk image $(O)/irqlab-efi.img, native UEFI loader (CMDLINE baked in)'
 	@echo '  make debug    boot halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo '  make <name>_defconfig | defconfig | menuconfig | olddefconfig | savedefconfig'

@@ -15,6 +15,11 @@
 # Environment: MENU_TIMEOUT (seconds GRUB waits; 0 = none), ISO_DEFAULT
 # (cmdline: entry 0, CMDLINE through multiboot2; native: on UEFI the
 # native-loader entry, on BIOS still entry 0).
+# ISO_CELLS=FILE (make iso-experiments): instead of KERNEL.ELF's workload
+# entries, one entry per line of FILE, "experiment<TAB>config<TAB>workload
+# <TAB>cmdline" (tools/irqlab cells), booting /boot/<config>.elf, copied
+# from ISO_KERNELS/<config>/kernel.elf (default build), with that command
+# line.  KERNEL.ELF and CMDLINE still go on the native loader's volume.
 set -euo pipefail
 
 if [ $# -ne 4 ]; then
@@ -41,11 +46,44 @@ cmdline|native) ;;
 *) echo "mkiso: ISO_DEFAULT must be cmdline or native" >&2; exit 2 ;;
 esac
 
+# "title|id|/boot path|cmdline" per cell, checked before anything is built.
+cells=()
+if [ -n "${ISO_CELLS:-}" ]; then
+	[ -f "$ISO_CELLS" ] || { echo "mkiso: ISO_CELLS: $ISO_CELLS does not exist" >&2; exit 2; }
+	kdir=${ISO_KERNELS:-build}
+	n=0
+	while IFS=$'\t' read -r exp cfg wl cmd rest; do
+		n=$((n + 1))
+		if [ -z "$cmd" ] || [ -n "$rest" ]; then
+			echo "mkiso: $ISO_CELLS:$n: want experiment, config, workload and command line, tab-separated" >&2
+			exit 2
+		fi
+		case "$exp$cfg$wl" in
+		*[!A-Za-z0-9_.-]*) echo "mkiso: $ISO_CELLS:$n: names may hold only letters, digits, _ . -" >&2; exit 2 ;;
+		esac
+		bootimg_check_inputs "$loader" "$kdir/$cfg/kernel.elf" "$cmd"
+		case "$cmd" in
+		*\"*|*\;*|*\$*) echo "mkiso: $ISO_CELLS:$n: the command line may not contain \" ; or \$" >&2; exit 2 ;;
+		esac
+		cells+=("$exp: $cfg, $wl|$exp/$cfg/$wl|/boot/$cfg.elf|$cmd")
+	done < "$ISO_CELLS"
+	[ $n -gt 0 ] || { echo "mkiso: ISO_CELLS: $ISO_CELLS has no cell" >&2; exit 2; }
+fi
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 root="$tmp/root"
 mkdir -p "$root/boot/grub" "$(dirname "$out")"
-cp "$kernel" "$root/boot/kernel.elf"
+if [ ${#cells[@]} -eq 0 ]; then
+	cp "$kernel" "$root/boot/kernel.elf"
+else
+	# Debug info stripped: a dozen kernels of 5 MiB each would be mostly DWARF.
+	for c in "${cells[@]}"; do
+		IFS='|' read -r _ _ path _ <<< "$c"
+		cfg=${path#/boot/}
+		[ -f "$root$path" ] || objcopy --strip-debug "$kdir/${cfg%.elf}/kernel.elf" "$root$path"
+	done
+fi
 
 # The native loader's volume.  A marker unique to this image, so GRUB
 # chainloads the loader of this ISO and not of another irqlab disk.
@@ -74,6 +112,11 @@ mcopy -i "$fat" "$tmp/$marker" "::/irqlab/$marker"
 entry() {
 	printf 'menuentry "%s" {\n\tmultiboot2 /boot/kernel.elf %s\n\tboot\n}\n' "$1" "$2"
 }
+# An experiment's cell: its own kernel, and an id (experiment/config/workload)
+# that GRUB's default= and the documentation can name.
+cell_entry() {
+	printf 'menuentry "%s" --id "%s" {\n\tmultiboot2 %s %s\n\tboot\n}\n' "$1" "$2" "$3" "$4"
+}
 {
 	cat <<CFG
 serial --unit=0 --speed=115200 --word=8 --parity=no --stop=1
@@ -85,12 +128,19 @@ insmod all_video
 set timeout=$menu_timeout
 set default=0
 CFG
-	entry "irqlab" "$cmdline"
-	entry "irqlab: ktest (every in-kernel test suite)" "run=ktest"
-	entry "irqlab: cyclic (timer wakeup latency)" "run=cyclic"
-	entry "irqlab: hackbench + cyclic (latency under load)" \
-		"run=cyclic,hackbench cyclic.duration_ms=3000 hackbench.groups=2 hackbench.loops=20"
-	entry "irqlab: slabbench (SLUB alloc/free costs)" "run=slabbench"
+	if [ ${#cells[@]} -eq 0 ]; then
+		entry "irqlab" "$cmdline"
+		entry "irqlab: ktest (every in-kernel test suite)" "run=ktest"
+		entry "irqlab: cyclic (timer wakeup latency)" "run=cyclic"
+		entry "irqlab: hackbench + cyclic (latency under load)" \
+			"run=cyclic,hackbench cyclic.duration_ms=3000 hackbench.groups=2 hackbench.loops=20"
+		entry "irqlab: slabbench (SLUB alloc/free costs)" "run=slabbench"
+	else
+		for c in "${cells[@]}"; do
+			IFS='|' read -r title id path cmd <<< "$c"
+			cell_entry "$title" "$id" "$path" "$cmd"
+		done
+	fi
 	# Last, so the entries above keep their numbers on both platforms.
 	# The loader reads CMDLINE from cmdline.txt on its volume: chainloader
 	# gets no arguments, which would replace it.

@@ -126,5 +126,40 @@ class ImportRunsTest(LogCase):
         self.assertIn("nosuch.ini: cannot read it", err)
 
 
+class CellsTest(LogCase):
+    """irqlab cells: what make iso-experiments puts on the menu."""
+
+    def ini(self, text):
+        path = os.path.join(self.tmp.name, "e9.ini")
+        with open(path, "w") as f:
+            f.write("[matrix]\nconfigs = a b\ncompare =\n    a b SLUB_LEGACY\n" + text)
+        return path
+
+    def test_cells_and_cpus(self):
+        ini = self.ini("[workloads]\nx = run=cyclic\ny = run=hackbench hackbench.loops=5\n")
+        rc, out, err = self.run_tool("cells", ini, "--cpus", "8")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out.splitlines(), [
+            "e9\ta\tx\trun=cyclic maxcpus=8",
+            "e9\ta\ty\trun=hackbench hackbench.loops=5 maxcpus=8",
+            "e9\tb\tx\trun=cyclic maxcpus=8",
+            "e9\tb\ty\trun=hackbench hackbench.loops=5 maxcpus=8"])
+        rc, out, err = self.run_tool("cells", ini)
+        self.assertEqual(out.splitlines()[0], "e9\ta\tx\trun=cyclic")
+        rc, out, err = self.run_tool("cells", "--configs", ini, ini)
+        self.assertEqual(out.splitlines(), ["a", "b"])
+
+    def test_bad_cpus(self):
+        ini = self.ini("[workloads]\nx = run=cyclic maxcpus=2\n")
+        rc, out, err = self.run_tool("cells", ini, "--cpus", "4")
+        self.assertEqual(rc, 2)
+        self.assertIn("workload x: command line 'run=cyclic maxcpus=2' already sets "
+                      "maxcpus=2: leave the CPU count to --cpus", err)
+        rc, out, err = self.run_tool("cells", ini, "--cpus", "0")
+        self.assertEqual(rc, 2)
+        self.assertIn("--cpus 0: want at least 1 CPU", err)
+        self.assertEqual(out, "")
+
+
 if __name__ == "__main__":
     unittest.main()
