@@ -2,13 +2,17 @@
 serial log, boot prompts and monitors in order on one stream), against serial logs of
 real irqlab boots (data/lava/README says how they were made)."""
 
+import io
 import os
 import re
 import tempfile
 import unittest
+from contextlib import redirect_stdout, redirect_stderr
 
 import _lava
 import _load
+
+tool = _load._load("irqlab_tool", os.path.join(_load.ROOT, "tools", "irqlab"))
 
 JOB = os.path.join(_load.ROOT, "tools", "lava", "irqlab-job.yaml")
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "lava")
@@ -174,3 +178,86 @@ class ModelTest(_Lava):
         self.assertEqual([(r["case"], r["result"]) for r in out.results],
                          [("foo_bar_1", "pass"), ("y", "skip")])
         self.assertEqual(out.errors, ["m: bad test result 'weird'"])
+
+
+class GeneratedJobsTest(_Lava):
+    """tools/irqlab lava-jobs: one job per experiment cell and repetition, each
+    a complete job (no field left) that LAVA's monitor reads as the template."""
+
+    def lava_jobs(self, *argv):
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            rc = tool.main(["lava-jobs", *argv])
+        return rc, out.getvalue(), err.getvalue()
+
+    def ini(self, workloads="hb = run=hackbench hackbench.loops=5\n", name="e7"):
+        path = os.path.join(self.tmp.name, f"{name}.ini")
+        with open(path, "w") as f:
+            f.write("[matrix]\nconfigs = rt_legacy rt_nopartial\nreps = 2\ncompare =\n"
+                    "    rt_legacy rt_nopartial SLUB_LEGACY\n[workloads]\n" + workloads)
+        return path
+
+    def test_one_job_per_cell_and_rep(self):
+        import yaml
+        out = os.path.join(self.tmp.name, "jobs")
+        rc, so, se = self.lava_jobs(self.ini(), "--cpus", "8", "--kernel-url-base",
+                                    "http://lab/irqlab/build/", "--out", out)
+        self.assertEqual(rc, 0, se)
+        with open(os.path.join(out, "jobs.txt")) as f:
+            order = f.read().split()
+        # interleaved as boot_matrix() boots: every configuration within a rep
+        self.assertEqual(order, ["e7-rt_legacy-hb-rep1.yaml", "e7-rt_nopartial-hb-rep1.yaml",
+                                 "e7-rt_legacy-hb-rep2.yaml", "e7-rt_nopartial-hb-rep2.yaml"])
+        self.assertEqual(sorted(os.listdir(out)), sorted(order + ["jobs.txt"]))
+        with open(os.path.join(out, order[3])) as f:
+            text = f.read()
+        self.assertNotRegex("\n".join(l for l in text.splitlines()
+                                       if not l.lstrip().startswith("#")), r"\{\{")
+        job = yaml.safe_load(text)
+        self.assertEqual(job["context"]["extra_kernel_args"],
+                         "run=hackbench hackbench.loops=5 maxcpus=8")
+        self.assertEqual(job["actions"][0]["deploy"]["kernel"]["url"],
+                         "http://lab/irqlab/build/rt_nopartial/kernel.elf")
+        self.assertEqual(job["device_type"], "x86")
+        self.assertEqual(job["job_name"], "irqlab rt_nopartial e7/hb rep2 cpus=8")
+        self.assertEqual(job["metadata"], {"irqlab.experiment": "e7",
+                                           "irqlab.config": "rt_nopartial",
+                                           "irqlab.workload": "hb", "irqlab.rep": "2",
+                                           "irqlab.cpus": "8"})
+        # the monitor is the template's: the model reads a real log the same way
+        ref = _lava.run(_lava.load_job(JOB), log("pass.log"))
+        got = _lava.run(job, log("pass.log"))
+        self.assertEqual((got.results, got.errors), (ref.results, ref.errors))
+        self.assertIn(("end_status", "pass"), [(r["case"], r["result"]) for r in got.results])
+
+    def test_bad_arguments(self):
+        out = os.path.join(self.tmp.name, "jobs")
+        for argv, msg in (
+                ((self.ini(), "--cpus", "0"), "--cpus and --reps must be at least 1"),
+                ((self.ini(), "--cpus", "2", "--reps", "0"), "must be at least 1"),
+                ((self.ini("hb = run=hackbench maxcpus=4\n", "e8"), "--cpus", "2"),
+                 "already sets maxcpus=4"),
+                ((self.ini("hb = run=ktest ktest.filter='x'\n", "e9"), "--cpus", "2"),
+                 "has a single quote"),
+                ((self.ini(), "--cpus", "2", "--template", os.path.join(self.tmp.name, "no")),
+                 "--template")):
+            rc, so, se = self.lava_jobs(*argv, "--kernel-url-base", "http://lab/b",
+                                        "--out", out)
+            self.assertEqual(rc, 2, (argv, se))
+            self.assertIn(msg, se)
+            self.assertFalse(os.path.exists(out), argv)
+        rc, so, se = self.lava_jobs(self.ini(), "--cpus", "2", "--kernel-url-base",
+                                    "http://lab/a b", "--out", out)
+        self.assertEqual(rc, 2)
+        self.assertIn("no blanks, quotes or #", se)
+
+    def test_a_template_field_without_a_value_is_refused(self):
+        tpl = self.scratch("# {{ comment }} stays\njob_name: {{ config }} {{ nosuch }}\n",
+                           "tpl.yaml")
+        rc, so, se = self.lava_jobs(self.ini(), "--cpus", "2", "--kernel-url-base",
+                                    "http://lab/b", "--out", os.path.join(self.tmp.name, "j"),
+                                    "--template", tpl)
+        self.assertEqual(rc, 2)
+        self.assertIn("no value for the template's field(s) nosuch", se)
+        self.assertEqual(tool.render_lava_job("# {{ x }}\na: {{ y }}\n", {"y": 1}),
+                         "# {{ x }}\na: 1\n")
