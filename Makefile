@@ -386,7 +386,8 @@ experiment-seeds: deps
 # kernel with the workload's command line, plus maxcpus=CPUS when CPUS is
 # set.  EXPERIMENT=e2 or EXPERIMENTS="e2 e4"; by default the experiments
 # that mean something on hardware (not the *_icount ones, which are QEMU's
-# exact instruction clock).  Logs go back with tools/irqlab import-runs.
+# exact instruction clock).  ISO_ENTRY=e2/rt_nopartial/hackbench boots that
+# cell when nobody chooses.  Logs go back with tools/irqlab import-runs.
 ifdef EXPERIMENT
 ISO_EXPERIMENTS := $(EXPERIMENT)
 else ifneq ($(origin EXPERIMENTS),file)
@@ -406,7 +407,7 @@ iso-experiments: deps
 	done
 	$(Q)$(MAKE) -s $(EFI_LOADER)
 	$(Q)IFS='	' read -r _ c0 _ cmd0 < $(EXPERIMENTS_ISO).cells; \
-	MENU_TIMEOUT=$(MENU_TIMEOUT) ISO_DEFAULT=$(ISO_DEFAULT) \
+	MENU_TIMEOUT=$(MENU_TIMEOUT) ISO_DEFAULT=$(ISO_DEFAULT) ISO_ENTRY=$(ISO_ENTRY) \
 		ISO_CELLS=$(EXPERIMENTS_ISO).cells ISO_KERNELS=build scripts/mkiso.sh \
 		$(EFI_LOADER) build/$$c0/kernel.elf "$$cmd0" $(EXPERIMENTS_ISO)
 	@echo "iso-experiments: $(EXPERIMENTS_ISO): $$(wc -l < $(EXPERIMENTS_ISO).cells) entries ($(ISO_EXPERIMENTS))"

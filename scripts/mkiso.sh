@@ -20,6 +20,8 @@
 # <TAB>cmdline" (tools/irqlab cells), booting /boot/<config>.elf, copied
 # from ISO_KERNELS/<config>/kernel.elf (default build), with that command
 # line.  KERNEL.ELF and CMDLINE still go on the native loader's volume.
+# ISO_ENTRY=experiment/config/workload makes that cell GRUB's default (a
+# machine whose serial line cannot send: it boots that cell at once).
 set -euo pipefail
 
 if [ $# -ne 4 ]; then
@@ -68,6 +70,18 @@ if [ -n "${ISO_CELLS:-}" ]; then
 		cells+=("$exp: $cfg, $wl|$exp/$cfg/$wl|/boot/$cfg.elf|$cmd")
 	done < "$ISO_CELLS"
 	[ $n -gt 0 ] || { echo "mkiso: ISO_CELLS: $ISO_CELLS has no cell" >&2; exit 2; }
+fi
+iso_entry=${ISO_ENTRY:-}
+if [ -n "$iso_entry" ]; then
+	found=
+	for c in "${cells[@]}"; do
+		IFS='|' read -r _ id _ _ <<< "$c"
+		[ "$id" != "$iso_entry" ] || found=1
+	done
+	if [ -z "$found" ]; then
+		echo "mkiso: ISO_ENTRY=$iso_entry is no cell of ISO_CELLS (experiment/config/workload)" >&2
+		exit 2
+	fi
 fi
 
 tmp=$(mktemp -d)
@@ -126,7 +140,7 @@ terminal_output serial
 # loads none by itself: "no suitable video mode found").
 insmod all_video
 set timeout=$menu_timeout
-set default=0
+set default="${iso_entry:-0}"
 CFG
 	if [ ${#cells[@]} -eq 0 ]; then
 		entry "irqlab" "$cmdline"

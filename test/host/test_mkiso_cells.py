@@ -31,12 +31,12 @@ class MkisoCellsTest(unittest.TestCase):
         with open(self.loader, "wb") as f:
             f.write(b"MZ" + b"\0" * 510)
 
-    def mkiso(self, cells):
+    def mkiso(self, cells, **env):
         path = os.path.join(self.d, "cells")
         with open(path, "w") as f:
             f.write("".join("\t".join(c) + "\n" for c in cells))
         out = os.path.join(self.d, "x.iso")
-        env = dict(os.environ, ISO_CELLS=path, ISO_KERNELS=self.build)
+        env = dict(os.environ, ISO_CELLS=path, ISO_KERNELS=self.build, **env)
         p = subprocess.run(["bash", MKISO, self.loader,
                             os.path.join(self.build, "rt", "kernel.elf"), "run=ktest", out],
                            env=env, capture_output=True, text=True, timeout=300)
@@ -72,6 +72,18 @@ class MkisoCellsTest(unittest.TestCase):
                                  capture_output=True, text=True, timeout=60).stdout
         self.assertIn("'rt.elf'", listing)
         self.assertIn("'rt_nopartial.elf'", listing)
+        self.assertIn('set default="0"', cfg)
+
+    def test_iso_entry_is_the_default(self):
+        cells = [("e4", "rt", "cyc", "run=cyclic"), ("e2", "rt_nopartial", "hb", "run=hackbench")]
+        rc, err, iso = self.mkiso(cells, ISO_ENTRY="e2/rt_nopartial/hb")
+        self.assertEqual(rc, 0, err)
+        self.assertIn('set default="e2/rt_nopartial/hb"', self.extract(iso, "/boot/grub/grub.cfg"))
+        os.remove(iso)
+        rc, err, iso = self.mkiso(cells, ISO_ENTRY="e2/rt/hb")
+        self.assertEqual(rc, 2)
+        self.assertIn("ISO_ENTRY=e2/rt/hb is no cell of ISO_CELLS", err)
+        self.assertFalse(os.path.exists(iso))
 
     def test_bad_cells_are_refused(self):
         for cells, msg in (
