@@ -86,8 +86,13 @@ class ImportRunsTest(LogCase):
         not_irqlab = os.path.join(self.tmp.name, "junk.log")
         with open(not_irqlab, "w") as f:
             f.write("GRUB loading.\n")
+        two = self.log([cyc(9000)], cmdline=WORK, config=HASHES["rt_legacy"])
+        with open(two) as f:
+            text = f.read()
+        with open(two, "w") as f:
+            f.write(text + text)
         rc, out, err = self.imp(good, wrong_cfg, wrong_cmd, not_irqlab,
-                                os.path.join(self.tmp.name, "missing.log"))
+                                os.path.join(self.tmp.name, "missing.log"), two)
         self.assertEqual(rc, 2)
         self.assertIn(f"{wrong_cfg}: configuration hash 12345678 is none of the "
                       "experiment's (rt_legacy 0badc0de, rt_nopartial cafef00d)", err)
@@ -95,7 +100,8 @@ class ImportRunsTest(LogCase):
                       "of the experiment", err)
         self.assertIn(f"{not_irqlab}: no 'irqlab: start' banner", err)
         self.assertIn("missing.log: No such file or directory", err)
-        self.assertIn("4 of 5 log(s) fit no cell of the experiment; nothing imported", err)
+        self.assertIn(f"{two}: 2 boots in one log ('irqlab: start' 2 times): split it", err)
+        self.assertIn("5 of 6 log(s) fit no cell of the experiment; nothing imported", err)
         self.assertNotIn(good, err)
         self.assertFalse(os.path.exists(self.out))
         self.assertNotIn("Traceback", err)
