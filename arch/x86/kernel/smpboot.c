@@ -54,7 +54,7 @@ static u32 boot_cpu_apicid;
  * orders, percpu units) sees a machine of N CPUs.  Unlike Linux on x86,
  * maxcpus=0 leaves the IO-APIC on: irqlab's devices need it.
  */
-unsigned int setup_max_cpus = NR_CPUS;
+static unsigned int setup_max_cpus = NR_CPUS;
 core_param("maxcpus", setup_max_cpus, uint,
 	   "bring up at most this many CPUs, the boot CPU included (0: the boot CPU only)");
 
