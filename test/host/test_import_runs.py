@@ -106,6 +106,53 @@ class ImportRunsTest(LogCase):
         self.assertFalse(os.path.exists(self.out))
         self.assertNotIn("Traceback", err)
 
+    def lava_log(self, console, name="job.yaml"):
+        """@console as LAVA logs it: one double-quoted flow mapping a line
+        (lava_common/log.py's dump()), the console's lines as "target"."""
+        import yaml
+
+        def dump(rec):
+            return "- " + yaml.safe_dump(rec, default_flow_style=True, default_style='"',
+                                         width=10 ** 5)[:-1]
+        lines = [dump({"dt": "2026-12-02T00:00:00", "lvl": "info", "msg": "start: grub"}),
+                 dump({"dt": "2026-12-02T00:00:01", "lvl": "target",
+                       "msg": "\x1b[0m GRUB menu"})]
+        lines += [dump({"dt": "2026-12-02T00:00:02", "lvl": "target", "msg": l})
+                  for l in console.splitlines()]
+        lines.append(dump({"dt": "2026-12-02T00:00:03", "lvl": "results",
+                           "msg": {"definition": "irqlab", "case": "end_status",
+                                   "result": "pass"}}))
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        return path
+
+    def test_lava_job_log(self):
+        try:
+            import yaml  # noqa: F401
+        except ImportError:
+            self.skipTest("needs python3-yaml")
+        src = self.log([cyc(9000)], cmdline=f"{WORK} maxcpus=8", config=HASHES["rt_legacy"])
+        with open(src) as f:
+            console = f.read()
+        job = self.lava_log(console)
+        rc, out, err = self.imp(job)
+        self.assertEqual(rc, 0, out + err)
+        with open(os.path.join(self.out, "rt_legacy", "cyc", "rep1.log")) as f:
+            self.assertEqual(f.read(), "\x1b[0m GRUB menu\n" + console)
+        with open(os.path.join(self.out, "rt_legacy", "cyc", "rep1.json")) as f:
+            res = json.load(f)
+        self.assertEqual((res["status"], res["problems"], len(res["records"]["cyclic"])),
+                         ("ok", [], 1))
+        # the same job again is the same run
+        rc, out, err = self.imp(job)
+        self.assertIn("already imported as rt_legacy/cyc/rep1", out)
+        with open(job, "a") as f:
+            f.write('- {"dt": "x", "lvl": "target", "msg": "unterminated\n')
+        rc, out, err = self.imp(job)
+        self.assertEqual(rc, 2)
+        self.assertIn(f"{job}: LAVA log line 9 does not read (ScannerError)", err)
+
     def test_failed_run_is_filed_and_flagged(self):
         cut = self.log([cyc(9000)], cmdline=WORK, config=HASHES["rt_nopartial"])
         with open(cut) as f:
