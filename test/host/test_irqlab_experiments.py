@@ -12,7 +12,7 @@ import unittest
 from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_irqlab_tool import run_tool  # noqa: E402
+from test_irqlab_tool import run_tool, tool  # noqa: E402
 
 HOSTILE = "<script>alert('x')</script> & \"quotes\""
 
@@ -165,6 +165,59 @@ class ExperimentPage(unittest.TestCase):
             self.assertIn(rgb, body)
         self.assertNotIn("<script", page)
         self.assertEqual(page.count("<svg"), 3)
+
+    @unittest.skipUnless(shutil.which("gnuplot"), "needs gnuplot")
+    def test_box_and_dots_where_the_runs_are(self):
+        """The mechanism plot (A 5100 5200 5300, B 1100 1200 1300): a dot per
+        run, the box from quartile to quartile around the middle run, the
+        median line through it, B's drawn lower than A's."""
+        exp = make_experiment(os.path.join(self.tmp.name, "e1"))
+        rc, _, err, page = self.render(exp)
+        self.assertEqual(rc, 0, err)
+        svg = next(body for cap, body in re.findall(
+            r"<figure><figcaption>(.*?)</figcaption>(.*?)</figure>", page, re.S)
+            if "irqsoff slab max ns" in cap)
+        medians = []
+        for rgb in ("rgb( 32,  96, 192)", "rgb(208, 112,   0)"):
+            dots = sorted(float(y) for y in re.findall(
+                r"translate\([\d.]+,([\d.]+)\)[^>]*color='" + re.escape(rgb), svg))
+            self.assertEqual(len(dots), 3, rgb)
+            boxes = [sorted(float(y) for y in re.findall(r"[\d.]+,([\d.]+)", pts))
+                     for pts in re.findall(r"<polygon fill = '" + re.escape(rgb)
+                                           + r"' fill-opacity = '0.25\d*' points = '([^']*)'",
+                                           svg)]
+            self.assertEqual(len(boxes), 2, rgb)		# the box, the median line
+            box, med = boxes
+            self.assertLess(dots[0], box[0])
+            self.assertLess(box[0], dots[1])
+            self.assertLess(dots[1], box[-1])
+            self.assertLess(box[-1], dots[2])
+            self.assertAlmostEqual(med[0], dots[1], delta=0.02)
+            self.assertAlmostEqual(med[-1], dots[1], delta=0.02)
+            medians.append(dots[1])
+        self.assertGreater(medians[1], medians[0])		# SVG y grows downwards
+
+    @unittest.skipUnless(shutil.which("gnuplot"), "needs gnuplot")
+    def test_gnuplot_runs_no_command_from_json(self):
+        exp = make_experiment(os.path.join(self.tmp.name, "e1"))
+        mark = os.path.join(self.tmp.name, "ran")
+        path = os.path.join(exp, "claims.json")
+        with open(path) as f:
+            doc = json.load(f)
+        hostile = f"x' . system('touch {mark}') . '\"; system(\"touch {mark}\")"
+        doc["claims"][1]["mechanism"] = [dict(AGREE["mechanism"][0], metric=hostile)]
+        doc["claims"][1]["b"] = hostile
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        rc, _, err, page = self.render(exp)
+        self.assertEqual(rc, 0, err)
+        self.assertFalse(os.path.exists(mark))
+        self.assertEqual(page.count("<svg"), 4)
+        self.assertNotIn("gnuplot failed", err + page)
+
+    def test_box_stats(self):
+        self.assertEqual(tool.box_stats([4, 1, 3, 2]), (1.75, 1, 4, 3.25, 2.5))
+        self.assertEqual(tool.box_stats([5]), (5, 5, 5, 5, 5))
 
     def test_without_gnuplot(self):
         exp = make_experiment(os.path.join(self.tmp.name, "e1"))
