@@ -215,6 +215,25 @@ class ExperimentPage(unittest.TestCase):
         self.assertEqual(page.count("<svg"), 4)
         self.assertNotIn("gnuplot failed", err + page)
 
+    def test_claim_without_figure(self):
+        """A claim irqlab has no runs for: null figure and mechanism, sign missing."""
+        exp = make_experiment(os.path.join(self.tmp.name, "e1"))
+        path = os.path.join(exp, "claims.json")
+        with open(path) as f:
+            doc = json.load(f)
+        doc["claims"].append({"name": "gone", "seeds": "seeds: +10%", "metric": "ptsema max us",
+                              "figure": None, "mechanism": None, "sign": "missing"})
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        rc, _, err, page = self.render(exp)
+        self.assertEqual(rc, 0, err)
+        summ = rows(page, "<h2>summary</h2>")
+        self.assertEqual(summ[-1], ["e1: gone", "seeds: +10%",
+                                    "ptsema max us: - (95% CI -, p -), -", "missing", "-",
+                                    "icount SMP=1", "- + -"])
+        if shutil.which("gnuplot"):
+            self.assertIn("no runs to plot", page)
+
     def test_box_stats(self):
         self.assertEqual(tool.box_stats([4, 1, 3, 2]), (1.75, 1, 4, 3.25, 2.5))
         self.assertEqual(tool.box_stats([5]), (5, 5, 5, 5, 5))
