@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -237,6 +238,22 @@ class ExperimentPage(unittest.TestCase):
     def test_box_stats(self):
         self.assertEqual(tool.box_stats([4, 1, 3, 2]), (1.75, 1, 4, 3.25, 2.5))
         self.assertEqual(tool.box_stats([5]), (5, 5, 5, 5, 5))
+
+    @unittest.skipUnless(shutil.which("chromium") and shutil.which("gnuplot"),
+                         "needs chromium and gnuplot (.ci/run installs both)")
+    def test_page_in_chromium(self):
+        """The page as a browser parses it: three inline SVG plots, and the
+        hostile claim as text, not as a script element."""
+        exp = make_experiment(os.path.join(self.tmp.name, "e1"))
+        self.assertEqual(self.render(exp)[0], 0)
+        dom = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                              f"--user-data-dir={self.tmp.name}/chromium", "--dump-dom",
+                              "file://" + self.page], capture_output=True, text=True,
+                             timeout=120).stdout
+        self.assertEqual(dom.count("<svg"), 3)
+        self.assertNotIn("<script", dom)
+        self.assertIn("slabbench 3% faster &lt;script&gt;alert('x')&lt;/script&gt;", dom)
+        self.assertNotIn("<!--?xml", dom)
 
     def test_without_gnuplot(self):
         exp = make_experiment(os.path.join(self.tmp.name, "e1"))
