@@ -293,7 +293,10 @@ class ExperimentPage(unittest.TestCase):
                  (os.path.join("default", "hackbench", "rep2.json"), "{\"records\": {",
                   "corrupt or truncated JSON"),
                  (os.path.join("default", "hackbench", "rep2.json"), "{}",
-                  "not a parsed run")]
+                  "not a parsed run"),
+                 (os.path.join("default", "hackbench", "rep2.json"),
+                  '{"records": {"hackbench": [{"time": 1}]}}',
+                  "records not as tools/irqlab parse writes them (KeyError: 'time_ns')")]
         for name, text, why in cases:
             with self.subTest(name=name, text=text):
                 path = os.path.join(exp, name)
