@@ -234,6 +234,14 @@ class ExperimentPage(unittest.TestCase):
                                     "icount SMP=1", "- + -"])
         if shutil.which("gnuplot"):
             self.assertIn("no runs to plot", page)
+        doc["claims"] = []
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        rc, out, err, page = self.render(exp)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(rows(page, "<h2>summary</h2>")[1][0],
+                         "e1: claims.json lists no claim")
+        self.assertIn("e1: claims.json lists no claim", out)
 
     def test_box_stats(self):
         self.assertEqual(tool.box_stats([4, 1, 3, 2]), (1.75, 1, 4, 3.25, 2.5))
@@ -332,6 +340,9 @@ class ExperimentPage(unittest.TestCase):
         self.assertEqual(cell["B (n)"], "2.555 +- 0.03 (10)")
         self.assertEqual(cell["verdict"], "worse")
         self.assertIn("<summary>index.txt</summary>", page)
+        # each summary row links to its experiment's section
+        self.assertIn("<a href='#exp-1'>e2_icount: no claims.json</a>", page)
+        self.assertIn("<a href='#exp-0'>e1: slab-faster</a>", page)
         self.assertNotIn("stopping:", page.split("id='exp-1'")[1])
         if shutil.which("gnuplot"):
             self.assertEqual(page.split("id='exp-1'")[1].count("<svg"), 1)
