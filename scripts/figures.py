@@ -817,10 +817,16 @@ def _matrix_sides(run, exp, wl, configs):
             if rc == 2:
                 raise FigureError(f"{exp}: tools/irqlab matrix could not run (see above)")
             run.matrices.add(exp)
+    # every run on disk: a stopping rule decides how many (at least min_reps)
+    least = mx["rule"]["min_reps"] if mx.get("rule") else mx["reps"]
     sides = {}
     for c in configs:
         sides[c] = []
-        for rep in range(1, mx["reps"] + 1):
+        reps = tool.cell_reps(out, wl, c)
+        if len(reps) < least:
+            raise FigureError(f"{exp}: {len(reps)} run(s) in {os.path.join(out, c, wl)}, "
+                              f"want at least {least}")
+        for rep in reps:
             path = os.path.join(out, c, wl, f"rep{rep}.json")
             try:
                 with open(path) as f:
