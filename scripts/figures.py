@@ -756,7 +756,7 @@ def fig_seeds_icount(run, mode, attrs):
 fig_seeds_icount.wants_attrs = True
 
 
-# The seeds' experiments under TCG (tools/experiments/eN.ini, 10 runs a side):
+# The seeds' experiments under TCG (tools/experiments/eN.ini, a stopping rule):
 # (label, seeds, experiment, workload, A, B, tools/irqlab metric, unit)
 SEEDS_TCG = [
     ("E1 !RT, pre vs post series", "0.94 vs 0.94 s", "e1", "hackbench", "legacy_notrace",
@@ -1046,7 +1046,8 @@ FIGURES = {
                      "groups x 100 loops of 4096 bytes), at the two commits named, both "
                      "built from the current defconfigs"),
     "seeds-tcg": (fig_seeds_tcg, "the seeds' experiments (`tools/experiments/eN.ini` as "
-                  "`make experiment-seeds` runs them: 10 runs a side interleaved, mean or, "
+                  "`make experiment-seeds` runs them: interleaved rounds until each "
+                  "difference's 95% CI is narrow enough or a cap, n per cell, mean or, "
                   "for a maximum, median; Welch's t-test or Mann-Whitney U at 5%)"),
 }
 

@@ -3,6 +3,7 @@
 each renders from fixture logs, and a stale documented value fails the check."""
 import io
 import os
+import shutil
 import sys
 import tempfile
 import unittest
@@ -276,6 +277,29 @@ class GeneratorTest(DocTest):
         rc, out = self.main("write")
         self.assertEqual(rc, 1, out)
         self.assertIn("rep4.json: the run failed or lost records (timeout", out)
+
+    def test_seeds_tcg_reads_every_run_on_disk(self):
+        """A stopping rule decides how many runs: the block reads every repN.json
+        there, and refuses fewer than the experiment's min_reps."""
+        tcg_cells(self.logs)
+        d = os.path.join(self.logs, "seeds-tcg", "e1")
+        for cfg in ("legacy_notrace", "notrace"):
+            for rep in (11, 12):
+                shutil.copy(os.path.join(d, cfg, "hackbench", "rep10.json"),
+                            os.path.join(d, cfg, "hackbench", f"rep{rep}.json"))
+        with open(self.doc, "w") as f:
+            f.write("<!-- figures:seeds-tcg begin mode=tcg commit=abc1234 -->\n"
+                    "<!-- figures:seeds-tcg end -->\n")
+        rc, out = self.main("write")
+        self.assertEqual(rc, 0, out)
+        with open(self.doc) as f:
+            self.assertRegex(f.read(), r"\| E1 !RT, pre vs post series .* \(12 vs 12 runs\)")
+        for rep in range(5, 13):
+            os.remove(os.path.join(d, "notrace", "hackbench", f"rep{rep}.json"))
+        rc, out = self.main("write")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("e1: 4 run(s) in ", out)
+        self.assertIn("want at least 5", out)
 
     def test_missing_info_line_fails(self):
         with open(os.path.join(self.logs, "lockdep-lockdep-bench-icount.log"), "w") as f:
