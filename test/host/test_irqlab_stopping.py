@@ -132,7 +132,13 @@ class RuleTest(unittest.TestCase):
         self.assertEqual((stop, reason, widths[CYC]), (True, "metric missing", None))
 
     def test_nothing_watched(self):
-        self.assertEqual(tool.stopping_decision({}, 5, 0, 8)[:2], (True, "nothing watched"))
+        self.assertEqual(tool.stopping_decision({}, 5, 5, 8, n=4)[:2],
+                         (False, "too few rounds"))
+        self.assertEqual(tool.stopping_decision({}, 5, 5, 8, n=5)[:2],
+                         (True, "nothing watched"))
+        # the round count given, a side shorter than it is missing
+        self.assertEqual(tool.stopping_decision({HB: ([3.0] * 5, [3.1] * 5)}, 5, 5, 8, n=6),
+                         (True, "metric missing", {HB: None}))
 
     def test_width_in_percent_of_a(self):
         a, b = [9, 10, 11], [10, 11, 12]
@@ -376,6 +382,14 @@ class AdaptiveMatrixTest(unittest.TestCase):
         self.assertIn("round 2: stop: n = 2 runs a side: stopped, a watched figure is "
                       "missing on a side (a run lost its records, or none has it): w1: "
                       "cyclic avg us, default -> legacy; w2: cyclic avg us", so)
+        # by default: a matrix whose runs have none of the watched figures
+        self.write_table({c: {"w1": [0] * 30, "w2": [0] * 30} for c in ("default", "legacy")})
+        shutil.rmtree(self.out)
+        rc, so, se = self.irqlab(self.matrix("min_reps = 2\nmax_reps = 4\nci_width = 5\n"))
+        self.assertEqual(rc, 1, so + se)
+        self.assertEqual(len(self.boots()), 8)
+        self.assertIn("round 2: stop: n = 2 runs a side: stopped, no run has a figure the "
+                      "rule watches (hackbench time s, cyclic avg us, cyclicdl avg us)", so)
 
 
 if __name__ == "__main__":
