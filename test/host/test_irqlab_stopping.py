@@ -162,6 +162,7 @@ class KeysTest(unittest.TestCase):
             os.remove(f.name)
 
     def test_rule_keys(self):
+        self.HEAD = "[matrix]\nconfigs = default legacy\ncompare = default legacy SLUB_LEGACY\n"
         mx = self.load("max_reps = 30\nci_width = 4%\n"
                        "stop_metrics = hackbench time s,\n    cyclic avg us\n")
         self.assertNotIn("reps", mx)
@@ -174,6 +175,8 @@ class KeysTest(unittest.TestCase):
         self.assertNotIn("rule", self.load("reps = 10\n"))
 
     def test_bad_keys(self):
+        pair = "compare = default legacy SLUB_LEGACY\n"
+        self.HEAD = "[matrix]\nconfigs = default legacy\n"
         for keys, msg in (
                 ("reps = 10\nmax_reps = 30\nci_width = 4\n",
                  "reps (a fixed number of runs) and max_reps, ci_width (a stopping rule) "
@@ -195,9 +198,14 @@ class KeysTest(unittest.TestCase):
                 ("icount = 1\nmax_reps = 30\nci_width = 4\n", "icount = 1 runs are exact"),
                 ("icount = 1\nreps = 3\n", "use reps = 1")):
             with self.assertRaises(ValueError, msg=keys) as cm:
-                self.load(keys)
+                self.load(pair + keys)
             self.assertIn(msg, str(cm.exception), keys)
             self.assertEqual(len(str(cm.exception).splitlines()), 1)
+        self.HEAD = "[matrix]\nconfigs = default\n"
+        with self.assertRaises(ValueError) as cm:
+            self.load("max_reps = 30\nci_width = 4\n")
+        self.assertIn("a stopping rule watches the differences of the compare pairs, and "
+                      "there is none: give compare lines, or reps", str(cm.exception))
 
 
 # A QEMU that boots nothing: the kernel's hackbench record, its time taken from
@@ -373,6 +381,16 @@ class AdaptiveMatrixTest(unittest.TestCase):
                          "default -> legacy")
         self.assertEqual(js["stopping"]["widths"]["w2: hackbench time s, default -> legacy"],
                          "missing")
+
+    def test_bad_rule_on_the_command_line(self):
+        rc, so, se = self.irqlab(self.matrix("reps = 10\nmax_reps = 30\nci_width = 4\n"))
+        self.assertEqual(rc, 2, so + se)
+        self.assertEqual(se.strip().splitlines(), [
+            f"irqlab: {self.root}/m.ini: reps (a fixed number of runs) and max_reps, "
+            "ci_width (a stopping rule) exclude each other: give reps, or min_reps, "
+            "max_reps and ci_width"])
+        self.assertEqual(self.boots(), [])
+        self.assertFalse(os.path.exists(self.out))
 
     def test_named_metric_no_run_has(self):
         rc, so, se = self.irqlab(self.matrix("min_reps = 2\nmax_reps = 4\nci_width = 5\n"
