@@ -78,6 +78,39 @@ class ImportRunsTest(LogCase):
         self.assertTrue(os.path.exists(os.path.join(self.out, "rt_legacy", "cyc", "rep4.json")))
         self.assertFalse(os.path.exists(os.path.join(self.out, "rt_legacy", "cyc", "rep5.log")))
 
+    def test_stopping_rule_says_whether_to_run_more(self):
+        """An experiment with a stopping rule: the index's first line is the
+        rule's decision over the complete rounds imported."""
+        with open(self.ini, "w") as f:
+            f.write("[matrix]\nconfigs = rt_legacy rt_nopartial\nmin_reps = 2\n"
+                    "max_reps = 6\nci_width = 5\nsmp = 2\n"
+                    "compare =\n    rt_legacy rt_nopartial SLUB_LEGACY\n"
+                    f"[workloads]\ncyc = {WORK}\n")
+
+        def run(avg, c):
+            return self.log([dict(CYC, cpu=0, thread_ns=[1900, avg, 9000], clock="tsc")],
+                            cmdline=WORK, config=HASHES[c])
+        rc, out, err = self.imp(run(2500, "rt_legacy"), run(2600, "rt_nopartial"))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("1 complete round(s): the stopping rule decides from min_reps = 2 on",
+                      out)
+        # round 2 far from round 1: the interval is wide, the machine must run more
+        rc, out, err = self.imp(run(3500, "rt_legacy"), run(3600, "rt_nopartial"))
+        self.assertEqual(rc, 0, err)
+        with open(os.path.join(self.out, "index.txt")) as f:
+            first = f.readline().strip()
+        self.assertRegex(first, r"^round 2: widths cyc: cyclic avg us, rt_legacy -> "
+                                r"rt_nopartial \d+\.\d% > 5%: another round$")
+        self.assertIn(first, out)
+        # four more rounds: still wide, but the cap of 6 is reached
+        for k, avg in enumerate((3001, 3002, 3003, 3004), 3):
+            rc, out, err = self.imp(run(avg, "rt_legacy"), run(avg + 100, "rt_nopartial"))
+            with open(os.path.join(self.out, "index.json")) as f:
+                stopping = json.load(f)["stopping"]
+            self.assertEqual((stopping["n"], stopping["reason"]),
+                             (k, "cap reached" if k == 6 else "another round"))
+        self.assertIn("cap of 6 reached, n = 6 runs a side: widest 95% CI", out)
+
     def test_logs_that_fit_no_cell_are_named_and_nothing_is_imported(self):
         good = self.log([cyc(9000)], cmdline=WORK, config=HASHES["rt_legacy"])
         wrong_cfg = self.log([cyc(9000)], cmdline=WORK, config="12345678")

@@ -197,6 +197,20 @@ class GeneratedJobsTest(_Lava):
                     "    rt_legacy rt_nopartial SLUB_LEGACY\n[workloads]\n" + workloads)
         return path
 
+    def test_stopping_rule_writes_min_reps_rounds(self):
+        path = os.path.join(self.tmp.name, "e8.ini")
+        with open(path, "w") as f:
+            f.write("[matrix]\nconfigs = rt_legacy rt_nopartial\nmin_reps = 3\n"
+                    "max_reps = 30\nci_width = 5\ncompare =\n"
+                    "    rt_legacy rt_nopartial SLUB_LEGACY\n[workloads]\nhb = run=hackbench\n")
+        out = os.path.join(self.tmp.name, "jobs")
+        rc, so, se = self.lava_jobs(path, "--cpus", "8", "--kernel-url-base", "http://lab/k",
+                                    "--out", out)
+        self.assertEqual(rc, 0, se)
+        with open(os.path.join(out, "jobs.txt")) as f:
+            self.assertEqual(f.read().split(), [f"e8-{c}-hb-rep{r}.yaml" for r in (1, 2, 3)
+                                                for c in ("rt_legacy", "rt_nopartial")])
+
     def test_one_job_per_cell_and_rep(self):
         import yaml
         out = os.path.join(self.tmp.name, "jobs")
