@@ -279,15 +279,11 @@ static void lock_stat_contended_mutex(struct ktest *t)
 
 static void lock_stat_contended_rwsem_read(struct ktest *t)
 {
-	if (IS_ENABLED(CONFIG_PREEMPT_RT))
-		ktest_skip(t, "PREEMPT_RT's rwsem (rwbase_rt) counts acquisitions and hold times only");
 	ls_contended(t, &ls_rwsem_kind, true);
 }
 
 static void lock_stat_contended_rwlock_read(struct ktest *t)
 {
-	if (IS_ENABLED(CONFIG_PREEMPT_RT))
-		ktest_skip(t, "PREEMPT_RT's rwlock_t (rwbase_rt) counts acquisitions and hold times only");
 	ls_contended(t, &ls_rwlock_kind, true);
 }
 

@@ -175,11 +175,37 @@ int rt_write_trylock(rwlock_t *rw)
 	return ret;
 }
 
+/*
+ * lock_stat counts RT's rwlock_t as the rwsem: a failed try form is a
+ * contention.  Linux's rt_read_lock()/rt_write_lock() do not (irqlab's
+ * addition, as for spinlock_t); without CONFIG_LOCK_STAT only the lock
+ * form runs.
+ */
+static __always_inline int __rt_read_trylock(rwlock_t *rw)
+{
+	return rwbase_read_trylock(&rw->rwbase);
+}
+
+static __always_inline void __rt_read_lock(rwlock_t *rw)
+{
+	rwbase_read_lock(&rw->rwbase, TASK_RTLOCK_WAIT);
+}
+
+static __always_inline int __rt_write_trylock(rwlock_t *rw)
+{
+	return rwbase_write_trylock(&rw->rwbase);
+}
+
+static __always_inline void __rt_write_lock(rwlock_t *rw)
+{
+	rwbase_write_lock(&rw->rwbase, TASK_RTLOCK_WAIT);
+}
+
 void rt_read_lock(rwlock_t *rw)
 {
 	might_sleep();
 	rwlock_acquire_read(&rw->dep_map, 0, 0, _RET_IP_);
-	rwbase_read_lock(&rw->rwbase, TASK_RTLOCK_WAIT);
+	LOCK_CONTENDED(rw, __rt_read_trylock, __rt_read_lock);
 	migrate_disable();
 }
 
@@ -187,7 +213,7 @@ void rt_write_lock(rwlock_t *rw)
 {
 	might_sleep();
 	rwlock_acquire(&rw->dep_map, 0, 0, _RET_IP_);
-	rwbase_write_lock(&rw->rwbase, TASK_RTLOCK_WAIT);
+	LOCK_CONTENDED(rw, __rt_write_trylock, __rt_write_lock);
 	migrate_disable();
 }
 
