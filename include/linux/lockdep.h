@@ -146,6 +146,8 @@ void lock_stat_note_spin(void);
 void lockstat_acquire(struct lockdep_map *lock, int read);
 void lockstat_release(struct lockdep_map *lock);
 void lockstat_init_map(struct lockdep_map *lock);
+void lockstat_acquire_uncontended(struct lockdep_map *lock, int read,
+				  unsigned long ip);
 /* The table and records, at the end of a run. */
 void lock_stat_report(void);
 
