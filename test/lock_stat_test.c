@@ -59,6 +59,7 @@ struct ls_kind {
 	void (*unhold)(void);
 	void (*wait)(void);	/* the waiter's lock + unlock */
 	bool holder_sleeps;	/* poll with msleep(): a sleeping owner stops spinners */
+	bool holder_reads;	/* the holder takes the read side */
 };
 
 static void raw_hold(void) { raw_spin_lock(&ls_raw); }
@@ -91,6 +92,13 @@ static noinline void rwsem_wait(void)
 {
 	down_read(&ls_rwsem);
 	up_read(&ls_rwsem);
+}
+static void rwsem_read_hold(void) { down_read(&ls_rwsem); }
+static void rwsem_read_unhold(void) { up_read(&ls_rwsem); }
+static noinline void rwsem_write_wait(void)
+{
+	down_write(&ls_rwsem);
+	up_write(&ls_rwsem);
 }
 
 static void rwlock_hold(void) { write_lock(&ls_rwlock); }
@@ -218,7 +226,8 @@ static void ls_contended(struct ktest *t, const struct ls_kind *k, bool read_wai
 	KTEST_EXPECT_EQ(t, lock_stat_contentions(&st), LS_ROUNDS);
 	KTEST_EXPECT_EQ(t, wt->nr, LS_ROUNDS);
 	KTEST_EXPECT_EQ(t, lock_stat_acquisitions(&st), 2 * LS_ROUNDS);
-	KTEST_EXPECT_EQ(t, ht_wait->nr, read_waiter ? LS_ROUNDS : 2 * LS_ROUNDS);
+	/* The waiter's side has its N, and the holder's N if it is the same. */
+	KTEST_EXPECT_EQ(t, ht_wait->nr, read_waiter == k->holder_reads ? 2 * LS_ROUNDS : LS_ROUNDS);
 	/* Every acquisition moved the lock to the other CPU. */
 	KTEST_EXPECT_EQ(t, st.bounces[bounce_acquired_write] + st.bounces[bounce_acquired_read],
 			2 * LS_ROUNDS);
@@ -258,6 +267,12 @@ static const struct ls_kind ls_rwlock_kind = {
 	"rwlock_t", &ls_rwlock.dep_map, rwlock_hold, rwlock_unhold, rwlock_wait, false,
 };
 
+/* A writer that waits for a reader to leave (on RT: rwbase_write_wait()). */
+static const struct ls_kind ls_rwsem_writer_kind = {
+	"rwsem", &ls_rwsem.dep_map, rwsem_read_hold, rwsem_read_unhold, rwsem_write_wait,
+	true, true,
+};
+
 static const struct ls_kind ls_bit_kind = {
 	"bit_spin_lock", &ls_bit_map, bit_hold, bit_unhold, bit_wait, false,
 };
@@ -285,6 +300,20 @@ static void lock_stat_contended_rwsem_read(struct ktest *t)
 static void lock_stat_contended_rwlock_read(struct ktest *t)
 {
 	ls_contended(t, &ls_rwlock_kind, true);
+}
+
+static void lock_stat_contended_rwsem_write(struct ktest *t)
+{
+	struct lock_class_stats st;
+
+	ls_contended(t, &ls_rwsem_writer_kind, false);
+	/*
+	 * The reader holds across a msleep() poll, so the writer's waits
+	 * sleep (all 8 in practice; a host stall may let one through).
+	 */
+	KTEST_ASSERT_TRUE(t, lock_stat_read(&ls_rwsem.dep_map, &st));
+	KTEST_EXPECT_GE(t, st.slept_waits, 1);
+	KTEST_EXPECT_GE(t, st.sleeps, st.slept_waits);
 }
 
 static void lock_stat_contended_bit_spinlock(struct ktest *t)
@@ -572,6 +601,7 @@ static struct ktest_case lock_stat_cases[] = {
 	KTEST_CASE(lock_stat_bit_spinlock_one_cpu),
 	KTEST_CASE(lock_stat_bit_spin_trylock),
 	KTEST_CASE(lock_stat_slab_lock),
+	KTEST_CASE(lock_stat_contended_rwsem_write),
 	{}
 };
 
