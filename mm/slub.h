@@ -198,14 +198,21 @@ static inline unsigned int oo_objects(struct kmem_cache_order_objects oo)
  * PREEMPT_RT it also disables interrupts itself, because its callers no
  * longer do (5.15).
  */
+/*
+ * lock_stat's class of every slab's lock (CONFIG_LOCK_STAT; mm/slub_cache.c),
+ * where page-level contention shows; without lock_stat the calls below
+ * are the plain bit spinlock.
+ */
+DECLARE_BIT_SPIN_CLASS(slab_lock_map);
+
 static __always_inline void __slab_lock(struct page *head)
 {
-	bit_spin_lock(PG_locked, &head->flags);
+	bit_spin_lock_class(PG_locked, &head->flags, &slab_lock_map);
 }
 
 static __always_inline void __slab_unlock(struct page *head)
 {
-	__bit_spin_unlock(PG_locked, &head->flags);
+	__bit_spin_unlock_class(PG_locked, &head->flags, &slab_lock_map);
 }
 
 static __always_inline void slab_lock(struct page *head,

@@ -1192,3 +1192,6 @@ int slub_check_consistency(struct kmem_cache *s)
 	return bad;
 }
 #endif /* CONFIG_KTEST */
+
+/* slab_lock()'s lock_stat class (mm/slub.h), one for both ports. */
+DEFINE_BIT_SPIN_CLASS(slab_lock_map, "slab_lock (&page->flags bit PG_locked)");

@@ -146,6 +146,8 @@ void lock_stat_note_spin(void);
 void lockstat_acquire(struct lockdep_map *lock, int read);
 void lockstat_release(struct lockdep_map *lock);
 void lockstat_init_map(struct lockdep_map *lock);
+void lockstat_acquire_uncontended(struct lockdep_map *lock, int read,
+				  unsigned long ip);
 /* The table and records, at the end of a run. */
 void lock_stat_report(void);
 
@@ -176,6 +178,20 @@ do {									\
 	}								\
 	lock_acquired(&(_lock)->dep_map, __ls_ip);			\
 } while (0)
+/* The same for a lock function that may fail: no acquisition then. */
+#define LOCK_CONTENDED_RETURN_STATE(_lock, try, lock, state)		\
+({									\
+	unsigned long __ls_ip = _RET_IP_;				\
+	int __ls_err = 0;						\
+									\
+	if (!try(_lock)) {						\
+		lock_contended(&(_lock)->dep_map, __ls_ip);		\
+		__ls_err = lock(_lock, state);				\
+	}								\
+	if (!__ls_err)							\
+		lock_acquired(&(_lock)->dep_map, __ls_ip);		\
+	__ls_err;							\
+})
 #else
 static inline void lock_stat_report(void) { }
 #define lock_contended(l, i)			do { } while (0)
@@ -185,6 +201,7 @@ static inline void lock_stat_report(void) { }
 #define LOCK_CONTENDED_IP(_lock, try, lock, ip)	lock(_lock)
 #define LOCK_CONTENDED(_lock, try, lock)	lock(_lock)
 #define LOCK_CONTENDED_STATE(_lock, try, lock, state) lock(_lock, state)
+#define LOCK_CONTENDED_RETURN_STATE(_lock, try, lock, state) lock(_lock, state)
 #endif
 
 #endif

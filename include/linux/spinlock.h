@@ -50,10 +50,29 @@ static __always_inline void do_raw_spin_unlock(raw_spinlock_t *lock)
 
 static __always_inline void __raw_spin_lock_nested(raw_spinlock_t *rl, int subclass)
 {
+#if defined(CONFIG_LOCK_STAT) && !defined(CONFIG_PROVE_LOCKING)
+	unsigned long ip = _THIS_IP_;
+
+	preempt_disable();
+	/*
+	 * lock_stat without lockdep need not announce the lock before
+	 * trying it: when the try wins, the lock side is one call instead
+	 * of two (lock_acquire() and lock_acquired()), with the same counts.
+	 */
+	if (likely(do_raw_spin_trylock(rl))) {
+		lockstat_acquire_uncontended(&rl->dep_map, 0, ip);
+		return;
+	}
+	spin_acquire(&rl->dep_map, subclass, 0, _RET_IP_);
+	lock_contended(&rl->dep_map, ip);
+	do_raw_spin_lock(rl);
+	lock_acquired(&rl->dep_map, ip);
+#else
 	preempt_disable();
 	spin_acquire(&rl->dep_map, subclass, 0, _RET_IP_);
 	/* The site inside the locking function, not its caller's. */
 	LOCK_CONTENDED_IP(rl, do_raw_spin_trylock, do_raw_spin_lock, _THIS_IP_);
+#endif
 }
 
 static __always_inline void raw_spin_lock(raw_spinlock_t *lock)

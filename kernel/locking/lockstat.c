@@ -101,6 +101,30 @@ static __always_inline struct lockstat_class *lockstat_class_of(struct lockdep_m
 	return likely(class) ? class : lockstat_register(lock);
 }
 
+/*
+ * The same, called before the hook disables interrupts: the rare call to
+ * lockstat_register() then happens before the hook's own work, so that
+ * nothing of that work must survive a call (fewer saved registers on the
+ * hooks' common path).
+ */
+static noinline struct lockstat_class *lockstat_register_irqsave(struct lockdep_map *lock)
+{
+	struct lockstat_class *class;
+	unsigned long flags;
+
+	raw_local_irq_save(flags);
+	class = lockstat_register(lock);
+	raw_local_irq_restore(flags);
+	return class;
+}
+
+static __always_inline struct lockstat_class *lockstat_class_early(struct lockdep_map *lock)
+{
+	struct lockstat_class *class = READ_ONCE(lock->stat_class);
+
+	return likely(class) ? class : lockstat_register_irqsave(lock);
+}
+
 static __always_inline struct lock_class_stats *get_lock_stats(struct lockstat_class *class)
 {
 	return &(*this_cpu_ptr(&cpu_lock_stats))[class - lockstat_classes];
@@ -172,6 +196,53 @@ void lockstat_acquire(struct lockdep_map *lock, int read)
 	hl->slept = 0;
 	hl->spun = 0;
 	hl->holdtime_stamp = lockstat_clock();
+out:
+	raw_local_irq_restore(flags);
+}
+
+/*
+ * The uncontended acquisition in one call: lockstat_acquire() and
+ * lock_acquired() with nothing waited, for a lock whose try form has
+ * just succeeded (lock_acquire_uncontended() in <linux/lockdep.h>).  The
+ * same counts as the pair (the acquisition, a fast-path hit, an
+ * acq-bounce, the class's last CPU and site); the hold time starts after
+ * the try instead of before it, and interrupts are saved once, not twice.
+ */
+void lockstat_acquire_uncontended(struct lockdep_map *lock, int read,
+				  unsigned long ip)
+{
+	struct task_struct *curr;
+	struct lockstat_class *class;
+	struct lock_class_stats *stats;
+	struct lockstat_held *hl;
+	unsigned long flags;
+	int cpu;
+
+	if (unlikely(!lock_stat || in_nmi()))
+		return;
+	class = lockstat_class_early(lock);
+	raw_local_irq_save(flags);
+	curr = current;
+	if (unlikely(curr->lockstat_depth >= LOCKSTAT_DEPTH)) {
+		lockstat_depth_overflow++;
+		goto out;
+	}
+	hl = &curr->lockstat_held[curr->lockstat_depth++];
+	hl->map = lock;
+	hl->read = !!read;
+	hl->waittime_stamp = 0;
+	hl->slept = 0;
+	hl->spun = 0;
+	hl->holdtime_stamp = lockstat_clock();
+	if (!class)
+		goto out;
+	cpu = smp_processor_id();
+	stats = get_lock_stats(class);
+	stats->fastpath++;
+	if (lock->cpu != cpu)
+		stats->bounces[bounce_acquired + hl->read]++;
+	lock->cpu = cpu;
+	lock->ip = ip;
 out:
 	raw_local_irq_restore(flags);
 }
@@ -248,6 +319,14 @@ out:
 	raw_local_irq_restore(flags);
 }
 
+/* Out of the release's way: most locks are released newest first. */
+static noinline void lockstat_close_gap(struct task_struct *curr,
+					struct lockstat_held *hl)
+{
+	for (int i = hl - curr->lockstat_held; i + 1 < (int)curr->lockstat_depth; i++)
+		curr->lockstat_held[i] = curr->lockstat_held[i + 1];
+}
+
 /* Released: the hold time ends, and the acquisition counts. */
 void lockstat_release(struct lockdep_map *lock)
 {
@@ -257,25 +336,24 @@ void lockstat_release(struct lockdep_map *lock)
 	struct lockstat_held *hl;
 	unsigned long flags;
 	u64 holdtime;
-	int i;
 
 	if (unlikely(!lock_stat || in_nmi()))
 		return;
+	class = lockstat_class_early(lock);
 	raw_local_irq_save(flags);
 	curr = current;
 	hl = find_held(curr, lock);
 	if (!hl)
 		goto out;
 	holdtime = lockstat_clock() - hl->holdtime_stamp;
-	class = lockstat_class_of(lock);
 	if (class) {
 		stats = get_lock_stats(class);
 		lock_time_inc(hl->read ? &stats->read_holdtime : &stats->write_holdtime,
 			      holdtime);
 	}
 	/* Locks are not always released in order: close the gap. */
-	for (i = hl - curr->lockstat_held; i + 1 < (int)curr->lockstat_depth; i++)
-		curr->lockstat_held[i] = curr->lockstat_held[i + 1];
+	if (unlikely(hl != &curr->lockstat_held[curr->lockstat_depth - 1]))
+		lockstat_close_gap(curr, hl);
 	curr->lockstat_depth--;
 out:
 	raw_local_irq_restore(flags);

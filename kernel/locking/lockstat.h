@@ -20,7 +20,13 @@ struct lockstat_class {
 	unsigned long contention_point[LOCKSTAT_POINTS];
 	unsigned long contending_point[LOCKSTAT_POINTS];
 	u8 wait_type_inner;
-};
+	/*
+	 * A power-of-two size, so that a class's index (its statistics'
+	 * slot) is a shift of its offset, not a division, on every hook.
+	 */
+} __aligned(128);
+_Static_assert(sizeof(struct lockstat_class) == 128,
+	       "a lockstat_class no longer fits in 128 bytes");
 
 extern struct lockstat_class lockstat_classes[LOCKSTAT_CLASSES];
 extern unsigned int lockstat_nr_classes;

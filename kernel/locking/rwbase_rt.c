@@ -157,6 +157,8 @@ static int rwbase_write_wait(struct rwbase_rt *rwb, unsigned int state,
 			return 0;
 		}
 		raw_spin_unlock_irqrestore(&rtm->wait_lock, *flags);
+		/* lock_stat: the writer's wait for the readers sleeps. */
+		lock_stat_note_sleep();
 		rwbase_schedule();
 		raw_spin_lock_irqsave(&rtm->wait_lock, *flags);
 		set_current_state(state);

@@ -610,11 +610,47 @@ void __rwsem_rt_init(struct rw_semaphore *sem, const char *name,
 	lockdep_init_map_wait(&sem->dep_map, name, key, 0, LD_WAIT_SLEEP);
 }
 
+/*
+ * As in Linux, the RT rwsem goes through LOCK_CONTENDED(): lock_stat
+ * counts a contention when the try form fails (a writer closed the
+ * readers' fast path, or the rt_mutex or readers are in a writer's
+ * way).  Without CONFIG_LOCK_STAT only the lock form runs, as before.
+ */
+static inline int __down_read_trylock(struct rw_semaphore *sem)
+{
+	return rwbase_read_trylock(&sem->rwbase);
+}
+
+static inline void __down_read(struct rw_semaphore *sem)
+{
+	rwbase_read_lock(&sem->rwbase, TASK_UNINTERRUPTIBLE);
+}
+
+static inline int __down_read_state_lock(struct rw_semaphore *sem, unsigned int state)
+{
+	return rwbase_read_lock(&sem->rwbase, state);
+}
+
+static inline int __down_write_trylock(struct rw_semaphore *sem)
+{
+	return rwbase_write_trylock(&sem->rwbase);
+}
+
+static inline int __down_write_state_lock(struct rw_semaphore *sem, unsigned int state)
+{
+	return rwbase_write_lock(&sem->rwbase, state);
+}
+
+static inline void __down_write(struct rw_semaphore *sem)
+{
+	rwbase_write_lock(&sem->rwbase, TASK_UNINTERRUPTIBLE);
+}
+
 void down_read(struct rw_semaphore *sem)
 {
 	might_sleep();
 	rwsem_acquire_read(&sem->dep_map, 0, 0, _RET_IP_);
-	rwbase_read_lock(&sem->rwbase, TASK_UNINTERRUPTIBLE);
+	LOCK_CONTENDED(sem, __down_read_trylock, __down_read);
 }
 
 static int __down_read_state(struct rw_semaphore *sem, unsigned int state)
@@ -623,7 +659,8 @@ static int __down_read_state(struct rw_semaphore *sem, unsigned int state)
 
 	might_sleep();
 	rwsem_acquire_read(&sem->dep_map, 0, 0, _RET_IP_);
-	ret = rwbase_read_lock(&sem->rwbase, state);
+	ret = LOCK_CONTENDED_RETURN_STATE(sem, __down_read_trylock,
+					  __down_read_state_lock, state);
 	if (ret)
 		rwsem_release(&sem->dep_map, _RET_IP_);
 	return ret;
@@ -658,7 +695,7 @@ void down_write(struct rw_semaphore *sem)
 {
 	might_sleep();
 	rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_);
-	rwbase_write_lock(&sem->rwbase, TASK_UNINTERRUPTIBLE);
+	LOCK_CONTENDED(sem, __down_write_trylock, __down_write);
 }
 
 int down_write_killable(struct rw_semaphore *sem)
@@ -667,7 +704,8 @@ int down_write_killable(struct rw_semaphore *sem)
 
 	might_sleep();
 	rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_);
-	ret = rwbase_write_lock(&sem->rwbase, TASK_UNINTERRUPTIBLE);
+	ret = LOCK_CONTENDED_RETURN_STATE(sem, __down_write_trylock,
+					  __down_write_state_lock, TASK_UNINTERRUPTIBLE);
 	if (ret)
 		rwsem_release(&sem->dep_map, _RET_IP_);
 	return ret;
@@ -698,14 +736,14 @@ void down_read_nested(struct rw_semaphore *sem, int subclass)
 {
 	might_sleep();
 	rwsem_acquire_read(&sem->dep_map, subclass, 0, _RET_IP_);
-	rwbase_read_lock(&sem->rwbase, TASK_UNINTERRUPTIBLE);
+	LOCK_CONTENDED(sem, __down_read_trylock, __down_read);
 }
 
 void down_write_nested(struct rw_semaphore *sem, int subclass)
 {
 	might_sleep();
 	rwsem_acquire(&sem->dep_map, subclass, 0, _RET_IP_);
-	rwbase_write_lock(&sem->rwbase, TASK_UNINTERRUPTIBLE);
+	LOCK_CONTENDED(sem, __down_write_trylock, __down_write);
 }
 #endif
 

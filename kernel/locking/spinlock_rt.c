@@ -21,9 +21,30 @@ static __always_inline void rtlock_lock(struct rt_mutex_base *lk)
 		rtlock_slowlock(lk);
 }
 
-#ifdef CONFIG_LOCK_STAT
+#if defined(CONFIG_LOCK_STAT) && !defined(CONFIG_PROVE_LOCKING)
+/*
+ * lock_stat without lockdep, as raw_spin_lock(): the lock is announced
+ * only when the fast path fails, so a won fast path is one lock_stat
+ * call, not two; a failed one is a contention, as a failed trylock.
+ */
+#define RT_SPIN_LOCK_STAT_FOLD	1
+static __always_inline void rtlock_lock_stat(spinlock_t *slock, int subclass,
+					     unsigned long ip)
+{
+	if (likely(rt_mutex_cmpxchg_acquire(&slock->lock, NULL, current))) {
+		lockstat_acquire_uncontended(&slock->dep_map, 0, ip);
+		return;
+	}
+	spin_acquire(&slock->dep_map, subclass, 0, ip);
+	lock_contended(&slock->dep_map, ip);
+	rtlock_slowlock(&slock->lock);
+	lock_acquired(&slock->dep_map, ip);
+}
+#elif defined(CONFIG_LOCK_STAT)
+#define RT_SPIN_LOCK_STAT_FOLD	0
 /* lock_stat: a failed fast path is a contention, as a failed trylock. */
-static __always_inline void rtlock_lock_stat(spinlock_t *slock, unsigned long ip)
+static __always_inline void rtlock_lock_stat(spinlock_t *slock, int subclass,
+					     unsigned long ip)
 {
 	if (unlikely(!rt_mutex_cmpxchg_acquire(&slock->lock, NULL, current))) {
 		lock_contended(&slock->dep_map, ip);
@@ -31,9 +52,11 @@ static __always_inline void rtlock_lock_stat(spinlock_t *slock, unsigned long ip
 	}
 	lock_acquired(&slock->dep_map, ip);
 }
+#else
+#define RT_SPIN_LOCK_STAT_FOLD	0
 #endif
 
-static __always_inline void __rt_spin_lock(spinlock_t *slock)
+static __always_inline void __rt_spin_lock(spinlock_t *slock, int subclass)
 {
 	/*
 	 * Linux's ___might_sleep() here is a DEBUG_ATOMIC_SLEEP check, gone
@@ -42,7 +65,7 @@ static __always_inline void __rt_spin_lock(spinlock_t *slock)
 	if (IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP))
 		__might_sleep(__FILE__, __LINE__);
 #ifdef CONFIG_LOCK_STAT
-	rtlock_lock_stat(slock, _RET_IP_);
+	rtlock_lock_stat(slock, subclass, _RET_IP_);
 #else
 	rtlock_lock(&slock->lock);
 #endif
@@ -51,14 +74,16 @@ static __always_inline void __rt_spin_lock(spinlock_t *slock)
 
 void rt_spin_lock(spinlock_t *slock)
 {
-	spin_acquire(&slock->dep_map, 0, 0, _RET_IP_);
-	__rt_spin_lock(slock);
+	if (!RT_SPIN_LOCK_STAT_FOLD)
+		spin_acquire(&slock->dep_map, 0, 0, _RET_IP_);
+	__rt_spin_lock(slock, 0);
 }
 
 void rt_spin_lock_nested(spinlock_t *slock, int subclass)
 {
-	spin_acquire(&slock->dep_map, subclass, 0, _RET_IP_);
-	__rt_spin_lock(slock);
+	if (!RT_SPIN_LOCK_STAT_FOLD)
+		spin_acquire(&slock->dep_map, subclass, 0, _RET_IP_);
+	__rt_spin_lock(slock, subclass);
 }
 
 void rt_spin_unlock(spinlock_t *slock)
@@ -175,11 +200,37 @@ int rt_write_trylock(rwlock_t *rw)
 	return ret;
 }
 
+/*
+ * lock_stat counts RT's rwlock_t as the rwsem: a failed try form is a
+ * contention.  Linux's rt_read_lock()/rt_write_lock() do not (irqlab's
+ * addition, as for spinlock_t); without CONFIG_LOCK_STAT only the lock
+ * form runs.
+ */
+static __always_inline int __rt_read_trylock(rwlock_t *rw)
+{
+	return rwbase_read_trylock(&rw->rwbase);
+}
+
+static __always_inline void __rt_read_lock(rwlock_t *rw)
+{
+	rwbase_read_lock(&rw->rwbase, TASK_RTLOCK_WAIT);
+}
+
+static __always_inline int __rt_write_trylock(rwlock_t *rw)
+{
+	return rwbase_write_trylock(&rw->rwbase);
+}
+
+static __always_inline void __rt_write_lock(rwlock_t *rw)
+{
+	rwbase_write_lock(&rw->rwbase, TASK_RTLOCK_WAIT);
+}
+
 void rt_read_lock(rwlock_t *rw)
 {
 	might_sleep();
 	rwlock_acquire_read(&rw->dep_map, 0, 0, _RET_IP_);
-	rwbase_read_lock(&rw->rwbase, TASK_RTLOCK_WAIT);
+	LOCK_CONTENDED(rw, __rt_read_trylock, __rt_read_lock);
 	migrate_disable();
 }
 
@@ -187,7 +238,7 @@ void rt_write_lock(rwlock_t *rw)
 {
 	might_sleep();
 	rwlock_acquire(&rw->dep_map, 0, 0, _RET_IP_);
-	rwbase_write_lock(&rw->rwbase, TASK_RTLOCK_WAIT);
+	LOCK_CONTENDED(rw, __rt_write_trylock, __rt_write_lock);
 	migrate_disable();
 }
 
