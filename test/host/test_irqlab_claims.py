@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-"""tools/irqlab: perf stat's and lock_stat's figures as metrics."""
+"""tools/irqlab: perf stat's and lock_stat's figures as metrics, and the
+experiments' claims: parsed from the matrix file, checked against the runs."""
 import io
+import json
 import os
 import sys
+import tempfile
 import unittest
 from contextlib import redirect_stderr
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _load  # noqa: E402,F401
-from test_irqlab_tool import tool  # noqa: E402
+import _load  # noqa: E402
+from test_irqlab_tool import tool, run_tool  # noqa: E402
 
 
 def perf(what="hackbench", task_ns=4_000_000_000, cs=5000, nvcsw=3000, nivcsw=2000, migr=300,
@@ -146,6 +149,311 @@ class MetricsTest(unittest.TestCase):
         # switches and utilisation are not the tracers' cost per transition
         self.assertEqual(rows["perf context-switches"][-1], "within noise")
         self.assertNotIn("refused", rows["perf CPUs utilized"][-1])
+
+
+MATRIX = """[matrix]
+configs = a b c
+compare =
+    a b X
+    b c Y
+reps = 2
+smp = 2
+[workloads]
+hackbench = run=hackbench
+cyclic = run=cyclic
+"""
+
+CLAIM = """
+[claim c1]
+compare = a b
+workload = hackbench
+metric = hackbench time s
+expect = +
+seeds = 1.18 vs 1.62 s
+claim = B is slower.
+source = seed 002 (someone)
+mechanism =
+    perf context-switches +
+    lock_stat &n->list_lock slept +
+"""
+
+
+class ClaimsParseTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def load(self, text, name="exp.ini"):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return tool.load_matrix(path)
+
+    def test_a_claim_is_parsed(self):
+        mx = self.load(MATRIX + CLAIM, "e9_icount.ini")
+        self.assertEqual(mx["name"], "e9_icount")
+        self.assertEqual(mx["claims"], [{
+            "name": "c1", "a": "a", "b": "b", "workload": "hackbench",
+            "metric": "hackbench time s", "expect": "+", "tolerance": 2.0,
+            "seeds": "1.18 vs 1.62 s", "claim": "B is slower.", "source": "seed 002 (someone)",
+            "mechanism": [{"metric": "perf context-switches", "expect": "+"},
+                          {"metric": "lock_stat &n->list_lock slept", "expect": "+"}]}])
+        self.assertEqual(self.load(MATRIX)["claims"], [])
+        mx = self.load(MATRIX + CLAIM.replace("expect = +", "expect = =\ntolerance = 5%"))
+        self.assertEqual((mx["claims"][0]["expect"], mx["claims"][0]["tolerance"]), ("=", 5.0))
+
+    def test_bad_claims_are_named(self):
+        for old, new, msg in (
+                ("expect = +", "expect = up", "[claim c1]: expect 'up': want + (B above A)"),
+                ("compare = a b", "compare = a z", "[claim c1]: compare: 'z' is not in configs "
+                 "(a b c)"),
+                ("compare = a b", "compare = a", "compare = 'a': want two configurations"),
+                ("compare = a b", "compare = a c", "compare = a c: no compare line declares "
+                 "this pair; declared: a b; b c"),
+                ("compare = a b", "compare = b a", "the other way round is"),
+                ("workload = hackbench", "workload = slabbench", "workload 'slabbench' is not "
+                 "in [workloads] (hackbench cyclic)"),
+                ("metric = hackbench time s", "metric = hackbench seconds",
+                 "metric: 'hackbench seconds' is not a metric tools/irqlab computes"),
+                ("seeds = 1.18 vs 1.62 s\n", "", "[claim c1]: seeds is missing or empty"),
+                ("source = seed 002 (someone)", "source =", "source is missing or empty"),
+                ("expect = +", "expect = +\nexpected = -", "unknown key 'expected'"),
+                ("expect = +", "expect = =\ntolerance = lots", "tolerance = 'lots' is not a "
+                 "number"),
+                ("expect = +", "expect = =\ntolerance = -1", "tolerance = -1: want a "
+                 "percentage of 0 or more"),
+                ("    perf context-switches +", "    perf context-switches up",
+                 "mechanism line 'perf context-switches up': expect 'up'"),
+                ("    perf context-switches +", "    perf context switches +",
+                 "'perf context switches' is not a metric"),
+                ("    perf context-switches +", "    +", "mechanism line '+': want 'METRIC "
+                 "SIGN'"),
+                ("[claim c1]", "[claim]", "[claim]: want a section [claim NAME]"),
+                ("[claim c1]", "[claims c1]", "[claims c1]: want a section [claim NAME]")):
+            text = MATRIX + CLAIM.replace(old, new)
+            self.assertNotEqual(text, MATRIX + CLAIM, old)
+            with self.assertRaises(ValueError, msg=new) as cm:
+                self.load(text)
+            self.assertIn(os.path.join(self.tmp.name, "exp.ini"), str(cm.exception))
+            self.assertIn(msg, str(cm.exception))
+
+    def test_matrix_refuses_a_bad_claim_before_booting(self):
+        path = os.path.join(self.tmp.name, "m.ini")
+        with open(path, "w") as f:
+            f.write(MATRIX + CLAIM.replace("expect = +", "expect = ++"))
+        out = os.path.join(self.tmp.name, "out")
+        rc, so, se = run_tool("matrix", path, "--out", out)
+        self.assertEqual(rc, 2)
+        self.assertEqual(se.strip().splitlines(), [
+            f"irqlab: {path}: [claim c1]: expect '++': want + (B above A), - (B below A) "
+            "or = (equal within tolerance percent)"])
+        self.assertFalse(os.path.exists(out))
+
+
+def hb(seconds):
+    return {"type": "hackbench", "groups": 1, "fds": 2, "loops": 1, "size": 1,
+            "time_ns": int(seconds * 1e9), "ctxsw": 1, "migrations": 0}
+
+
+class ClaimsReportTest(unittest.TestCase):
+    """Claims against runs written as a matrix leaves them: OUT/CONFIG/WORKLOAD/repN.json."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.out = os.path.join(self.tmp.name, "out")
+
+    def cell(self, config, rep, records, workload="hackbench", mode="TCG", smp=2,
+             clock="tsc"):
+        d = os.path.join(self.out, config, workload)
+        os.makedirs(d, exist_ok=True)
+        r = res(records, smp=smp, clock=clock)
+        r.update(config=config, workload=workload, rep=rep)
+        with open(os.path.join(d, f"rep{rep}.json"), "w") as f:
+            json.dump(r, f)
+        with open(os.path.join(d, f"rep{rep}.log"), "w") as f:
+            f.write(f"irqlab: start 0.1 deadbeef\nirqlab: mode {mode}: 1 ns = ...\n")
+
+    def matrix(self, claims, name="e9.ini", header=MATRIX):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(header + claims)
+        return path
+
+    def index(self, path):
+        rc, so, se = run_tool("index", self.out, path)
+        self.assertEqual(rc, 0, so + se)
+        with open(os.path.join(self.out, "claims.json")) as f:
+            doc = json.load(f)
+        with open(os.path.join(self.out, "index.txt")) as f:
+            return doc, f.read()
+
+    def noisy_sides(self):
+        """a: hackbench ~1 s, b: ~1.5 s (clear); switches a ~1000, b ~1000 (noise);
+        CPUs utilized the same everywhere.  Reps 1, 2 and 10: any N counts."""
+        spread = (0.0, 0.01, -0.01)
+        for rep, d in zip((1, 2, 10), spread):
+            self.cell("a", rep, [hb(1 + d), perf(cs=1000 + 300 * d * 100)])
+            self.cell("b", rep, [hb(1.5 + d), perf(cs=1000 - 300 * d * 100)])
+
+    def claim(self, name, metric, expect, mech=(), a="a", b="b", workload="hackbench",
+              tol=None):
+        text = (f"\n[claim {name}]\ncompare = {a} {b}\nworkload = {workload}\n"
+                f"metric = {metric}\nexpect = {expect}\nseeds = S {name}\nclaim = C {name}\n"
+                f"source = seed 00{name[-1]}\n")
+        if tol is not None:
+            text += f"tolerance = {tol}\n"
+        if mech:
+            text += "mechanism =\n" + "".join(f"    {m}\n" for m in mech)
+        return text
+
+    def test_agrees_disagrees_noise_and_missing(self):
+        self.noisy_sides()
+        path = self.matrix(
+            self.claim("up1", "hackbench time s", "+",
+                       ["perf context-switches +", "perf CPUs utilized =",
+                        "lock_stat &n->list_lock slept +"]) +
+            self.claim("down2", "hackbench time s", "-", ["perf context-switches -"]) +
+            self.claim("noise3", "perf context-switches", "+") +
+            self.claim("eq4", "hackbench time s", "=", tol=2) +
+            self.claim("eq5", "perf CPUs utilized", "=") +
+            self.claim("none6", "lock_stat &n->list_lock contentions", "+"))
+        doc, text = self.index(path)
+        self.assertEqual(doc["experiment"], "e9")
+        self.assertEqual(doc["mode"], "TCG SMP=2")
+        got = {c["name"]: c for c in doc["claims"]}
+        self.assertEqual(list(got), ["up1", "down2", "noise3", "eq4", "eq5", "none6"])
+        up = got["up1"]
+        self.assertEqual(up["sign"], "agrees")
+        f = up["figure"]
+        self.assertEqual((f["n_a"], f["n_b"]), (3, 3))
+        self.assertEqual(f["a"], [1.0, 1.01, 0.99])
+        self.assertAlmostEqual(f["change_pct"], 50.0)
+        self.assertLess(f["ci_pct"][0], 50)
+        self.assertGreater(f["ci_pct"][1], 50)
+        self.assertLess(f["p"], 0.001)
+        self.assertEqual(f["verdict"], "worse")
+        mech = {m["metric"]: m for m in up["mechanism"]}
+        self.assertEqual(mech["perf context-switches"]["agrees"], "not shown")
+        self.assertEqual(mech["perf context-switches"]["verdict"], "within noise")
+        self.assertEqual(mech["perf CPUs utilized"]["agrees"], "agrees")
+        self.assertEqual(mech["perf CPUs utilized"]["verdict"], "same")
+        self.assertEqual(mech["lock_stat &n->list_lock slept"]["agrees"], "missing")
+        self.assertEqual(mech["lock_stat &n->list_lock slept"]["a"], [])
+        self.assertEqual(got["down2"]["sign"], "disagrees")
+        self.assertEqual(got["noise3"]["sign"], "not shown")
+        self.assertEqual(got["eq4"]["sign"], "disagrees")	# +50%, far beyond 2%
+        self.assertEqual(got["eq5"]["sign"], "agrees")
+        self.assertEqual(got["none6"]["sign"], "missing")
+        self.assertEqual(got["none6"]["figure"]["verdict"], "missing")
+        # the schema the HTML page reads, and nothing else
+        self.assertEqual(set(doc), {"experiment", "mode", "commit", "claims"})
+        self.assertEqual(set(up), {"name", "source", "claim", "seeds", "workload", "a", "b",
+                                   "metric", "expect", "figure", "sign", "mechanism"})
+        self.assertEqual(set(f), {"a", "b", "n_a", "n_b", "change_pct", "ci_pct", "p",
+                                  "verdict"})
+        self.assertEqual(set(up["mechanism"][0]), {"metric", "expect", "a", "b", "change_pct",
+                                                   "ci_pct", "p", "verdict", "agrees"})
+        # the text: each claim, its figure, sign, mode and mechanism rows
+        self.assertIn("claims of e9 (mode TCG SMP=2;", text)
+        self.assertIn("[up1] C up1\n  source: seed 001\n  seeds: S up1\n", text)
+        self.assertIn("  irqlab, hackbench: b (B) against a (A), hackbench time s: "
+                      "1 +- 0.01 (3) vs 1.5 +- 0.01 (3), change +50.0%, 95% CI ", text)
+        self.assertIn(", p <0.001, n 3 / 3: worse\n  sign: agrees (expected +)\n"
+                      "  mode: TCG SMP=2\n", text)
+        self.assertRegex(text, r"perf context-switches\s+\+\s+1000 \+- 300 \(3\)\s+1000 \+- "
+                               r"300 \(3\)\s+\+0\.0%\s+\S+ \.\. \S+\s+within noise\s+not shown")
+        self.assertRegex(text, r"lock_stat &n->list_lock slept\s+\+\s+-\s+-\s+-\s+-\s+missing"
+                               r"\s+missing")
+        self.assertIn("sign: disagrees (expected = (within 2%))", text)
+        with open(os.path.join(self.out, "index.json")) as f:
+            self.assertEqual(json.load(f)["name"], "e9")
+
+    def test_equal_within_tolerance_needs_the_interval_inside(self):
+        for rep, (x, y) in enumerate(((1.0, 1.005), (1.003, 1.008), (0.997, 1.002)), 1):
+            self.cell("a", rep, [hb(x)])
+            self.cell("b", rep, [hb(y)])
+        path = self.matrix(self.claim("t1", "hackbench time s", "=", tol=2) +
+                           self.claim("t2", "hackbench time s", "=", tol=0.1))
+        doc, _ = self.index(path)
+        got = {c["name"]: c for c in doc["claims"]}
+        self.assertEqual(got["t1"]["figure"]["verdict"], "within noise")
+        self.assertEqual(got["t1"]["sign"], "agrees")
+        # the same runs, a 0.1% tolerance: the interval (-0.2% .. +1.2%) is not inside it
+        self.assertEqual(got["t2"]["sign"], "not shown")
+
+    def test_icount_sides_are_exact(self):
+        ic = dict(mode="icount", smp=1, clock="icount")
+        self.cell("a", 1, [hb(1.0), perf(cs=100, nivcsw=0), pmu(insns=1000)] +
+                  lock("&n->list_lock", 0, 50, 0) + [LOCK_RUN], **ic)
+        self.cell("b", 1, [hb(1.01), perf(cs=150, nivcsw=0), pmu(insns=1019)] +
+                  lock("&n->list_lock", 0, 60, 0) + [LOCK_RUN], **ic)
+        path = self.matrix(
+            self.claim("x1", "perf context-switches", "+",
+                       ["perf instructions =", "hackbench time s =",
+                        "lock_stat &n->list_lock contentions +",
+                        "lock_stat &n->list_lock acquisitions -",
+                        "perf involuntary switches +"]) +
+            self.claim("x2", "perf instructions", "=", tol=1) +
+            self.claim("x3", "perf context-switches", "-"),
+            header=MATRIX.replace("reps = 2", "reps = 1").replace("smp = 2",
+                                                                   "smp = 1\nicount = 1"))
+        doc, text = self.index(path)
+        self.assertEqual(doc["mode"], "icount SMP=1")
+        got = {c["name"]: c for c in doc["claims"]}
+        x1 = got["x1"]
+        # one run a side, and that is the answer
+        self.assertEqual(x1["figure"]["verdict"], "higher (exact)")
+        self.assertEqual(x1["figure"]["ci_pct"], None)
+        self.assertEqual(x1["figure"]["p"], None)
+        self.assertEqual(x1["sign"], "agrees")
+        mech = {m["metric"]: m for m in x1["mechanism"]}
+        self.assertEqual(mech["perf instructions"]["agrees"], "agrees")	# +1.9% < 2%
+        self.assertEqual(mech["hackbench time s"]["agrees"], "agrees")
+        self.assertEqual(mech["hackbench time s"]["verdict"], "worse (exact)")
+        # 0 against 0: the contention never happened here, nothing to compare
+        self.assertEqual(mech["lock_stat &n->list_lock contentions"]["verdict"], "same")
+        self.assertEqual(mech["lock_stat &n->list_lock contentions"]["agrees"], "not shown")
+        self.assertEqual(mech["perf involuntary switches"]["agrees"], "not shown")
+        self.assertEqual(mech["lock_stat &n->list_lock acquisitions"]["agrees"], "disagrees")
+        self.assertEqual(got["x2"]["sign"], "disagrees")	# 1.9% > 1%, exactly
+        self.assertEqual(got["x3"]["sign"], "disagrees")
+        self.assertIn("mode: icount SMP=1", text)
+
+    def test_one_tcg_run_a_side_shows_nothing(self):
+        self.cell("a", 1, [hb(1.0)])
+        self.cell("b", 1, [hb(1.5)])
+        doc, _ = self.index(self.matrix(self.claim("o1", "hackbench time s", "+")))
+        self.assertEqual(doc["claims"][0]["figure"]["verdict"], "one run")
+        self.assertEqual(doc["claims"][0]["sign"], "not shown")
+
+    def test_throughput_across_tracer_sets_is_not_shown(self):
+        lat = {"type": "lat_cpu", "tracer": "irqsoff", "what": "hackbench", "cpu": 0,
+               "windows": 1, "min_ns": 1, "total_ns": 1, "max_ns": 1, "dropped": 0}
+        for rep, d in enumerate((0.0, 0.01, -0.01), 1):
+            self.cell("a", rep, [hb(1 + d), perf(cs=1000)])
+            self.cell("b", rep, [hb(2 + d), perf(cs=2000 + rep), lat])
+        err = io.StringIO()
+        with redirect_stderr(err):
+            doc, _ = self.index(self.matrix(self.claim("r1", "hackbench time s", "+",
+                                                       ["perf context-switches +"])))
+        c = doc["claims"][0]
+        self.assertEqual(c["figure"]["verdict"], "refused: tracer sets differ")
+        self.assertEqual(c["sign"], "not shown")
+        self.assertEqual(c["mechanism"][0]["agrees"], "agrees")
+
+    def test_index_command_bad_input(self):
+        path = self.matrix(self.claim("o1", "hackbench time s", "+"))
+        rc, _, se = run_tool("index", os.path.join(self.tmp.name, "nope"), path)
+        self.assertEqual(rc, 2)
+        self.assertIn("nope: no such directory", se)
+        os.makedirs(self.out)
+        rc, _, se = run_tool("index", self.out, path)
+        self.assertEqual(rc, 2)
+        self.assertIn("no run of e9 there", se)
+        rc, _, se = run_tool("index", self.out, os.path.join(self.tmp.name, "none.ini"))
+        self.assertEqual(rc, 2)
+        self.assertIn("none.ini: cannot read it", se)
 
 
 if __name__ == "__main__":
