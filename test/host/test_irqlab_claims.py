@@ -249,6 +249,22 @@ class ClaimsParseTest(unittest.TestCase):
             "or = (equal within tolerance percent)"])
         self.assertFalse(os.path.exists(out))
 
+    def test_experiment_claims_name_their_mechanism(self):
+        """Every seed experiment states claims, each with a source and seeds'
+        figure; the lock_stat ones name the list_lock class."""
+        exp = os.path.join(_load.ROOT, "tools", "experiments")
+        for name in sorted(f for f in os.listdir(exp) if f.endswith(".ini")):
+            mx = tool.load_matrix(os.path.join(exp, name))
+            self.assertTrue(mx["claims"], name)
+            if name.startswith("e2_lockstat"):
+                self.assertTrue(all(m["metric"].startswith("lock_stat &n->list_lock ")
+                                    for c in mx["claims"] for m in c["mechanism"][:2]), name)
+        mx = tool.load_matrix(os.path.join(exp, "e2.ini"))
+        seed = [c for c in mx["claims"] if c["name"] == "seed000"][0]
+        self.assertEqual((seed["a"], seed["b"], seed["metric"], seed["expect"]),
+                         ("rt_legacy", "rt_nopartial", "perf context-switches", "+"))
+        self.assertIn({"metric": "perf CPUs utilized", "expect": "-"}, seed["mechanism"])
+
 
 def hb(seconds):
     return {"type": "hackbench", "groups": 1, "fds": 2, "loops": 1, "size": 1,
