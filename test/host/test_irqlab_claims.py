@@ -400,9 +400,9 @@ class ClaimsReportTest(unittest.TestCase):
 
     def test_icount_sides_are_exact(self):
         ic = dict(mode="icount", smp=1, clock="icount")
-        self.cell("a", 1, [hb(1.0), perf(cs=100, nivcsw=0), pmu(insns=1000)] +
+        self.cell("a", 1, [hb(1.0), perf(cs=27301, nivcsw=0), pmu(insns=1000)] +
                   lock("&n->list_lock", 0, 50, 0) + [LOCK_RUN], **ic)
-        self.cell("b", 1, [hb(1.01), perf(cs=150, nivcsw=0), pmu(insns=1019)] +
+        self.cell("b", 1, [hb(1.01), perf(cs=27988, nivcsw=0), pmu(insns=1019)] +
                   lock("&n->list_lock", 0, 60, 0) + [LOCK_RUN], **ic)
         path = self.matrix(
             self.claim("x1", "perf context-switches", "+",
@@ -435,6 +435,9 @@ class ClaimsReportTest(unittest.TestCase):
         self.assertEqual(got["x2"]["sign"], "disagrees")	# 1.9% > 1%, exactly
         self.assertEqual(got["x3"]["sign"], "disagrees")
         self.assertIn("mode: icount SMP=1", text)
+        # exact counts in full, not to four digits
+        self.assertIn("perf context-switches: 27301 (1) vs 27988 (1), change +2.5%, 95% CI -, "
+                      "p -, n 1 / 1: higher (exact)", text)
 
     def test_one_tcg_run_a_side_shows_nothing(self):
         self.cell("a", 1, [hb(1.0)])
