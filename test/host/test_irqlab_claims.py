@@ -434,7 +434,7 @@ class ClaimsReportTest(unittest.TestCase):
         self.assertEqual(mech["lock_stat &n->list_lock acquisitions"]["agrees"], "disagrees")
         self.assertEqual(got["x2"]["sign"], "disagrees")	# 1.9% > 1%, exactly
         self.assertEqual(got["x3"]["sign"], "disagrees")
-        self.assertIn("mode: icount SMP=1", text)
+        self.assertIn("mode: icount SMP=1 (exact: one run a side is the answer)\n", text)
         # exact counts in full, not to four digits
         self.assertIn("perf context-switches: 27301 (1) vs 27988 (1), change +2.5%, 95% CI -, "
                       "p -, n 1 / 1: higher (exact)", text)
