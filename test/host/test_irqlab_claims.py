@@ -4,6 +4,7 @@ experiments' claims: parsed from the matrix file, checked against the runs."""
 import io
 import json
 import os
+import re
 import sys
 import tempfile
 import unittest
@@ -11,7 +12,7 @@ from contextlib import redirect_stderr
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _load  # noqa: E402
-from test_irqlab_tool import tool, run_tool  # noqa: E402
+from test_irqlab_tool import tool, run_tool, rec  # noqa: E402
 
 
 def perf(what="hackbench", task_ns=4_000_000_000, cs=5000, nvcsw=3000, nivcsw=2000, migr=300,
@@ -121,6 +122,29 @@ class MetricsTest(unittest.TestCase):
         # without the report's last record the table is not whole: no figure
         m = tool.metrics(res(recs[:-1]))
         self.assertFalse([k for k in m if k.startswith("lock_stat")])
+
+    def test_lava_cases_are_one_per_figure(self):
+        recs = ([perf(), pmu(insns=8, cycles=16)] + lock("&n->list_lock", 30, 1500, 4000000)
+                + [{"type": "lock_stat_wait", "class": "&n->list_lock", "fastpath": 1,
+                    "spin_acquired": 0, "slept": 26, "sleeps": 27}, LOCK_RUN])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "x.log")
+            with open(path, "w") as f:
+                f.write("\n".join(["irqlab: start 0.1.0 deadbeef"] +
+                                  [rec(i, r) for i, r in enumerate(recs)] +
+                                  ["irqlab: end status=ok"]) + "\n")
+            rc, out, _ = run_tool("lava", path)
+        self.assertEqual(rc, 0, out)
+        ids = re.findall(r"TEST_CASE_ID=(\S+)", out)
+        self.assertEqual(len(ids), len(set(ids)), ids)
+        for line in ("TEST_CASE_ID=irqlab-perf-IPC RESULT=pass MEASUREMENT=0.5 UNITS=count",
+                     "TEST_CASE_ID=irqlab-perf-task-clock RESULT=pass MEASUREMENT=4000 "
+                     "UNITS=ms",
+                     "TEST_CASE_ID=irqlab-lock_stat-n--list_lock-slept RESULT=pass "
+                     "MEASUREMENT=26 UNITS=count",
+                     "TEST_CASE_ID=irqlab-lock_stat-n--list_lock-wait-total RESULT=pass "
+                     "MEASUREMENT=2000 UNITS=us"):
+            self.assertIn(line, out)
 
     def test_counts_move_higher_or_lower_and_old_metrics_keep_their_words(self):
         a = [res([perf(cs=1000 + i), {"type": "hackbench", "groups": 1, "fds": 2, "loops": 1,
