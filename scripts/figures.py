@@ -859,6 +859,82 @@ def fig_seeds_tcg(run, mode):
     return out
 
 
+# The seeds' claims ([claim] sections of tools/experiments/*.ini), checked by
+# tools/irqlab on the experiment's runs: one row per claim, the seeds' figure
+# beside irqlab's, the sign and every mechanism count.
+CLAIMS_ICOUNT = ("e1_icount", "e2_icount", "e2_lockstat_icount", "e3_icount", "e4_icount",
+                 "e5_icount")
+CLAIMS_TCG = ("e2", "e2_lockstat")
+
+
+def _claims_doc(run, exp):
+    """evaluate_claims() over EXP's matrix: booted (resumable) into
+    build/figures/seeds-claims/COMMIT/EXP, or read from LOGS/seeds-claims/EXP."""
+    tool = _irqlab_tool()
+    try:
+        mx = tool.load_matrix(os.path.join(ROOT, "tools", "experiments", f"{exp}.ini"))
+    except ValueError as e:
+        raise FigureError(str(e)) from None
+    if run.logs:
+        out = os.path.join(run.logs, "seeds-claims", exp)
+    else:
+        out = os.path.join(ROOT, "build", "figures", "seeds-claims", head_commit(), exp)
+        if exp not in run.matrices:
+            if tool.boot_matrix(mx, out, progress=sys.stderr) == 2:
+                raise FigureError(f"{exp}: tools/irqlab matrix could not run (see above)")
+            run.matrices.add(exp)
+    for w in mx["workloads"]:
+        for c in mx["configs"]:
+            paths = tool.cell_paths(out, w, c)
+            if not paths:
+                raise FigureError(f"{exp}: no run of {c} {w} in {out}")
+            for path in paths:
+                with open(path) as f:
+                    res = json.load(f)
+                if not res.get("passed") or res.get("problems"):
+                    raise FigureError(f"{exp}: {path}: the run failed or lost records "
+                                      f"({res.get('verdict')}; {res.get('problems')})")
+    return tool, tool.evaluate_claims(out, mx)
+
+
+def _md(text):
+    return str(text).replace("|", "\\|")
+
+
+def _claims_rows(run, exps):
+    out = ["| experiment: claim | seeds | irqlab (B against A) | sign | mechanism |",
+           "|---|---|---|---|---|"]
+    for exp in exps:
+        tool, doc = _claims_doc(run, exp)
+        for cl in doc["claims"]:
+            f = cl["figure"]
+            ours = (f"`{cl['b']}` against `{cl['a']}`, {cl['metric']}: "
+                    f"{tool._vals(f['a'], cl['metric'])} vs "
+                    f"{tool._vals(f['b'], cl['metric'])}, "
+                    f"{tool._claim_pct(f['change_pct'])} ({f['verdict']}; {cl['mode']})")
+            mech = "; ".join(f"{m['metric']} {m['expect']}: "
+                             f"{tool._claim_pct(m['change_pct'])}, {m['agrees']}"
+                             for m in cl["mechanism"]) or "-"
+            out.append(f"| {exp}: {_md(cl['name'])} | {_md(cl['seeds'])} | {_md(ours)} | "
+                       f"{cl['sign']} (expected {cl['expect']}) | {_md(mech)} |")
+    return out
+
+
+def fig_seeds_claims(run, mode):
+    """The claims of the icount experiments (exact, one run a side)."""
+    if mode != "icount":
+        raise FigureError("figures:seeds-claims is an icount figure (mode=icount); "
+                          "seeds-claims-tcg is its TCG twin")
+    return _claims_rows(run, CLAIMS_ICOUNT)
+
+
+def fig_seeds_claims_tcg(run, mode):
+    """E2's claims on 2 vCPUs, where list_lock is contended (timed)."""
+    if mode != "tcg":
+        raise FigureError("figures:seeds-claims-tcg is measured under TCG (mode=tcg)")
+    return _claims_rows(run, CLAIMS_TCG)
+
+
 # ---- console samples: a boot's own lines, cut to the ones a page explains
 
 DEFAULT_RUN = ("run=cyclic,hackbench cyclic.duration_ms=3000 hackbench.groups=2 "
@@ -1045,6 +1121,16 @@ FIGURES = {
                      "(`tools/experiments/eN_icount.ini`, one run a side; hackbench 10 "
                      "groups x 100 loops of 4096 bytes), at the two commits named, both "
                      "built from the current defconfigs"),
+    "seeds-claims": (fig_seeds_claims, "the seeds' claims (the `[claim]` sections of "
+                     "`tools/experiments/{e1,e2,e2_lockstat,e3,e4,e5}_icount.ini`), "
+                     "checked by `tools/irqlab` on one exact run a side: B's change "
+                     "against A, the sign, and each mechanism count's change and "
+                     "whether it agrees"),
+    "seeds-claims-tcg": (fig_seeds_claims_tcg, "the claims of `tools/experiments/e2.ini` "
+                         "(rounds until each 95% CI is at most 5% wide, or 30) and "
+                         "`e2_lockstat.ini` (5 runs a side) on 2 vCPUs, checked by "
+                         "`tools/irqlab`: B's mean change against A, Welch's t-test at "
+                         "5%, the sign, and each mechanism count"),
     "seeds-tcg": (fig_seeds_tcg, "the seeds' experiments (`tools/experiments/eN.ini` as "
                   "`make experiment-seeds` runs them: interleaved rounds until each "
                   "difference's 95% CI is narrow enough or a cap, n per cell, mean or, "

@@ -301,6 +301,64 @@ class GeneratorTest(DocTest):
         self.assertIn("e1: 4 run(s) in ", out)
         self.assertIn("want at least 5", out)
 
+    def test_seeds_claims_tcg_renders_the_claims_of_the_runs(self):
+        """seeds-claims-tcg: every claim of e2 and e2_lockstat, the seeds'
+        figure beside irqlab's, the sign and the mechanism counts, from the
+        cells on disk; a failed run stops it."""
+        import json
+        from test_irqlab_claims import perf, LOCK_RUN, lock
+        slow = {"rt_legacy": 1.0, "rt_rawlistlock": 1.02, "rt_nopartial": 1.2}
+        for exp, suffix in (("e2", ""), ("e2_lockstat", "_lock_stat")):
+            for cfg, k in slow.items():
+                d = os.path.join(self.logs, "seeds-claims", exp, cfg + suffix, "hackbench")
+                os.makedirs(d)
+                for rep in range(1, 6):
+                    t = int((2.0 + rep / 100) * k * 1e9)
+                    recs = [{"type": "hackbench", "time_ns": t},
+                            perf(cs=int(5000 * k) + rep, elapsed_ns=t,
+                                 task_ns=int(t * (2 - k + rep / 1000)))]
+                    if suffix:
+                        slept = 0 if k < 1.1 else 40 + rep
+                        recs += [LOCK_RUN] + lock("&n->list_lock", 30 + slept * 10, 9000,
+                                                  100 + slept * 1000)
+                        recs.append({"type": "lock_stat_wait", "class": "&n->list_lock",
+                                     "fastpath": 8000, "spin_acquired": 30, "slept": slept,
+                                     "sleeps": slept + 1})
+                    r = {}
+                    for x in recs:
+                        r.setdefault(x["type"], []).append(x)
+                    with open(os.path.join(d, f"rep{rep}.json"), "w") as f:
+                        json.dump({"passed": True, "problems": [], "status": "ok",
+                                   "verdict": "guest passed", "records": r, "smp": 2,
+                                   "clock": "tsc", "cmdline": "run=hackbench",
+                                   "config_hash": cfg}, f)
+        with open(self.doc, "w") as f:
+            f.write("<!-- figures:seeds-claims-tcg begin mode=tcg commit=abc1234 -->\n"
+                    "<!-- figures:seeds-claims-tcg end -->\n")
+        rc, out = self.main("write")
+        self.assertEqual(rc, 0, out)
+        with open(self.doc) as f:
+            text = f.read()
+        rows = [ln for ln in text.splitlines() if ln.startswith("| e2")]
+        self.assertEqual(len(rows), 6, text)	# e2's four claims, e2_lockstat's two
+        seed = next(ln for ln in rows if ln.startswith("| e2: seed000 |"))
+        self.assertIn("14,594,238", seed)			# the seed's figure beside ours
+        self.assertIn("`rt_nopartial` against `rt_legacy`, perf context-switches", seed)
+        self.assertIn("| agrees (expected +) |", seed)
+        self.assertIn("perf CPUs utilized -: -19.9%, agrees", seed)
+        self.assertIn("perf cpu-migrations +: +0.0%, disagrees", seed)
+        sl = next(ln for ln in rows if ln.startswith("| e2_lockstat: e2-list_lock-sleeps |"))
+        self.assertIn("lock_stat &n->list_lock slept: 0 (5) vs ", sl)
+        self.assertIn("| agrees (expected +) |", sl)
+        self.assertIn("lock_stat &n->list_lock sleeps +: ", sl)
+        cell = os.path.join(self.logs, "seeds-claims", "e2", "rt_legacy", "hackbench",
+                            "rep3.json")
+        with open(cell, "w") as f:
+            f.write('{"passed": false, "problems": [], "verdict": "timeout", "records": {}}')
+        rc, out = self.main("write")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("rep3.json: the run failed or lost records (timeout", out)
+
     def test_missing_info_line_fails(self):
         with open(os.path.join(self.logs, "lockdep-lockdep-bench-icount.log"), "w") as f:
             f.write(log())
