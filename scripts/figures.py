@@ -388,6 +388,45 @@ def fig_tracer_cost(run, mode):
     return out
 
 
+LOCK_STAT_COST = "run=ktest ktest.cpus=1 ktest.filter=lock_stat ktest.exact_time=1"
+LOCK_STAT_PAIRS = (("!RT", "default", "lock_stat"), ("RT", "rt", "rt_lock_stat"))
+
+
+def fig_lock_stat_cost(run, mode):
+    """lock_stat's hooks per uncontended raw_spin_lock()+unlock() (the
+    lock_stat_cost case) and over a whole hackbench (the lock_stat presets
+    against the same kernel without it)."""
+    recs = run.records(Boot("lock_stat", LOCK_STAT_COST, "lock-stat-tests"), mode)
+    cost = recs.of_type("lock_stat_cost")
+    if not cost:
+        raise FigureError("lock_stat: no lock_stat_cost record (test/lock_stat_test.c)")
+    c = cost[-1]
+    out = [f"Per uncontended `raw_spin_lock()` + `raw_spin_unlock()` pair: "
+           f"{c['with'] / c['pairs']:.2f} instructions with lock_stat, "
+           f"{c['without'] / c['pairs']:.2f} without: "
+           f"**{c['per_pair_x100'] / 100:.2f}** for lock_stat's hooks "
+           f"({c['pairs']} pairs, `lock_stat.lock_stat_cost`).", "",
+           "| kernel | hackbench time (ns) | with lock_stat | change | lock acquisitions "
+           "counted | context switches (without / with) |", "|---|---|---|---|---|---|"]
+    for what, base, ls in LOCK_STAT_PAIRS:
+        rb = run.records(Boot(base, HACKBENCH, "hackbench"), mode)
+        rl = run.records(Boot(ls, HACKBENCH, "hackbench"), mode)
+        tb, tl = (r.of_type("hackbench") for r in (rb, rl))
+        if not tb or not tl:
+            raise FigureError(f"{base}/{ls}: no hackbench record")
+        acq = sum(x["acq"] for x in rl.of_type("lock_stat"))
+        if not rl.of_type("lock_stat_run"):
+            raise FigureError(f"{ls}: no lock_stat_run record (lock_stat's table)")
+        cs = []
+        for r in (rb, rl):
+            ps = r.of_type("perf_stat")
+            cs.append(str(ps[-1]["cs"]) if ps else "-")
+        a, b = tb[0]["time_ns"], tl[0]["time_ns"]
+        out.append(f"| {what} (`{base}`, `{ls}`) | {a} | {b} | {(b / a - 1) * 100:+.2f}% | "
+                   f"{acq} | {' / '.join(cs)} |")
+    return out
+
+
 def _per_pair(rec, key):
     """A lat_cost record's total for @key over its loops, as the kernel prints it."""
     if key not in rec:
@@ -1087,6 +1126,11 @@ FIGURES = {
                     "the same port without them, and each tracer's cost per IRQ-flag or "
                     "preempt-count transition (`trace: cost` after hackbench, instructions "
                     "above the untraced pair, per transition)"),
+    "lock-stat-cost": (fig_lock_stat_cost, "lock_stat's hooks per uncontended "
+                       "lock+unlock pair (`test/run lock-stat-icount`'s cost case) and "
+                       "over `run=hackbench hackbench.groups=2 hackbench.loops=20` on the "
+                       "lock_stat presets against the same kernels without it (the table "
+                       "counts the acquisitions lock_stat printed)"),
     "tracer-pairs": (fig_tracer_pairs, "the tracers' own cost per pair (`trace: cost`, "
                      "after hackbench), instructions"),
     "locking": (fig_locking, "`locking.bench_uncontended`, one lock+unlock pair, mean of "

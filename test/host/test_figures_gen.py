@@ -99,6 +99,21 @@ def ktrace_log(fns, kmalloc):
 for cfg, (fns, km) in KT.items():
     LOGS[f"{cfg}-ktrace-pair-icount"] = ktrace_log(fns, km)
 
+LS_RUN = {"type": "lock_stat_run", "clock": "tsc", "tsc_khz": 1000000, "classes": 3,
+          "printed": 2, "class_overflow": 0, "depth_overflow": 0}
+LOGS["lock_stat-lock-stat-tests-icount"] = log(
+    {"type": "lock_stat_cost", "clock": "icount", "pairs": 1000, "with": 153000,
+     "without": 18000, "per_pair_x100": 13500})
+for _cfg, _t, _cs in (("default", 8000000, 500), ("lock_stat", 8240000, 510),
+                      ("rt", 9000000, 300), ("rt_lock_stat", 9300000, 330)):
+    _recs = [hackbench(_t), {"type": "perf_stat", "what": "hackbench", "runs": 1,
+                             "task_ns": _t, "cs": _cs, "nvcsw": 1, "nivcsw": 1, "migr": 0,
+                             "elapsed_ns": _t, "err_x100": 0}]
+    if "lock_stat" in _cfg:
+        _recs += [{"type": "lock_stat", "class": c, "rw": "w", "con": 0, "acq": n, "cb": 0,
+                   "ab": 0} for c, n in (("&n->list_lock", 700), ("rq", 300))] + [LS_RUN]
+    LOGS.setdefault(f"{_cfg}-hackbench-icount", log(*_recs))
+
 EXPECT = {
     "deadline": ["| 1818 / 1867 / 3188 ns |", "| 34.12 ms in 6 instances (44 ms) |",
                  "| 6, 0 |"],
@@ -107,6 +122,10 @@ EXPECT = {
            "| `spin_lock_irqsave`+`unlock_irqrestore` | 26 | 156 |",
            "| 106190 iterations/s, 0 failures | 34688 iterations/s, 0 failures |"],
     "lockdep": ["| `default` | off | 20 | 16 |", "| `lockdep` | on | 354 | 435 |"],
+    "lock-stat-cost": ["153.00 instructions with lock_stat, 18.00 without: **135.00**",
+                       "| !RT (`default`, `lock_stat`) | 8000000 | 8240000 | +3.00% | 1000 | "
+                       "500 / 510 |", "| RT (`rt`, `rt_lock_stat`) | 9000000 | 9300000 | "
+                       "+3.33% | 1000 | 300 / 330 |"],
     "trace-windows": ["| irqsoff | 200000 | 200049 | 200049 |",
                       "| preemptoff | 200000 | 200054 | 200054 |",
                       "| migrate | 200000 | 200981 | 200981 |"],
@@ -194,7 +213,8 @@ class DocTest(unittest.TestCase):
 class GeneratorTest(DocTest):
     def test_each_generator_renders_and_rechecks(self):
         stale = {"deadline": ("1867", "1868"), "pi": ("| 26 | 156 |", "| 27 | 156 |"),
-                 "lockdep": ("| 354 |", "| 355 |"), "trace-windows": ("200981", "200980"),
+                 "lockdep": ("| 354 |", "| 355 |"),
+                 "lock-stat-cost": ("**135.00**", "**135.01**"), "trace-windows": ("200981", "200980"),
                  "seeds-icount": ("8.742 vs 8.809", "8.742 vs 8.810"),
                  "ktrace-pairs": ("| - | - | 107 |", "| - | - | 108 |"),
                  "ktrace-paths": ("**83**", "**84**")}
