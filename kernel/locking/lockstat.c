@@ -174,20 +174,19 @@ void lockstat_init_map(struct lockdep_map *lock)
 	lock->ip = 0;
 }
 
-/* Asked for (or taken by a trylock): the hold time starts here. */
-void lockstat_acquire(struct lockdep_map *lock, int read)
+/*
+ * Push @lock on @curr's held stack, its hold time starting now; NULL when
+ * the stack is full (counted, and the lock then goes unrecorded).  IRQs
+ * are off: an interrupt's locks stack on the same task.
+ */
+static __always_inline struct lockstat_held *
+lockstat_push_held(struct task_struct *curr, struct lockdep_map *lock, int read)
 {
-	struct task_struct *curr;
 	struct lockstat_held *hl;
-	unsigned long flags;
 
-	if (unlikely(!lock_stat || in_nmi()))
-		return;
-	raw_local_irq_save(flags);
-	curr = current;
 	if (unlikely(curr->lockstat_depth >= LOCKSTAT_DEPTH)) {
 		lockstat_depth_overflow++;
-		goto out;
+		return NULL;
 	}
 	hl = &curr->lockstat_held[curr->lockstat_depth++];
 	hl->map = lock;
@@ -196,7 +195,18 @@ void lockstat_acquire(struct lockdep_map *lock, int read)
 	hl->slept = 0;
 	hl->spun = 0;
 	hl->holdtime_stamp = lockstat_clock();
-out:
+	return hl;
+}
+
+/* Asked for (or taken by a trylock): the hold time starts here. */
+void lockstat_acquire(struct lockdep_map *lock, int read)
+{
+	unsigned long flags;
+
+	if (unlikely(!lock_stat || in_nmi()))
+		return;
+	raw_local_irq_save(flags);
+	lockstat_push_held(current, lock, read);
 	raw_local_irq_restore(flags);
 }
 
@@ -223,18 +233,8 @@ void lockstat_acquire_uncontended(struct lockdep_map *lock, int read,
 	class = lockstat_class_early(lock);
 	raw_local_irq_save(flags);
 	curr = current;
-	if (unlikely(curr->lockstat_depth >= LOCKSTAT_DEPTH)) {
-		lockstat_depth_overflow++;
-		goto out;
-	}
-	hl = &curr->lockstat_held[curr->lockstat_depth++];
-	hl->map = lock;
-	hl->read = !!read;
-	hl->waittime_stamp = 0;
-	hl->slept = 0;
-	hl->spun = 0;
-	hl->holdtime_stamp = lockstat_clock();
-	if (!class)
+	hl = lockstat_push_held(curr, lock, read);
+	if (!hl || !class)
 		goto out;
 	cpu = smp_processor_id();
 	stats = get_lock_stats(class);
