@@ -178,7 +178,7 @@ class Runner:
         self.root = root        # the tree whose kernels are built and booted
         self.at_commit = at     # None: the current tree; else that commit's worktree
         self.others = {}
-        self.matrices = set()   # experiments tools/irqlab matrix ran in this process
+        self.matrices = set()   # (kind, experiment) tools/irqlab matrix ran here
 
     def at(self, commit):
         """A runner for the same boots of another commit's kernels: built in a
@@ -837,25 +837,28 @@ def _irqlab_tool():
     return sys.modules["irqlab_tool"]
 
 
-def _matrix_sides(run, exp, wl, configs):
-    """Each configuration's parsed runs of EXP's workload WL, from the matrix
-    tools/irqlab ran (resumable) into build/figures/seeds-tcg/COMMIT/EXP, or
-    from LOGS/seeds-tcg/EXP (its .json cells) with --logs."""
+def _experiment_dir(run, exp, kind):
+    """(tools/irqlab, EXP's matrix, its directory): the matrix tools/irqlab
+    ran (resumable) into build/figures/KIND/COMMIT/EXP, or LOGS/KIND/EXP (its
+    .json cells) with --logs."""
     tool = _irqlab_tool()
-    ini = os.path.join(ROOT, "tools", "experiments", f"{exp}.ini")
     try:
-        mx = tool.load_matrix(ini)
+        mx = tool.load_matrix(os.path.join(ROOT, "tools", "experiments", f"{exp}.ini"))
     except ValueError as e:
         raise FigureError(str(e)) from None
     if run.logs:
-        out = os.path.join(run.logs, "seeds-tcg", exp)
-    else:
-        out = os.path.join(ROOT, "build", "figures", "seeds-tcg", head_commit(), exp)
-        if exp not in run.matrices:
-            rc = tool.boot_matrix(mx, out, progress=sys.stderr)
-            if rc == 2:
-                raise FigureError(f"{exp}: tools/irqlab matrix could not run (see above)")
-            run.matrices.add(exp)
+        return tool, mx, os.path.join(run.logs, kind, exp)
+    out = os.path.join(ROOT, "build", "figures", kind, head_commit(), exp)
+    if (kind, exp) not in run.matrices:
+        if tool.boot_matrix(mx, out, progress=sys.stderr) == 2:
+            raise FigureError(f"{exp}: tools/irqlab matrix could not run (see above)")
+        run.matrices.add((kind, exp))
+    return tool, mx, out
+
+
+def _matrix_sides(run, exp, wl, configs):
+    """Each configuration's parsed runs of EXP's workload WL (_experiment_dir())."""
+    tool, mx, out = _experiment_dir(run, exp, "seeds-tcg")
     # every run on disk: a stopping rule decides how many (at least min_reps)
     least = mx["rule"]["min_reps"] if mx.get("rule") else mx["reps"]
     sides = {}
@@ -907,21 +910,8 @@ CLAIMS_TCG = ("e2", "e2_lockstat")
 
 
 def _claims_doc(run, exp):
-    """evaluate_claims() over EXP's matrix: booted (resumable) into
-    build/figures/seeds-claims/COMMIT/EXP, or read from LOGS/seeds-claims/EXP."""
-    tool = _irqlab_tool()
-    try:
-        mx = tool.load_matrix(os.path.join(ROOT, "tools", "experiments", f"{exp}.ini"))
-    except ValueError as e:
-        raise FigureError(str(e)) from None
-    if run.logs:
-        out = os.path.join(run.logs, "seeds-claims", exp)
-    else:
-        out = os.path.join(ROOT, "build", "figures", "seeds-claims", head_commit(), exp)
-        if exp not in run.matrices:
-            if tool.boot_matrix(mx, out, progress=sys.stderr) == 2:
-                raise FigureError(f"{exp}: tools/irqlab matrix could not run (see above)")
-            run.matrices.add(exp)
+    """evaluate_claims() over EXP's matrix (_experiment_dir())."""
+    tool, mx, out = _experiment_dir(run, exp, "seeds-claims")
     for w in mx["workloads"]:
         for c in mx["configs"]:
             paths = tool.cell_paths(out, w, c)
