@@ -18,7 +18,7 @@
 #include <asm/tsc.h>
 
 #define PROFILE_TEST_HZ		1000
-#define PROFILE_TEST_MS		200
+#define PROFILE_TEST_MS		100
 
 static bool profile_exact(void)
 {
@@ -123,7 +123,7 @@ static void profile_drops_counted(struct ktest *t)
 {
 	u64 total, dropped, kept;
 
-	profile_spin_all(t, PROFILE_TEST_HZ, 1, 100, true);
+	profile_spin_all(t, PROFILE_TEST_HZ, 1, PROFILE_TEST_MS / 2, true);
 	profile_totals(&total, &dropped);
 	kept = profile_sym_count("profile_test_spin") + profile_sym_count("profile_test_spin_other");
 	ktest_info(t, "%llu samples, %llu dropped, %llu kept in the spinners",
