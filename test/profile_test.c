@@ -103,6 +103,7 @@ static void profile_top_symbol(struct ktest *t)
 		   (unsigned long long)total, (unsigned long long)spin,
 		   (unsigned long long)dropped, (unsigned long long)ns);
 	KTEST_EXPECT_EQ(t, dropped, 0);
+	KTEST_EXPECT_EQ(t, profile_kept(), total);
 	KTEST_EXPECT_GT(t, total, 0);
 	KTEST_EXPECT_GT(t, spin * 2, total);	/* more than half */
 	if (profile_exact()) {
@@ -131,6 +132,7 @@ static void profile_drops_counted(struct ktest *t)
 		   (unsigned long long)kept);
 	KTEST_EXPECT_GT(t, dropped, 0);
 	/* What was not dropped is in the tables: no sample is lost either way. */
+	KTEST_EXPECT_EQ(t, profile_kept() + dropped, total);
 	KTEST_EXPECT_LE(t, kept, total - dropped);
 	KTEST_EXPECT_GT(t, total, dropped);
 	profile_free();

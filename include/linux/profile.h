@@ -20,6 +20,8 @@ int profile_start(unsigned int hz, unsigned int entries);
 void profile_stop(void);
 /* Samples taken and samples that found no room (all CPUs). */
 void profile_totals(u64 *total, u64 *dropped);
+/* Samples counted in the tables. */
+u64 profile_kept(void);
 /* Samples whose RIP lies in the function @sym (after profile_stop()). */
 u64 profile_sym_count(const char *sym);
 /* Print the top profile.top symbols and the records for @what, then free. */

@@ -200,6 +200,23 @@ void profile_totals(u64 *total, u64 *dropped)
 	}
 }
 
+/* Samples in the tables: total - dropped, unless a sample was lost. */
+u64 profile_kept(void)
+{
+	u64 n = 0;
+	int cpu;
+
+	if (!profile_nr_entries)
+		return 0;
+	for_each_possible_cpu(cpu) {
+		const struct profile_entry *t = per_cpu_ptr(&profile_cpu, cpu)->table;
+
+		for (unsigned int i = 0; i < profile_nr_entries; i++)
+			n += t[i].n;
+	}
+	return n;
+}
+
 static const char profile_unknown[] = "[unknown]";
 
 static const char *profile_sym(unsigned long ip, bool ret_addr)
