@@ -35,6 +35,7 @@
 #include <linux/trace_irqsoff.h>
 #include <asm/perf_event.h>
 #include <linux/perf_stat.h>
+#include <linux/profile.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
 extern u64 acpi_hpet_addr;
@@ -150,6 +151,7 @@ static int run_group(const struct irqlab_workload **g, unsigned int n,
 	console_hold();
 	perf_stat_locks_begin();
 	perf_stat_read(&before);
+	profile_workload_begin();
 	for (unsigned int i = 0; i < n; i++) {
 		wt[i] = (struct wl_thread){ .w = g[i], .stop = &stop };
 		init_completion(&wt[i].done);
@@ -166,6 +168,7 @@ static int run_group(const struct irqlab_workload **g, unsigned int n,
 	for (unsigned int i = 0; i < n; i++)
 		if (g[i]->flags & WL_LOAD)
 			wait_for_completion(&wt[i].done);
+	profile_workload_end();
 	perf_stat_read(&after);
 	perf_stat_locks_end();
 	console_unhold();
@@ -200,9 +203,13 @@ static int run_one(const struct irqlab_workload *w, struct perf_stat_runs *runs)
 	if (runs)
 		perf_stat_locks_begin();
 	perf_stat_read(&before);
+	if (runs)
+		profile_workload_begin();
 	failed = w->run() ? 1 : 0;
 	if (w->end)
 		w->end();
+	if (runs)
+		profile_workload_end();
 	perf_stat_read(&after);
 	if (runs)
 		perf_stat_locks_end();
@@ -255,6 +262,7 @@ static int run_repeated(const struct irqlab_workload **g, unsigned int n)
 	for (int r = 0; r < perf_repeat; r++)
 		failed += n == 1 ? run_one(g[0], &runs) : run_group(g, n, &runs);
 	perf_stat_print(name, &runs, !strcmp(tsc_clock_mode(), "icount"));
+	profile_workload_print(name);
 	return failed;
 }
 

@@ -43,6 +43,9 @@ FIELDS = {
     "perf_stat_lock": {"what": _STR, "class": _STR, "blocked_ns": _INT, "con": _INT},
     "lock_stat_cost": {"clock": _STR, "pairs": _INT, "with": _INT, "without": _INT,
                        "per_pair_x100": _INT},
+    "profile": {"what": _STR, "hz": _INT, "total": _INT, "dropped": _INT},
+    "profile_sym": {"what": _STR, "sym": _STR, "n": _INT},
+    "profile_stack": {"what": _STR, "stack": _STR, "n": _INT},
 }
 _CHOICES = {("lock_stat", "rw"): ("w", "r"), ("lock_stat_time", "rw"): ("w", "r"),
             ("lock_stat_time", "what"): ("wait", "hold"),

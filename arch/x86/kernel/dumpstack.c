@@ -168,6 +168,26 @@ unsigned int save_stack_trace(unsigned long *entries, unsigned int max,
 	return n;
 }
 
+/*
+ * As save_stack_trace(), but from an interrupted context's frame pointer
+ * (a sampling interrupt's regs->bp): the return addresses of the frames
+ * above it, up to @max of them.
+ */
+unsigned int save_stack_trace_bp(unsigned long bp, unsigned long *entries, unsigned int max)
+{
+	const struct stack_frame *f = (const struct stack_frame *)bp;
+	const struct stack_info *si = NULL;
+	unsigned int n = 0;
+
+	while (n < max && frame_ok(f, &si) && f->return_address) {
+		entries[n++] = f->return_address;
+		if (f->next_frame <= f)
+			break;
+		f = f->next_frame;
+	}
+	return n;
+}
+
 noinline void dump_stack(void)
 {
 	printk(KERN_WARNING "Call Trace:\n");

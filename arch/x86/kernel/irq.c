@@ -19,9 +19,11 @@
 #include <asm/hardirq.h>
 #include <asm/irq_vectors.h>
 #include <asm/ptrace.h>
+#include <asm-generic/irq_regs.h>
 
 DEFINE_PER_CPU(irq_cpustat_t, irq_stat);
 DEFINE_PER_CPU(struct kernel_stat, kstat);
+DEFINE_PER_CPU(struct pt_regs *, __irq_regs);
 static DEFINE_PER_CPU(struct irq_desc *[NR_VECTORS], vector_irq);
 static DEFINE_PER_CPU(bool, hardirq_stack_inuse);
 /* 0 until this CPU's entry-area stacks are mapped: then use the IRQ stack. */
@@ -103,6 +105,7 @@ static void handle_vector(void *arg)
 {
 	struct pt_regs *regs = arg;
 	unsigned int v = regs->vector;
+	struct pt_regs *old_regs;
 	struct irq_desc *desc;
 
 	this_cpu_inc(kstat.irqs_sum);
@@ -111,6 +114,7 @@ static void handle_vector(void *arg)
 		smp_spurious_interrupt();
 		return;		/* never in service: no EOI */
 	}
+	old_regs = set_irq_regs(regs);
 	if (v >= FIRST_SYSTEM_VECTOR) {
 		handle_system_vector(regs);
 	} else {
@@ -122,6 +126,7 @@ static void handle_vector(void *arg)
 				smp_processor_id(), v);
 		}
 	}
+	set_irq_regs(old_regs);
 	ack_APIC_irq();
 }
 

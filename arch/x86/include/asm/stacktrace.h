@@ -30,5 +30,6 @@ void show_stack_from(unsigned long ip, unsigned long bp, const char *log_lvl);
 void dump_stack(void);
 unsigned int save_stack_trace(unsigned long *entries, unsigned int max,
 			      unsigned int skip);
+unsigned int save_stack_trace_bp(unsigned long bp, unsigned long *entries, unsigned int max);
 
 #endif
