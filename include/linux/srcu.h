@@ -66,6 +66,11 @@ void process_srcu(struct work_struct *work);
 	static DEFINE_PER_CPU(struct srcu_data, name##_srcu_data);	\
 	static struct srcu_struct name = __SRCU_STRUCT_INIT(name, name##_srcu_data)
 
+/* A global one, for use from other files. */
+#define DEFINE_SRCU(name)						\
+	static DEFINE_PER_CPU(struct srcu_data, name##_srcu_data);	\
+	struct srcu_struct name = __SRCU_STRUCT_INIT(name, name##_srcu_data)
+
 int init_srcu_struct(struct srcu_struct *ssp);
 void cleanup_srcu_struct(struct srcu_struct *ssp);
 int __srcu_read_lock(struct srcu_struct *ssp);
