@@ -15,6 +15,7 @@
 #include <linux/delay.h>
 #include <linux/completion.h>
 #include <linux/slab.h>
+#include "slub_test.h"
 
 struct test_shrinker {
 	struct shrinker shrinker;
@@ -328,7 +329,44 @@ static void shrink_slab_while_registrant_holds_lock(struct ktest *t)
 	ktest_info(t, "variant %s", IS_ENABLED(CONFIG_SHRINKER_RWSEM) ? "rwsem" : "srcu");
 }
 
+/*
+ * The "slab" shrinker reaches kmem_cache_shrink(): a cache left holding
+ * only empty slabs (its CPU slab, partial lists) has none after one
+ * shrink_slab() at priority 0, and keeps them when that shrinker is not
+ * registered.
+ */
+static void slab_shrinker_frees_empty_slabs(struct ktest *t)
+{
+#ifdef CONFIG_SLUB_DEBUG
+	static void *p[16 * 64];
+	struct kmem_cache *s;
+	unsigned int objs;
+	int n;
+
+	s = slub_t_cache(t, "shrinker-t", 512, 0, SLUB_T_NOMERGE, NULL);
+	objs = oo_objects(s->oo);
+	n = min_t(int, 16 * objs, ARRAY_SIZE(p));
+	for (int i = 0; i < n; i++) {
+		p[i] = kmem_cache_alloc(s, GFP_KERNEL);
+		KTEST_ASSERT_TRUE(t, p[i] != NULL);
+	}
+	for (int i = 0; i < n; i++)
+		kmem_cache_free(s, p[i]);
+	KTEST_EXPECT_GE(t, slub_t_slabs(s), 1);
+	shrink_slab(GFP_KERNEL, 0, NULL, 0);
+	KTEST_EXPECT_GE(t, slub_t_slabs(s), 1);		/* not registered yet */
+	KTEST_ASSERT_EQ(t, kmem_cache_shrinker_register(), 0);
+	shrink_slab(GFP_KERNEL, 0, NULL, 0);
+	KTEST_EXPECT_EQ(t, slub_t_slabs(s), 0);
+	kmem_cache_shrinker_unregister();
+	kmem_cache_destroy(s);
+#else
+	ktest_skip(t, "needs CONFIG_SLUB_DEBUG to count slabs");
+#endif
+}
+
 static struct ktest_case shrinker_cases[] = {
+	KTEST_CASE(slab_shrinker_frees_empty_slabs),
 	KTEST_CASE(do_shrink_slab_batches_and_deferred),
 	KTEST_CASE(do_shrink_slab_small_cache_and_seeks),
 	KTEST_CASE(do_shrink_slab_stop_and_cap),
