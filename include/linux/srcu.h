@@ -17,18 +17,20 @@
 #include <linux/completion.h>
 
 /*
- * A callback queued by call_srcu().  Linux defines struct callback_head in
- * <linux/types.h> with rcu_head as its other name; if classic RCU has
- * done so here, that definition is the one used.
+ * A callback queued by call_srcu() is an rcu_head, as in Linux.  Where
+ * classic RCU is built, <linux/rcupdate.h> defines it; otherwise this
+ * header does, the same way.
  */
-#ifndef rcu_head
-struct callback_head {
-	struct callback_head *next;
-	void (*func)(struct callback_head *head);
+#if __has_include(<linux/rcupdate.h>)
+#include <linux/rcupdate.h>
+#else
+struct rcu_head {
+	struct rcu_head *next;
+	void (*func)(struct rcu_head *head);
 } __aligned(sizeof(void *));
-#define rcu_head callback_head
-#endif
+#define callback_head rcu_head
 typedef void (*rcu_callback_t)(struct rcu_head *head);
+#endif
 
 /* One CPU's reader counts, indexed by srcu_idx & 1. */
 struct srcu_data {
