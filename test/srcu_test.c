@@ -153,6 +153,36 @@ static void late_reader_does_not_delay_gp(struct ktest *t)
 	wait_for_completion(&s.done);
 }
 
+/*
+ * A synchronize_srcu() that arrives while a grace period is in progress
+ * cannot share it: a reader that entered after that grace period flipped
+ * the index (and so does not hold it up) still holds up the caller.
+ */
+static void gp_in_progress_is_not_shared(struct ktest *t)
+{
+	static struct srcu_reader early, late;
+	static struct srcu_syncer a, b;
+	unsigned int idx0;
+
+	srcu_reader_start(t, &early, &srcu_test_srcu);
+	idx0 = READ_ONCE(srcu_test_srcu.srcu_idx);
+	srcu_syncer_start(t, &a, &srcu_test_srcu);
+	for (int i = 0; i < 2000 && READ_ONCE(srcu_test_srcu.srcu_idx) == idx0; i++)
+		msleep(1);
+	srcu_reader_start(t, &late, &srcu_test_srcu);
+	srcu_syncer_start(t, &b, &srcu_test_srcu);
+	msleep(10);		/* b is waiting behind a's grace period */
+	WRITE_ONCE(early.release, true);
+	wait_for_completion(&early.done);
+	wait_for_completion(&a.done);
+	msleep(30);
+	KTEST_EXPECT_FALSE(t, READ_ONCE(b.done_flag));
+	WRITE_ONCE(late.release, true);
+	wait_for_completion(&late.done);
+	wait_for_completion(&b.done);
+	KTEST_EXPECT_LT(t, late.unlock_seq, b.done_seq);
+}
+
 struct srcu_cb {
 	struct rcu_head head;
 	int id;
@@ -253,6 +283,7 @@ static void cleanup_with_reader_warns(struct ktest *t)
 static struct ktest_case srcu_cases[] = {
 	KTEST_CASE(sleeping_reader_delays_gp),
 	KTEST_CASE(late_reader_does_not_delay_gp),
+	KTEST_CASE(gp_in_progress_is_not_shared),
 	KTEST_CASE(call_srcu_after_gp_in_order),
 	KTEST_CASE(srcu_barrier_waits),
 	KTEST_CASE(cleanup_with_reader_warns),

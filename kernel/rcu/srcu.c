@@ -140,21 +140,37 @@ static void srcu_flip(struct srcu_struct *ssp)
  * flip may still be counting on it), then flip, then drain the index every
  * reader before the flip used.
  */
-static void srcu_gp_run(struct srcu_struct *ssp)
+static void srcu_gp_run_locked(struct srcu_struct *ssp)
 {
-	mutex_lock(&ssp->srcu_gp_mutex);
 	srcu_wait_idx(ssp, 1 ^ (READ_ONCE(ssp->srcu_idx) & 1));
 	srcu_flip(ssp);
 	srcu_wait_idx(ssp, 1 ^ (READ_ONCE(ssp->srcu_idx) & 1));
 	smp_mb(); /* The readers' sections before what follows the GP. */
 	WRITE_ONCE(ssp->srcu_gp_seq, ssp->srcu_gp_seq + 1);
+}
+
+/*
+ * Callers that queue up behind a grace period in progress share the next
+ * one, as srcutree's srcu_gp_seq snapshots let them: once two grace periods
+ * have completed since the call, one of them started after it.
+ */
+static void srcu_gp_wait(struct srcu_struct *ssp)
+{
+	unsigned long snap;
+
+	smp_mb(); /* The caller's updates before the snapshot and the GP. */
+	snap = READ_ONCE(ssp->srcu_gp_seq);
+	mutex_lock(&ssp->srcu_gp_mutex);
+	if (READ_ONCE(ssp->srcu_gp_seq) - snap < 2)
+		srcu_gp_run_locked(ssp);
 	mutex_unlock(&ssp->srcu_gp_mutex);
+	smp_mb(); /* The grace period before what the caller does next. */
 }
 
 void synchronize_srcu(struct srcu_struct *ssp)
 {
 	might_sleep();
-	srcu_gp_run(ssp);
+	srcu_gp_wait(ssp);
 }
 
 unsigned long srcu_batches_completed(struct srcu_struct *ssp)
@@ -180,7 +196,7 @@ void process_srcu(struct work_struct *work)
 	spin_unlock_irqrestore(&ssp->lock, flags);
 	if (!list)
 		return;
-	srcu_gp_run(ssp);
+	srcu_gp_wait(ssp);
 	for (; list; list = next) {
 		next = list->next;
 		list->func(list);
