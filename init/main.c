@@ -60,6 +60,8 @@ static const struct irqlab_workload workloads[] = {
 	{ "cyclicdl", cyclicdl_run,
 	  "SCHED_DEADLINE wakeup latency, cyclicdeadline-like (cyclicdl.cpus/runtime_us/"
 	  "deadline_us/period_us/loops/duration_ms/hist_us)" },
+	{ "shrink", shrink_run,
+	  "shrink_slab() on every CPU while shrinkers come and go (shrink.count/duration_ms)" },
 	{ "hackbench", hackbench_run,
 	  "messaging over kmalloc'd buffers (hackbench.groups/fds/loops/size/affinity)",
 	  WL_LOAD, hackbench_end },

@@ -22,6 +22,7 @@
 #include <linux/preempt.h>
 #include <linux/moduleparam.h>
 #include <linux/record.h>
+#include <linux/shrinker.h>
 #include <asm/stacktrace.h>
 #include "slab.h"
 
@@ -372,6 +373,58 @@ void kmem_cache_destroy(struct kmem_cache *s)
 int kmem_cache_shrink(struct kmem_cache *s)
 {
 	return __kmem_cache_shrink(s);
+}
+
+/*
+ * irqlab's own "slab" shrinker (Linux has none: its caches' users register
+ * their own): the objects it counts are the caches on slab_caches, and
+ * scanning one means kmem_cache_shrink() on it, so reclaim's shrink_slab()
+ * can hand every cache's empty slabs back to the page allocator.  Caches
+ * are shrunk under slab_mutex, as Linux's memory-offline path shrinks them.
+ */
+static unsigned long slab_caches_count(struct shrinker *sh, struct shrink_control *sc)
+{
+	struct kmem_cache *s;
+	unsigned long n = 0;
+
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(s, &slab_caches, list)
+		n++;
+	mutex_unlock(&slab_mutex);
+	return n;
+}
+
+static unsigned long slab_caches_scan(struct shrinker *sh, struct shrink_control *sc)
+{
+	struct kmem_cache *s;
+	unsigned long n = 0;
+
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(s, &slab_caches, list) {
+		if (n >= sc->nr_to_scan)
+			break;
+		kmem_cache_shrink(s);
+		n++;
+	}
+	mutex_unlock(&slab_mutex);
+	sc->nr_scanned = n;
+	return n;
+}
+
+static struct shrinker slab_caches_shrinker = {
+	.count_objects = slab_caches_count,
+	.scan_objects = slab_caches_scan,
+	.seeks = DEFAULT_SEEKS,
+};
+
+int kmem_cache_shrinker_register(void)
+{
+	return register_shrinker(&slab_caches_shrinker);
+}
+
+void kmem_cache_shrinker_unregister(void)
+{
+	unregister_shrinker(&slab_caches_shrinker);
 }
 
 /* -------------------------------------------------------- kmalloc caches */

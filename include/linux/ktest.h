@@ -99,6 +99,9 @@ int pi_stress_run(void);
 /* The run=slabbench workload (test/slabbench.c). */
 int slabbench_run(void);
 
+/* The run=shrink workload (test/shrink.c). */
+int shrink_run(void);
+
 /* The run=cyclic workload (test/cyclic.c). */
 int cyclic_run(void);
 /* The run=cyclicdl workload (test/cyclicdl.c). */
