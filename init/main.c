@@ -35,6 +35,7 @@
 #include <linux/trace_irqsoff.h>
 #include <asm/perf_event.h>
 #include <linux/perf_stat.h>
+#include <linux/rcupdate.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
 extern u64 acpi_hpet_addr;
@@ -567,6 +568,7 @@ __noreturn void start_kernel(void)
 	smp_prepare_cpus();
 	setup_per_cpu_areas();
 	sched_init();
+	rcu_init();
 	if (!cea_map_cpu(0))
 		panic("cannot map CPU 0's entry-area stacks");
 	cpu_init(0);

@@ -19,6 +19,7 @@
 #include <linux/sched/wake_q.h>
 #include <linux/sched/task.h>
 #include <linux/perf_stat.h>
+#include <linux/rcupdate.h>
 #include <linux/trace_irqsoff.h>
 #include <asm/apic.h>
 #include <asm/processor.h>
@@ -573,6 +574,7 @@ static void __schedule(unsigned int sched_mode)
 	prev = rq->curr;
 	schedule_debug(prev, preempt);
 	local_irq_disable();
+	rcu_note_context_switch(preempt);
 	raw_spin_rq_lock(rq);
 	update_rq_clock(rq);
 
@@ -812,6 +814,7 @@ void sched_init_smp(void)
 	sched_init_domains();
 	cpu_stop_init();
 	spawn_ksoftirqd();
+	rcu_init_smp();
 	workqueue_init();
 }
 
