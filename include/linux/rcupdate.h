@@ -42,6 +42,7 @@ void rcu_init_smp(void);
 
 /* Observers for tests and reports. */
 unsigned long rcu_get_gp_seq(void);
+struct task_struct *rcu_get_gp_kthread(void);
 void rcu_dump_state(void);
 extern int rcu_scheduler_active;
 

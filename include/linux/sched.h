@@ -359,6 +359,7 @@ int wake_up_state(struct task_struct *p, unsigned int state);
 int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags);
 void wake_up_new_task(struct task_struct *p);
 void yield(void);
+unsigned long long nr_context_switches_cpu(int cpu);
 
 /* struct sched_param { int sched_priority; } comes from newlib's <sys/types.h>. */
 

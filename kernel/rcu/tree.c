@@ -46,6 +46,12 @@ static bool use_softirq = !IS_ENABLED(CONFIG_PREEMPT_RT);
 static void rcu_report_qs_rsp(unsigned long flags);
 static void invoke_rcu_core(void);
 
+/* The GP kthread, for tests that must know where it runs. */
+struct task_struct *rcu_get_gp_kthread(void)
+{
+	return READ_ONCE(rcu_state.gp_kthread);
+}
+
 unsigned long rcu_get_gp_seq(void)
 {
 	return READ_ONCE(rcu_state.gp_seq);

@@ -774,6 +774,12 @@ void scheduler_tick(void)
 	trigger_load_balance(rq);
 }
 
+/* Context switches @cpu has made (Linux's nr_context_switches_cpu()). */
+unsigned long long nr_context_switches_cpu(int cpu)
+{
+	return READ_ONCE(cpu_rq(cpu)->nr_switches);
+}
+
 unsigned long nr_running(void)
 {
 	unsigned long n = 0;
