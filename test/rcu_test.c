@@ -28,6 +28,7 @@
 #include <linux/jiffies.h>
 #include <linux/atomic.h>
 #include <linux/bug.h>
+#include <linux/spinlock.h>
 
 #define RCU_TEST_MAGIC	0x5a5aa5a5UL
 /* Long enough for several ticks: a broken GP would end meanwhile. */
@@ -101,6 +102,7 @@ static void rcu_sync_waits_for_reader(struct ktest *t)
 
 struct preempt_ctx {
 	struct task_struct *hi;
+	spinlock_t *lock;	/* the section is this spinlock_t's (RT) */
 	volatile bool go, hi_done, unlocked, reader_done;
 	bool hi_saw_unlocked, reader_saw_hi_done, hi_ran_inside;
 	volatile bool hi_started;
@@ -122,24 +124,28 @@ static int preempt_reader_fn(void *arg)
 {
 	struct preempt_ctx *c = arg;
 
-	rcu_read_lock();
+	if (c->lock)
+		spin_lock(c->lock);
+	else
+		rcu_read_lock();
 	wake_up_process(c->hi);		/* FIFO: runs now, blocks in synchronize_rcu() */
 	c->hi_ran_inside = READ_ONCE(c->hi_started);
 	mdelay(READER_HOLD_MS);
 	c->reader_saw_hi_done = smp_load_acquire(&c->hi_done);
 	WRITE_ONCE(c->unlocked, true);
-	rcu_read_unlock();
+	if (c->lock)
+		spin_unlock(c->lock);
+	else
+		rcu_read_unlock();
 	smp_store_release(&c->reader_done, true);
 	return 0;
 }
 
-static void rcu_preempted_reader_blocks_gp(struct ktest *t)
+static void preempted_reader_blocks_gp(struct ktest *t, spinlock_t *lock)
 {
-	struct preempt_ctx c = {};
+	struct preempt_ctx c = { .lock = lock };
 	struct task_struct *r;
 
-	if (!IS_ENABLED(CONFIG_PREEMPT_RCU))
-		ktest_skip(t, "readers are not preemptible without PREEMPT_RCU");
 	c.hi = ktest_kthread(preempt_hi_fn, &c, "rcu_hi", 0, SCHED_FIFO, 10);
 	KTEST_ASSERT_TRUE(t, c.hi != NULL);
 	r = ktest_kthread(preempt_reader_fn, &c, "rcu_reader", 0, SCHED_NORMAL, 0);
@@ -152,6 +158,27 @@ static void rcu_preempted_reader_blocks_gp(struct ktest *t)
 	/* ...and its grace period still waited for the reader. */
 	KTEST_EXPECT_FALSE(t, c.reader_saw_hi_done);
 	KTEST_EXPECT_TRUE(t, c.hi_saw_unlocked);
+}
+
+static void rcu_preempted_reader_blocks_gp(struct ktest *t)
+{
+	if (!IS_ENABLED(CONFIG_PREEMPT_RCU))
+		ktest_skip(t, "readers are not preemptible without PREEMPT_RCU");
+	preempted_reader_blocks_gp(t, NULL);
+}
+
+/*
+ * PREEMPT_RT: a spinlock_t holder is an RCU reader (rt_spin_lock() takes
+ * rcu_read_lock(), as Linux 5.15-rt), so one preempted under the lock
+ * holds up the grace period like a preempted reader.
+ */
+static void rcu_rt_spinlock_holder_blocks_gp(struct ktest *t)
+{
+	static DEFINE_SPINLOCK(rcu_test_lock);
+
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT))
+		ktest_skip(t, "spinlock_t is a sleeping lock only on PREEMPT_RT");
+	preempted_reader_blocks_gp(t, &rcu_test_lock);
 }
 
 /* ------------------------------------------------- callbacks and barrier */
@@ -377,6 +404,7 @@ static struct ktest_case rcu_cases[] = {
 	KTEST_CASE(rcu_gp_progress_idle),
 	KTEST_CASE(rcu_sync_waits_for_reader),
 	KTEST_CASE(rcu_preempted_reader_blocks_gp),
+	KTEST_CASE(rcu_rt_spinlock_holder_blocks_gp),
 	KTEST_CASE(rcu_callback_waits_for_reader),
 	KTEST_CASE(rcu_callbacks_once_in_order),
 	KTEST_CASE(rcu_kfree_rcu_after_gp),
