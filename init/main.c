@@ -36,6 +36,7 @@
 #include <asm/perf_event.h>
 #include <linux/perf_stat.h>
 #include <linux/profile.h>
+#include <linux/rcupdate.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
 extern u64 acpi_hpet_addr;
@@ -577,6 +578,7 @@ __noreturn void start_kernel(void)
 	smp_prepare_cpus();
 	setup_per_cpu_areas();
 	sched_init();
+	rcu_init();
 	if (!cea_map_cpu(0))
 		panic("cannot map CPU 0's entry-area stacks");
 	cpu_init(0);

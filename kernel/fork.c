@@ -86,6 +86,12 @@ static void sched_fork(struct task_struct *p)
 	p->wake_cpu = p->cpu;
 	p->pi_waiters = RB_ROOT_CACHED;
 	raw_spin_lock_init(&p->pi_lock);
+#ifdef CONFIG_PREEMPT_RCU
+	p->rcu_read_lock_nesting = 0;
+	p->rcu_read_unlock_special.s = 0;
+	INIT_LIST_HEAD(&p->rcu_node_entry);
+	p->rcu_blocked_node = NULL;
+#endif
 	/* Starts with the count every switch carries (see core.c). */
 	p->thread_info.preempt_lazy_count = 0;
 }

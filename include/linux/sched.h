@@ -132,6 +132,18 @@ struct thread_struct {
 	unsigned long sp;	/* saved by __switch_to_asm */
 };
 
+struct rcu_node;
+/* Why rcu_read_unlock() must take the slow path (Linux's union rcu_special). */
+union rcu_special {
+	struct {
+		u8 blocked;	/* preempted in a reader, on a blocked-tasks list */
+		u8 need_qs;
+		u8 exp_hint;
+		u8 need_mb;
+	} b;
+	u32 s;
+};
+
 struct task_struct {
 	struct thread_info thread_info;	/* first, as THREAD_INFO_IN_TASK */
 	unsigned int __state;
@@ -190,6 +202,13 @@ struct task_struct {
 	struct rt_mutex_waiter *pi_blocked_on;	/* the lock we wait for */
 	struct wake_q_node wake_q;
 
+#ifdef CONFIG_PREEMPT_RCU
+	/* Preemptible RCU (kernel/rcu/tree_plugin.h). */
+	int rcu_read_lock_nesting;
+	union rcu_special rcu_read_unlock_special;
+	struct list_head rcu_node_entry;	/* on rnp->blkd_tasks */
+	struct rcu_node *rcu_blocked_node;
+#endif
 	int pid;
 	char comm[TASK_COMM_LEN];
 	struct list_head tasks;
@@ -340,6 +359,7 @@ int wake_up_state(struct task_struct *p, unsigned int state);
 int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags);
 void wake_up_new_task(struct task_struct *p);
 void yield(void);
+unsigned long long nr_context_switches_cpu(int cpu);
 
 /* struct sched_param { int sched_priority; } comes from newlib's <sys/types.h>. */
 

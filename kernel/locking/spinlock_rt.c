@@ -7,10 +7,14 @@
  * Holding one keeps the task migrate-disabled instead of non-preemptible:
  * code written for spinlocks may rely on staying on its CPU (per-CPU data
  * found under the lock stays this CPU's) but not on excluding other tasks
- * of this CPU — those are excluded by the lock itself.  Linux also enters
- * an RCU read-side section here; irqlab has no RCU.
+ * of this CPU — those are excluded by the lock itself.  As in Linux, a
+ * holder is also inside an RCU read-side section (taken after the lock is
+ * acquired, left before it is released): code that relied on a spinlock
+ * disabling preemption to hold off a grace period keeps that guarantee,
+ * and a holder preempted under the lock holds up the grace period.
  */
 #include <linux/spinlock.h>
+#include <linux/rcupdate.h>
 
 #define RT_MUTEX_BUILD_SPINLOCKS
 #include "rtmutex.c"
@@ -69,6 +73,7 @@ static __always_inline void __rt_spin_lock(spinlock_t *slock, int subclass)
 #else
 	rtlock_lock(&slock->lock);
 #endif
+	rcu_read_lock();
 	migrate_disable();
 }
 
@@ -90,6 +95,7 @@ void rt_spin_unlock(spinlock_t *slock)
 {
 	spin_release(&slock->dep_map, _RET_IP_);
 	migrate_enable();
+	rcu_read_unlock();
 	if (unlikely(!rt_mutex_cmpxchg_release(&slock->lock, current, NULL)))
 		rt_mutex_slowunlock(&slock->lock);
 }
@@ -109,6 +115,7 @@ static __always_inline int __rt_spin_trylock(spinlock_t *slock)
 		ret = rt_mutex_slowtrylock(&slock->lock);
 	if (ret) {
 		spin_acquire(&slock->dep_map, 0, 1, _RET_IP_);
+		rcu_read_lock();
 		migrate_disable();
 	}
 	return ret;
@@ -184,6 +191,7 @@ int rt_read_trylock(rwlock_t *rw)
 
 	if (ret) {
 		rwlock_acquire_read(&rw->dep_map, 0, 1, _RET_IP_);
+		rcu_read_lock();
 		migrate_disable();
 	}
 	return ret;
@@ -195,6 +203,7 @@ int rt_write_trylock(rwlock_t *rw)
 
 	if (ret) {
 		rwlock_acquire(&rw->dep_map, 0, 1, _RET_IP_);
+		rcu_read_lock();
 		migrate_disable();
 	}
 	return ret;
@@ -231,6 +240,7 @@ void rt_read_lock(rwlock_t *rw)
 	might_sleep();
 	rwlock_acquire_read(&rw->dep_map, 0, 0, _RET_IP_);
 	LOCK_CONTENDED(rw, __rt_read_trylock, __rt_read_lock);
+	rcu_read_lock();
 	migrate_disable();
 }
 
@@ -239,6 +249,7 @@ void rt_write_lock(rwlock_t *rw)
 	might_sleep();
 	rwlock_acquire(&rw->dep_map, 0, 0, _RET_IP_);
 	LOCK_CONTENDED(rw, __rt_write_trylock, __rt_write_lock);
+	rcu_read_lock();
 	migrate_disable();
 }
 
@@ -246,6 +257,7 @@ void rt_read_unlock(rwlock_t *rw)
 {
 	rwlock_release(&rw->dep_map, _RET_IP_);
 	migrate_enable();
+	rcu_read_unlock();
 	rwbase_read_unlock(&rw->rwbase, TASK_RTLOCK_WAIT);
 }
 
@@ -253,6 +265,7 @@ void rt_write_unlock(rwlock_t *rw)
 {
 	rwlock_release(&rw->dep_map, _RET_IP_);
 	migrate_enable();
+	rcu_read_unlock();
 	rwbase_write_unlock(&rw->rwbase);
 }
 

@@ -19,6 +19,7 @@
 #include <linux/sched/wake_q.h>
 #include <linux/sched/task.h>
 #include <linux/perf_stat.h>
+#include <linux/rcupdate.h>
 #include <linux/trace_irqsoff.h>
 #include <asm/apic.h>
 #include <asm/processor.h>
@@ -573,6 +574,7 @@ static void __schedule(unsigned int sched_mode)
 	prev = rq->curr;
 	schedule_debug(prev, preempt);
 	local_irq_disable();
+	rcu_note_context_switch(preempt);
 	raw_spin_rq_lock(rq);
 	update_rq_clock(rq);
 
@@ -772,6 +774,12 @@ void scheduler_tick(void)
 	trigger_load_balance(rq);
 }
 
+/* Context switches @cpu has made (Linux's nr_context_switches_cpu()). */
+unsigned long long nr_context_switches_cpu(int cpu)
+{
+	return READ_ONCE(cpu_rq(cpu)->nr_switches);
+}
+
 unsigned long nr_running(void)
 {
 	unsigned long n = 0;
@@ -812,6 +820,7 @@ void sched_init_smp(void)
 	sched_init_domains();
 	cpu_stop_init();
 	spawn_ksoftirqd();
+	rcu_init_smp();
 	workqueue_init();
 }
 

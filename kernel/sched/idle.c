@@ -10,6 +10,7 @@
 #include <linux/trace_irqsoff.h>
 #include <linux/irqflags.h>
 #include <linux/smp.h>
+#include <linux/rcupdate.h>
 
 void schedule_idle(void);
 void flush_smp_call_function_queue(void);
@@ -110,6 +111,7 @@ static void do_idle(void)
 {
 	/* Halting is not a preempt-off latency: close the window first. */
 	stop_critical_timings();
+	rcu_idle_enter();
 	while (!need_resched()) {
 		local_irq_disable();
 		if (need_resched()) {
@@ -118,6 +120,7 @@ static void do_idle(void)
 		}
 		safe_halt();	/* sti; hlt: no wakeup can slip in between */
 	}
+	rcu_idle_exit();
 	start_critical_timings();
 	flush_smp_call_function_queue();
 	schedule_idle();

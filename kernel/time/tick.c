@@ -14,6 +14,7 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/irqflags.h>
+#include <linux/rcupdate.h>
 
 static DEFINE_PER_CPU(struct hrtimer, tick_sched_timer);
 static DEFINE_PER_CPU(bool, tick_running);
@@ -33,6 +34,7 @@ static enum hrtimer_restart tick_sched_timer_fn(struct hrtimer *timer)
 	ktime_t now = ktime_get();
 
 	tick_do_update_jiffies(now);
+	rcu_sched_clock_irq(0);	/* no user mode: never from user */
 	scheduler_tick();
 	hrtimer_forward(timer, now, TICK_NSEC);
 	return HRTIMER_RESTART;

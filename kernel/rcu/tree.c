@@ -1,0 +1,679 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tree RCU (Linux 5.15's kernel/rcu/tree.c) at irqlab's scale.
+ *
+ * A grace period (GP) is run by one kthread, rcu_gp_kthread ("rcu_preempt"
+ * under PREEMPT_RCU, "rcu_sched" otherwise): it starts a GP when one is
+ * requested, waits until every CPU has passed a quiescent state (QS) and
+ * no reader preempted inside the GP's read-side sections remains on the
+ * blocked-tasks list, then ends it.  CPUs note QSes in the scheduler
+ * (rcu_note_context_switch()), from the tick (rcu_sched_clock_irq()) when
+ * it interrupts the idle loop or, under PREEMPT_RCU, code outside any
+ * reader; they report them, notice GP starts and ends, and invoke their
+ * ready callbacks in rcu_core(), which runs in RCU_SOFTIRQ, or on
+ * PREEMPT_RT in the per-CPU rcuc/N kthreads (rcutree.use_softirq=0).
+ *
+ * Locking: the root rcu_node's raw lock, irqs off, covers the node, the
+ * GP numbers and the assignment of GP numbers to callbacks; a CPU's
+ * callback list is its own, touched with irqs off.  The lock nests
+ * outside pi_lock and the run-queue locks (wakeups happen under it) and
+ * is never taken with a run-queue lock held: rcu_note_context_switch()
+ * runs before __schedule() takes its run queue.
+ */
+#include <linux/kernel.h>
+#include <linux/interrupt.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/moduleparam.h>
+#include "tree.h"
+
+struct rcu_state rcu_state = {
+	.name = IS_ENABLED(CONFIG_PREEMPT_RCU) ? "rcu_preempt" : "rcu_sched",
+};
+DEFINE_PER_CPU(struct rcu_data, rcu_data);
+
+/*
+ * RCU_SCHEDULER_INACTIVE until rcu_init_smp(): one task runs, so every
+ * synchronize_rcu() is a grace period by itself (Linux's early-boot rule).
+ */
+int rcu_scheduler_active;
+
+/* rcutree.use_softirq: PREEMPT_RT invokes callbacks from rcuc kthreads. */
+static bool use_softirq = !IS_ENABLED(CONFIG_PREEMPT_RT);
+
+static void rcu_report_qs_rsp(unsigned long flags);
+static void invoke_rcu_core(void);
+
+/* The GP kthread, for tests that must know where it runs. */
+struct task_struct *rcu_get_gp_kthread(void)
+{
+	return READ_ONCE(rcu_state.gp_kthread);
+}
+
+unsigned long rcu_get_gp_seq(void)
+{
+	return READ_ONCE(rcu_state.gp_seq);
+}
+
+static bool rcu_gp_in_progress(void)
+{
+	return rcu_seq_state(rcu_seq_current(&rcu_state.gp_seq));
+}
+
+static void rcu_gp_kthread_wake(void)
+{
+	struct task_struct *t = READ_ONCE(rcu_state.gp_kthread);
+
+	if (t && current != t)
+		wake_up_process(t);
+}
+
+/*
+ * Ask for the GP that ends at @gp_seq_req (rnp->lock held).  A GP already
+ * running keeps the request in gp_seq_needed for rcu_gp_cleanup(); an
+ * idle RCU wakes the GP kthread.
+ */
+static bool rcu_start_this_gp(struct rcu_node *rnp, struct rcu_data *rdp,
+			      unsigned long gp_seq_req)
+{
+	if (ULONG_CMP_GE(rnp->gp_seq_needed, gp_seq_req))
+		return false;
+	WRITE_ONCE(rnp->gp_seq_needed, gp_seq_req);
+	if (rcu_gp_in_progress())
+		return false;
+	WRITE_ONCE(rcu_state.gp_flags, rcu_state.gp_flags | RCU_GP_FLAG_INIT);
+	return true;
+}
+
+/*
+ * Number this CPU's new callbacks (rnp->lock held) with the end of the
+ * next GP to start, and request that GP.  True if the GP kthread needs
+ * a wakeup.
+ */
+static bool rcu_accelerate_cbs(struct rcu_node *rnp, struct rcu_data *rdp)
+{
+	unsigned long gp_seq_req;
+
+	if (rcu_segcblist_restempty(&rdp->cblist, RCU_DONE_TAIL))
+		return false;
+	gp_seq_req = rcu_seq_snap(&rcu_state.gp_seq);
+	if (rcu_segcblist_accelerate(&rdp->cblist, gp_seq_req))
+		return rcu_start_this_gp(rnp, rdp, gp_seq_req);
+	return false;
+}
+
+static void rcu_accelerate_cbs_unlocked(struct rcu_node *rnp, struct rcu_data *rdp)
+{
+	bool needwake;
+
+	raw_spin_lock(&rnp->lock);
+	needwake = rcu_accelerate_cbs(rnp, rdp);
+	raw_spin_unlock(&rnp->lock);
+	if (needwake)
+		rcu_gp_kthread_wake();
+}
+
+/* Move callbacks whose GP has ended to DONE, then number new ones. */
+static bool rcu_advance_cbs(struct rcu_node *rnp, struct rcu_data *rdp)
+{
+	if (rcu_segcblist_restempty(&rdp->cblist, RCU_DONE_TAIL))
+		return false;
+	rcu_segcblist_advance(&rdp->cblist, rnp->gp_seq);
+	return rcu_accelerate_cbs(rnp, rdp);
+}
+
+/*
+ * This CPU catches up with its node (rnp->lock held, irqs off): a GP that
+ * ended readies callbacks, a GP that started needs a fresh QS from it.
+ */
+static bool __note_gp_changes(struct rcu_node *rnp, struct rcu_data *rdp)
+{
+	bool needwake = false;
+
+	if (rdp->gp_seq == rnp->gp_seq)
+		return false;
+	if (rcu_seq_completed_gp(rdp->gp_seq, rnp->gp_seq))
+		needwake = rcu_advance_cbs(rnp, rdp);
+	else
+		needwake = rcu_accelerate_cbs(rnp, rdp);
+	if (rcu_seq_new_gp(rdp->gp_seq, rnp->gp_seq)) {
+		/* A new GP: only a QS from now on counts for it. */
+		bool need_qs = !!(rnp->qsmask & rdp->grpmask);
+
+		rdp->cpu_no_qs = need_qs;
+		rdp->core_needs_qs = need_qs;
+	}
+	rdp->gp_seq = rnp->gp_seq;
+	return needwake;
+}
+
+static void note_gp_changes(struct rcu_data *rdp)
+{
+	struct rcu_node *rnp = rdp->mynode;
+	unsigned long flags;
+	bool needwake;
+
+	local_irq_save(flags);
+	if (rdp->gp_seq == READ_ONCE(rnp->gp_seq)) {
+		local_irq_restore(flags);
+		return;
+	}
+	raw_spin_lock(&rnp->lock);
+	needwake = __note_gp_changes(rnp, rdp);
+	raw_spin_unlock_irqrestore(&rnp->lock, flags);
+	if (needwake)
+		rcu_gp_kthread_wake();
+}
+
+/* ------------------------------------------------------ quiescent states */
+
+/* This CPU passed a QS; rcu_core() reports it. */
+static void rcu_qs(void)
+{
+	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+
+	if (!READ_ONCE(rdp->cpu_no_qs))
+		return;
+	WRITE_ONCE(rdp->cpu_no_qs, false);
+}
+
+/*
+ * Clear @mask in the node (rnp->lock held, irqs were saved in @flags; the
+ * lock is released).  The last CPU in, with no blocked reader left for
+ * this GP, tells the GP kthread.
+ */
+static void rcu_report_qs_rnp(unsigned long mask, struct rcu_node *rnp,
+			      unsigned long gps, unsigned long flags)
+{
+	if (!(rnp->qsmask & mask) || rnp->gp_seq != gps) {
+		raw_spin_unlock_irqrestore(&rnp->lock, flags);
+		return;
+	}
+	WRITE_ONCE(rnp->qsmask, rnp->qsmask & ~mask);
+	if (rnp->qsmask || rcu_preempt_blocked_readers_cgp(rnp)) {
+		raw_spin_unlock_irqrestore(&rnp->lock, flags);
+		return;
+	}
+	rcu_report_qs_rsp(flags);
+}
+
+/* Every QS is in: wake the GP kthread to end the GP (lock released). */
+static void rcu_report_qs_rsp(unsigned long flags)
+{
+	WRITE_ONCE(rcu_state.gp_flags, rcu_state.gp_flags | RCU_GP_FLAG_FQS);
+	raw_spin_unlock_irqrestore(&rcu_get_root()->lock, flags);
+	rcu_gp_kthread_wake();
+}
+
+/*
+ * The last blocked reader of the current GP left (rnp->lock held, released
+ * here): if the CPUs are all in too, the GP may end.
+ */
+static void rcu_report_unblock_qs_rnp(struct rcu_node *rnp, unsigned long flags)
+{
+	if (!rcu_gp_in_progress() || rnp->qsmask ||
+	    rcu_preempt_blocked_readers_cgp(rnp)) {
+		raw_spin_unlock_irqrestore(&rnp->lock, flags);
+		return;
+	}
+	rcu_report_qs_rsp(flags);
+}
+
+/* Report this CPU's QS for the GP it noted, if it is still the GP. */
+static void rcu_report_qs_rdp(struct rcu_data *rdp)
+{
+	struct rcu_node *rnp = rdp->mynode;
+	unsigned long flags;
+	bool needwake;
+
+	raw_spin_lock_irqsave(&rnp->lock, flags);
+	if (rdp->cpu_no_qs || rdp->gp_seq != rnp->gp_seq) {
+		/* The QS predates this GP: look for another. */
+		rdp->cpu_no_qs = true;
+		raw_spin_unlock_irqrestore(&rnp->lock, flags);
+		return;
+	}
+	if (!(rnp->qsmask & rdp->grpmask)) {
+		rdp->core_needs_qs = false;
+		raw_spin_unlock_irqrestore(&rnp->lock, flags);
+		return;
+	}
+	rdp->core_needs_qs = false;
+	/* Callbacks queued so far cannot need a later GP than the next. */
+	needwake = rcu_accelerate_cbs(rnp, rdp);
+	rcu_report_qs_rnp(rdp->grpmask, rnp, rnp->gp_seq, flags);
+	if (needwake)
+		rcu_gp_kthread_wake();
+}
+
+static void rcu_check_quiescent_state(struct rcu_data *rdp)
+{
+	note_gp_changes(rdp);
+	if (!READ_ONCE(rdp->core_needs_qs))
+		return;
+	if (READ_ONCE(rdp->cpu_no_qs))
+		return;
+	rcu_report_qs_rdp(rdp);
+}
+
+/*
+ * The tick interrupted the idle loop's halt directly (no softirq, no
+ * nested interrupt): Linux's rcu_is_cpu_rrupt_from_idle(), with the
+ * idle-loop flag standing in for the dynticks counter.
+ */
+static bool rcu_is_cpu_rrupt_from_idle(void)
+{
+	if (!is_idle_task(current) || !this_cpu_read(rcu_data.rcu_in_idle))
+		return false;
+	return hardirq_count() == HARDIRQ_OFFSET && !softirq_count();
+}
+
+/* ------------------------------------------------------------- callbacks */
+
+/*
+ * Invoke this CPU's ready callbacks.  kfree_rcu()'s callbacks carry the
+ * offset of the rcu_head in the object instead of a function.
+ */
+static void rcu_do_batch(struct rcu_data *rdp)
+{
+	struct rcu_head *list, *rhp, *next;
+	unsigned long flags;
+	long n;
+
+	local_irq_save(flags);
+	list = rcu_segcblist_extract_done_cbs(&rdp->cblist, &n);
+	local_irq_restore(flags);
+	for (rhp = list; rhp; rhp = next) {
+		unsigned long offset = (unsigned long)rhp->func;
+
+		next = rhp->next;
+		if (__is_kvfree_rcu_offset(offset)) {
+			kfree((void *)rhp - offset);
+		} else {
+			rcu_callback_t f = rhp->func;
+
+			WRITE_ONCE(rhp->func, NULL);
+			f(rhp);
+		}
+		rdp->n_cbs_invoked++;
+	}
+	local_irq_save(flags);
+	if (rcu_segcblist_ready_cbs(&rdp->cblist))
+		invoke_rcu_core();
+	local_irq_restore(flags);
+}
+
+/*
+ * This CPU's RCU work: report a QS, catch up with GP changes, number new
+ * callbacks, invoke ready ones.  RCU_SOFTIRQ, or rcuc/N on PREEMPT_RT.
+ */
+static void rcu_core(void)
+{
+	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+	unsigned long flags;
+
+	rcu_check_quiescent_state(rdp);
+	local_irq_save(flags);
+	if (!rcu_segcblist_segempty(&rdp->cblist, RCU_NEXT_TAIL))
+		rcu_accelerate_cbs_unlocked(rdp->mynode, rdp);
+	local_irq_restore(flags);
+	if (rcu_segcblist_ready_cbs(&rdp->cblist))
+		rcu_do_batch(rdp);
+}
+
+static void rcu_core_si(struct softirq_action *h)
+{
+	rcu_core();
+}
+
+static void rcu_wake_cond(struct task_struct *t)
+{
+	if (t)
+		wake_up_process(t);
+}
+
+/* Have rcu_core() run on this CPU: raise RCU_SOFTIRQ or wake rcuc/N. */
+static void invoke_rcu_core(void)
+{
+	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+	unsigned long flags;
+
+	if (use_softirq) {
+		raise_softirq(RCU_SOFTIRQ);
+		return;
+	}
+	local_irq_save(flags);
+	WRITE_ONCE(rdp->rcu_cpu_has_work, true);
+	rcu_wake_cond(rdp->rcu_cpu_kthread_task);
+	local_irq_restore(flags);
+}
+
+/* rcuc/N: rcu_core() in a thread, with bottom halves off as Linux's. */
+static int rcu_cpu_kthread(void *unused)
+{
+	struct rcu_data *rdp;
+
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		rdp = this_cpu_ptr(&rcu_data);
+		if (!READ_ONCE(rdp->rcu_cpu_has_work)) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		local_bh_disable();
+		WRITE_ONCE(rdp->rcu_cpu_has_work, false);
+		rcu_core();
+		local_bh_enable();
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Anything for rcu_core() on this CPU? (the tick's question) */
+static bool rcu_pending(int user)
+{
+	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+	struct rcu_node *rnp = rdp->mynode;
+
+	if (READ_ONCE(rdp->core_needs_qs) && !READ_ONCE(rdp->cpu_no_qs))
+		return true;
+	if (rcu_segcblist_ready_cbs(&rdp->cblist))
+		return true;
+	if (!rcu_segcblist_restempty(&rdp->cblist, RCU_NEXT_READY_TAIL))
+		return true;	/* new callbacks to number */
+	if (rcu_seq_current(&rnp->gp_seq) != rdp->gp_seq)
+		return true;	/* a GP started or ended */
+	return false;
+}
+
+/* From the tick, interrupts off. */
+void rcu_sched_clock_irq(int user)
+{
+	if (!READ_ONCE(rcu_scheduler_active))
+		return;
+	rcu_flavor_sched_clock_irq(user);
+	if (rcu_pending(user))
+		invoke_rcu_core();
+}
+
+/*
+ * The idle loop is about to halt: no reader can be open in the idle task
+ * here, so this is a QS, and ticks that interrupt the halt are too.
+ */
+void rcu_idle_enter(void)
+{
+	this_cpu_write(rcu_data.rcu_in_idle, true);
+	rcu_qs();
+}
+
+void rcu_idle_exit(void)
+{
+	this_cpu_write(rcu_data.rcu_in_idle, false);
+}
+
+/*
+ * Queue @head for @func after a grace period.  Callbacks queued on one
+ * CPU are invoked in order on that CPU.
+ */
+void call_rcu(struct rcu_head *head, rcu_callback_t func)
+{
+	struct rcu_data *rdp;
+	unsigned long flags;
+
+	head->func = func;
+	head->next = NULL;
+	local_irq_save(flags);
+	rdp = this_cpu_ptr(&rcu_data);
+	rcu_segcblist_enqueue(&rdp->cblist, head);
+	local_irq_restore(flags);
+}
+
+/* ------------------------------------------------------ the GP kthread */
+
+/* Start a GP if one is wanted.  False if there was no request. */
+static bool rcu_gp_init(void)
+{
+	struct rcu_node *rnp = rcu_get_root();
+	struct rcu_data *rdp;
+
+	raw_spin_lock_irq(&rnp->lock);
+	if (!READ_ONCE(rcu_state.gp_flags)) {
+		raw_spin_unlock_irq(&rnp->lock);
+		return false;
+	}
+	WRITE_ONCE(rcu_state.gp_flags, 0);
+	if (WARN_ON_ONCE(rcu_gp_in_progress())) {
+		raw_spin_unlock_irq(&rnp->lock);
+		return false;
+	}
+	rcu_seq_start(&rcu_state.gp_seq);
+	/* Readers preempted before now are readers of this GP. */
+	rcu_preempt_check_blocked_tasks(rnp);
+	WRITE_ONCE(rnp->qsmask, rnp->qsmaskinit);
+	WRITE_ONCE(rnp->gp_seq, rcu_state.gp_seq);
+	rdp = this_cpu_ptr(&rcu_data);
+	if (rdp->mynode == rnp)
+		__note_gp_changes(rnp, rdp);
+	raw_spin_unlock_irq(&rnp->lock);
+	return true;
+}
+
+static bool rcu_gp_done(void)
+{
+	struct rcu_node *rnp = rcu_get_root();
+
+	return !READ_ONCE(rnp->qsmask) && !rcu_preempt_blocked_readers_cgp(rnp);
+}
+
+/*
+ * Wait for all QSes and blocked readers.  Linux forces QSes from here
+ * (idle CPUs' dynticks, resched IPIs); irqlab's idle CPUs keep their
+ * tick, which reports for them, so the wait is all there is.
+ */
+static void rcu_gp_fqs_loop(void)
+{
+	rcu_state.gp_state = RCU_GP_WAIT_FQS;
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (rcu_gp_done())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+/* End the GP; start the next if anyone asked for it meanwhile. */
+static void rcu_gp_cleanup(void)
+{
+	struct rcu_node *rnp = rcu_get_root();
+	struct rcu_data *rdp;
+	unsigned long new_gp_seq;
+	bool needgp = false;
+
+	rcu_state.gp_state = RCU_GP_CLEANUP;
+	raw_spin_lock_irq(&rnp->lock);
+	WARN_ON_ONCE(rnp->qsmask || rcu_preempt_blocked_readers_cgp(rnp));
+	new_gp_seq = rcu_state.gp_seq;
+	rcu_seq_end(&new_gp_seq);
+	WRITE_ONCE(rnp->gp_seq, new_gp_seq);
+	rdp = this_cpu_ptr(&rcu_data);
+	if (rdp->mynode == rnp)
+		needgp = __note_gp_changes(rnp, rdp) || needgp;
+	rcu_seq_end(&rcu_state.gp_seq);
+	rcu_state.gp_count++;
+	if (ULONG_CMP_LT(rnp->gp_seq, rnp->gp_seq_needed))
+		needgp = true;
+	if (needgp)
+		WRITE_ONCE(rcu_state.gp_flags, RCU_GP_FLAG_INIT);
+	else
+		WRITE_ONCE(rcu_state.gp_flags, 0);
+	rcu_state.gp_state = RCU_GP_IDLE;
+	raw_spin_unlock_irq(&rnp->lock);
+}
+
+static int rcu_gp_kthread(void *unused)
+{
+	for (;;) {
+		rcu_state.gp_state = RCU_GP_WAIT_GPS;
+		for (;;) {
+			set_current_state(TASK_INTERRUPTIBLE);
+			if (READ_ONCE(rcu_state.gp_flags) & RCU_GP_FLAG_INIT)
+				break;
+			schedule();
+		}
+		__set_current_state(TASK_RUNNING);
+		rcu_state.gp_state = RCU_GP_INIT;
+		if (!rcu_gp_init())
+			continue;
+		rcu_gp_fqs_loop();
+		rcu_gp_cleanup();
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- barrier */
+
+static void rcu_barrier_callback(struct rcu_head *rhp)
+{
+	if (atomic_dec_and_test(&rcu_state.barrier_cpu_count))
+		complete(&rcu_state.barrier_completion);
+}
+
+/* On each CPU in turn (IPI): queue its barrier_head behind its callbacks. */
+static void rcu_barrier_func(void *unused)
+{
+	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+
+	atomic_inc(&rcu_state.barrier_cpu_count);
+	rdp->barrier_head.func = rcu_barrier_callback;
+	if (!rcu_segcblist_entrain(&rdp->cblist, &rdp->barrier_head))
+		atomic_dec(&rcu_state.barrier_cpu_count);	/* nothing queued */
+}
+
+/*
+ * Wait until every callback queued before the call has been invoked.
+ * The count starts at one so that no CPU's callback can complete the
+ * barrier before all CPUs have entrained theirs.
+ */
+void rcu_barrier(void)
+{
+	int cpu;
+
+	might_sleep();
+	mutex_lock(&rcu_state.barrier_mutex);
+	init_completion(&rcu_state.barrier_completion);
+	atomic_set(&rcu_state.barrier_cpu_count, 1);
+	for_each_online_cpu(cpu) {
+		if (!rcu_segcblist_n_cbs(&per_cpu(rcu_data, cpu).cblist))
+			continue;
+		smp_call_function_single(cpu, rcu_barrier_func, NULL, 1);
+	}
+	if (atomic_dec_and_test(&rcu_state.barrier_cpu_count))
+		complete(&rcu_state.barrier_completion);
+	wait_for_completion(&rcu_state.barrier_completion);
+	mutex_unlock(&rcu_state.barrier_mutex);
+}
+
+/* ------------------------------------------------------------------ init */
+
+void synchronize_rcu(void)
+{
+	might_sleep();
+	if (!READ_ONCE(rcu_scheduler_active))
+		return;		/* one task: a GP has trivially elapsed */
+	wait_rcu_gp(call_rcu);
+}
+
+void rcu_init(void)
+{
+	struct rcu_node *rnp = rcu_get_root();
+	int cpu;
+
+	raw_spin_lock_init(&rnp->lock);
+	INIT_LIST_HEAD(&rnp->blkd_tasks);
+	rnp->grplo = 0;
+	rnp->grphi = NR_CPUS - 1;
+	rcu_state.gp_seq = 0;
+	mutex_init(&rcu_state.barrier_mutex);
+	for_each_possible_cpu(cpu) {
+		struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+
+		rdp->cpu = cpu;
+		rdp->mynode = rnp;
+		rdp->grpmask = 1UL << (cpu - rnp->grplo);
+		rdp->cpu_no_qs = true;
+		rcu_segcblist_init(&rdp->cblist);
+	}
+	open_softirq(RCU_SOFTIRQ, rcu_core_si);
+}
+
+static void rcu_set_kthread_prio(struct task_struct *t)
+{
+	struct sched_param sp = { .sched_priority = CONFIG_RCU_KTHREAD_PRIO };
+
+	if (CONFIG_RCU_KTHREAD_PRIO)
+		sched_setscheduler_nocheck(t, SCHED_FIFO, &sp);
+}
+
+/*
+ * All CPUs are up: every GP waits for each of them.  Start the GP
+ * kthread, and rcuc/N where callbacks run in threads.
+ */
+void rcu_init_smp(void)
+{
+	struct rcu_node *rnp = rcu_get_root();
+	struct task_struct *t;
+	unsigned long flags;
+	int cpu;
+
+	raw_spin_lock_irqsave(&rnp->lock, flags);
+	for_each_online_cpu(cpu)
+		rnp->qsmaskinit |= per_cpu(rcu_data, cpu).grpmask;
+	raw_spin_unlock_irqrestore(&rnp->lock, flags);
+	if (!use_softirq) {
+		for_each_online_cpu(cpu) {
+			t = kthread_create(rcu_cpu_kthread, NULL, "rcuc/%d", cpu);
+			if (WARN_ON(!t))
+				continue;
+			kthread_bind(t, cpu);
+			rcu_set_kthread_prio(t);
+			per_cpu(rcu_data, cpu).rcu_cpu_kthread_task = t;
+			wake_up_process(t);
+		}
+	}
+	t = kthread_create(rcu_gp_kthread, NULL, "%s", rcu_state.name);
+	if (WARN_ON(!t))
+		return;
+	rcu_set_kthread_prio(t);
+	WRITE_ONCE(rcu_state.gp_kthread, t);
+	wake_up_process(t);
+	WRITE_ONCE(rcu_scheduler_active, 1);
+}
+
+#include "tree_plugin.h"
+
+/* For a test that saw a grace period stall: what RCU was waiting for. */
+void rcu_dump_state(void)
+{
+	struct rcu_node *rnp = rcu_get_root();
+	int cpu;
+
+	pr_info("rcu: %s gp_seq=%lu gp_flags=%#x gp_state=%d needed=%lu rnp gp_seq=%lu qsmask=%#lx qsmaskinit=%#lx gp_tasks=%d blkd=%d\n",
+		rcu_state.name, rcu_state.gp_seq, rcu_state.gp_flags, rcu_state.gp_state,
+		rnp->gp_seq_needed, rnp->gp_seq, rnp->qsmask, rnp->qsmaskinit,
+		rnp->gp_tasks != NULL, !list_empty(&rnp->blkd_tasks));
+	for_each_online_cpu(cpu) {
+		struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+
+		pr_info("rcu: cpu%d gp_seq=%lu cpu_no_qs=%d core_needs_qs=%d idle=%d cbs=%ld invoked=%lu\n",
+			cpu, rdp->gp_seq, rdp->cpu_no_qs, rdp->core_needs_qs, rdp->rcu_in_idle,
+			rcu_segcblist_n_cbs(&rdp->cblist), rdp->n_cbs_invoked);
+		pr_info("rcu: cpu%d segs empty %d%d%d%d gp_seq wait=%lu next_ready=%lu\n", cpu,
+			rcu_segcblist_segempty(&rdp->cblist, 0), rcu_segcblist_segempty(&rdp->cblist, 1),
+			rcu_segcblist_segempty(&rdp->cblist, 2), rcu_segcblist_segempty(&rdp->cblist, 3),
+			rdp->cblist.gp_seq[1], rdp->cblist.gp_seq[2]);
+	}
+}
