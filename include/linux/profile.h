@@ -22,7 +22,7 @@ void profile_stop(void);
 void profile_totals(u64 *total, u64 *dropped);
 /* Samples counted in the tables. */
 u64 profile_kept(void);
-/* Samples whose RIP lies in the function @sym (after profile_stop()). */
+/* Samples whose RIP lies in the function @sym, all of them for NULL (after profile_stop()). */
 u64 profile_sym_count(const char *sym);
 /* Print the top profile.top symbols and the records for @what, then free. */
 void profile_print(const char *what);

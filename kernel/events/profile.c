@@ -200,23 +200,6 @@ void profile_totals(u64 *total, u64 *dropped)
 	}
 }
 
-/* Samples in the tables: total - dropped, unless a sample was lost. */
-u64 profile_kept(void)
-{
-	u64 n = 0;
-	int cpu;
-
-	if (!profile_nr_entries)
-		return 0;
-	for_each_possible_cpu(cpu) {
-		const struct profile_entry *t = per_cpu_ptr(&profile_cpu, cpu)->table;
-
-		for (unsigned int i = 0; i < profile_nr_entries; i++)
-			n += t[i].n;
-	}
-	return n;
-}
-
 static const char profile_unknown[] = "[unknown]";
 
 static const char *profile_sym(unsigned long ip, bool ret_addr)
@@ -227,21 +210,28 @@ static const char *profile_sym(unsigned long ip, bool ret_addr)
 	return name ? name : profile_unknown;
 }
 
+/*
+ * Samples in the tables whose leaf is @sym, or all of them (NULL): with
+ * nothing lost, all of them is total - dropped.
+ */
 u64 profile_sym_count(const char *sym)
 {
 	u64 n = 0;
 	int cpu;
 
-	if (!profile_nr_entries)
-		return 0;
 	for_each_possible_cpu(cpu) {
 		const struct profile_entry *t = per_cpu_ptr(&profile_cpu, cpu)->table;
 
 		for (unsigned int i = 0; i < profile_nr_entries; i++)
-			if (t[i].n && !strcmp(profile_sym(t[i].ip[0], false), sym))
+			if (t[i].n && (!sym || !strcmp(profile_sym(t[i].ip[0], false), sym)))
 				n += t[i].n;
 	}
 	return n;
+}
+
+u64 profile_kept(void)
+{
+	return profile_sym_count(NULL);
 }
 
 /* The samples by symbol chain, leaf first; kallsyms names compare by pointer. */
