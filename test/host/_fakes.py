@@ -166,3 +166,16 @@ def write_script(path, text):
         f.write(text.replace("PYTHON", sys.executable, 1))
     os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return path
+
+
+def scratch_tree(d, root):
+    """A tree in @d that tools/irqlab can run in: the tool, the scripts it
+    loads (qemu.py, records.py) copied from @root, an empty `default`
+    defconfig."""
+    import shutil
+    for sub in ("scripts", "tools", "configs"):
+        os.mkdir(os.path.join(d, sub))
+    for f in ("qemu.py", "records.py"):
+        shutil.copy(os.path.join(root, "scripts", f), os.path.join(d, "scripts", f))
+    shutil.copy(os.path.join(root, "tools", "irqlab"), os.path.join(d, "tools"))
+    open(os.path.join(d, "configs", "default_defconfig"), "w").close()

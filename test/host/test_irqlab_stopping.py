@@ -238,12 +238,7 @@ class AdaptiveMatrixTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         d = self.root = self.tmp.name
-        for sub in ("scripts", "tools", "configs"):
-            os.mkdir(os.path.join(d, sub))
-        for f in ("qemu.py", "records.py"):
-            shutil.copy(os.path.join(_load.ROOT, "scripts", f), os.path.join(d, "scripts", f))
-        shutil.copy(os.path.join(_load.ROOT, "tools", "irqlab"), os.path.join(d, "tools"))
-        open(os.path.join(d, "configs", "default_defconfig"), "w").close()
+        _fakes.scratch_tree(d, _load.ROOT)
         with open(os.path.join(d, "configs", "legacy_defconfig"), "w") as f:
             f.write("CONFIG_SLUB_LEGACY=y\n")
         self.calls = os.path.join(d, "calls")

@@ -440,12 +440,7 @@ class RunTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         d = self.root = self.tmp.name
-        for sub in ("scripts", "tools", "configs"):
-            os.mkdir(os.path.join(d, sub))
-        for f in ("qemu.py", "records.py"):
-            shutil.copy(os.path.join(_load.ROOT, "scripts", f), os.path.join(d, "scripts", f))
-        shutil.copy(os.path.join(_load.ROOT, "tools", "irqlab"), os.path.join(d, "tools"))
-        open(os.path.join(d, "configs", "default_defconfig"), "w").close()
+        _fakes.scratch_tree(d, _load.ROOT)
         self.env = dict(os.environ,
                         IRQLAB_QEMU=_fakes.write_script(os.path.join(d, "fq"), _fakes.FAKE_QEMU),
                         IRQLAB_MAKE=_fakes.write_script(os.path.join(d, "fm"), _fakes.FAKE_MAKE))
