@@ -186,9 +186,9 @@ class DocTest(unittest.TestCase):
             sys.stderr = old
         return rc, out.getvalue() + err.getvalue()
 
-    def written(self, name, attrs=""):
+    def written(self, name, attrs="", mode="icount"):
         with open(self.doc, "w") as f:
-            f.write(f"intro\n<!-- figures:{name} begin mode=icount commit=abc1234{attrs} -->\n"
+            f.write(f"intro\n<!-- figures:{name} begin mode={mode} commit=abc1234{attrs} -->\n"
                     f"<!-- figures:{name} end -->\nafter\n")
         rc, out = self.main("write")
         self.assertEqual(rc, 0, out)
@@ -274,13 +274,7 @@ class GeneratorTest(DocTest):
 
     def test_seeds_tcg_renders_from_matrix_cells(self):
         tcg_cells(self.logs)
-        with open(self.doc, "w") as f:
-            f.write("<!-- figures:seeds-tcg begin mode=tcg commit=abc1234 -->\n"
-                    "<!-- figures:seeds-tcg end -->\n")
-        rc, out = self.main("write")
-        self.assertEqual(rc, 0, out)
-        with open(self.doc) as f:
-            text = f.read()
+        text = self.written("seeds-tcg", mode="tcg")
         self.assertIn("| E1 !RT, pre vs post series (`legacy_notrace`, `notrace`) | 0.94 vs "
                       "0.94 s | 2.055 vs 2.158 s (10 vs 10 runs), +5.0%, worse |", text)
         self.assertIn("| E4 RT, CPU_PARTIAL on vs off, cyclic max (`rt`, `rt_nopartial`) | "
@@ -352,13 +346,7 @@ class GeneratorTest(DocTest):
                                    "verdict": "guest passed", "records": r, "smp": 2,
                                    "clock": "tsc", "cmdline": "run=hackbench",
                                    "config_hash": cfg}, f)
-        with open(self.doc, "w") as f:
-            f.write("<!-- figures:seeds-claims-tcg begin mode=tcg commit=abc1234 -->\n"
-                    "<!-- figures:seeds-claims-tcg end -->\n")
-        rc, out = self.main("write")
-        self.assertEqual(rc, 0, out)
-        with open(self.doc) as f:
-            text = f.read()
+        text = self.written("seeds-claims-tcg", mode="tcg")
         rows = [ln for ln in text.splitlines() if ln.startswith("| e2")]
         self.assertEqual(len(rows), 6, text)	# e2's four claims, e2_lockstat's two
         seed = next(ln for ln in rows if ln.startswith("| e2: seed000 |"))
@@ -525,13 +513,7 @@ class SampleTest(DocTest):
                 self.check_stale(name, text, *stale)
 
     def test_hackbench_sample_is_timed(self):
-        with open(self.doc, "w") as f:
-            f.write("<!-- figures:hackbench-sample begin mode=tcg commit=abc1234 -->\n"
-                    "<!-- figures:hackbench-sample end -->\n")
-        rc, out = self.main("write")
-        self.assertEqual(rc, 0, out)
-        with open(self.doc) as f:
-            text = f.read()
+        text = self.written("hackbench-sample", mode="tcg")
         for want in ("Time: 0.423\nhackbench: 18053 context switches",
                      "| `default` | `run=hackbench` | 0.423 s | 18053 | 2178 |",
                      "| `rt` | `run=hackbench` | 1.241 s | 72498 | 7514 |",
