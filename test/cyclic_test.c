@@ -97,12 +97,37 @@ static void cyclic_bookkeeping(struct ktest *t)
 	cyclic_free(r);
 }
 
-/* DESIGN 7: icount at SMP=1 counts instructions, so the figures repeat. */
+/* Both levels of two runs agree (cyclic_stats_same() logs where not). */
+static bool cyclic_runs_same(struct ktest *t, const char *what, const struct cyclic_result *a,
+			     const struct cyclic_result *b)
+{
+	char buf[64];
+	bool same;
+
+	snprintf(buf, sizeof(buf), "thread level, %s", what);
+	same = cyclic_stats_same(t, buf, &a->threads[0].thread, &b->threads[0].thread,
+				 a->params.hist_us);
+	snprintf(buf, sizeof(buf), "IRQ level, %s", what);
+	return cyclic_stats_same(t, buf, &a->threads[0].irq, &b->threads[0].irq,
+				 a->params.hist_us) && same;
+}
+
+/*
+ * DESIGN 7: icount at SMP=1 counts instructions, so the figures repeat.
+ * QEMU 7.2's icount without record/replay is not quite exact, though:
+ * about one boot in 70 here (2 of 134; once in CI), one timer interrupt
+ * of a run arrives 170 instructions late, with the guest's log identical
+ * to that point.  So a third run is taken when two differ, and two of
+ * the three must agree; every difference is logged.  A kernel whose runs
+ * do not repeat fails all three.
+ */
 static void cyclic_icount_repeatable(struct ktest *t)
 {
-	struct cyclic_result *a, *b;
+	struct cyclic_result *r[3] = { NULL, NULL, NULL };
 	unsigned int mask = 0, worst = 0;
 	u64 thr = 0, fine = 0;
+	bool same = false;
+	int n;
 
 	if (strcmp(ktest_clock_mode(), "icount"))
 		ktest_skip(t, "figures repeat only under icount (clock: %s)", ktest_clock_mode());
@@ -118,25 +143,27 @@ static void cyclic_icount_repeatable(struct ktest *t)
 	latency_tracer_get(&mask, &thr, &fine, &worst);
 	latency_tracer_set(0, thr, fine, worst);
 	cyclic_free(run_core(t, 1000));
-	a = run_core(t, 1000);
-	b = run_core(t, 1000);
+	for (n = 0; n < 3 && !same; n++) {
+		r[n] = run_core(t, 1000);
+		for (int m = 0; m < n && !same; m++)
+			same = cyclic_runs_same(t, m ? "runs 2 and 3" : n == 1 ? "runs 1 and 2" :
+						"runs 1 and 3", r[m], r[n]);
+	}
 	latency_tracer_set(mask, thr, fine, worst);
-	check_result(t, a);
-	check_result(t, b);
-	KTEST_EXPECT_TRUE(t, cyclic_stats_same(t, "thread level, runs 1 and 2",
-					       &a->threads[0].thread, &b->threads[0].thread,
-					       a->params.hist_us));
-	KTEST_EXPECT_TRUE(t, cyclic_stats_same(t, "IRQ level, runs 1 and 2", &a->threads[0].irq,
-					       &b->threads[0].irq, a->params.hist_us));
-	ktest_info(t, "thread %llu/%llu/%llu ns, IRQ %llu/%llu/%llu ns (min/avg/max), twice",
-		   (unsigned long long)a->threads[0].thread.min_ns,
-		   (unsigned long long)cyclic_avg_ns(&a->threads[0].thread),
-		   (unsigned long long)a->threads[0].thread.max_ns,
-		   (unsigned long long)a->threads[0].irq.min_ns,
-		   (unsigned long long)cyclic_avg_ns(&a->threads[0].irq),
-		   (unsigned long long)a->threads[0].irq.max_ns);
-	cyclic_free(a);
-	cyclic_free(b);
+	for (int m = 0; m < n; m++)
+		check_result(t, r[m]);
+	KTEST_EXPECT_TRUE(t, same);
+	ktest_info(t, "thread %llu/%llu/%llu ns, IRQ %llu/%llu/%llu ns (min/avg/max), the same in %s",
+		   (unsigned long long)r[n - 1]->threads[0].thread.min_ns,
+		   (unsigned long long)cyclic_avg_ns(&r[n - 1]->threads[0].thread),
+		   (unsigned long long)r[n - 1]->threads[0].thread.max_ns,
+		   (unsigned long long)r[n - 1]->threads[0].irq.min_ns,
+		   (unsigned long long)cyclic_avg_ns(&r[n - 1]->threads[0].irq),
+		   (unsigned long long)r[n - 1]->threads[0].irq.max_ns,
+		   !same ? "no two of three runs" : n == 2 ? "two runs" : "two of three runs");
+	for (n = 0; n < 3; n++)
+		if (r[n])
+			cyclic_free(r[n]);
 }
 
 /* A one-thread result with fixed figures, for the report formatting. */
@@ -399,13 +426,17 @@ static void cyclic_threshold_stops_all(struct ktest *t)
 /*
  * The heartbeat does not disturb the measurement: under icount at SMP=1,
  * a run that writes a progress line every 20 ms (10 of them in 200 ms)
- * gives exactly the figures of a run without, and misses no period.
+ * gives exactly the figures of a run without, and misses no period.  As
+ * in cyclic_icount_repeatable, QEMU's rare late interrupt can part two
+ * runs, so up to three quiet/beating pairs are taken and one must agree;
+ * a heartbeat that disturbs the run parts all three.
  */
 static void cyclic_heartbeat_undisturbed(struct ktest *t)
 {
-	struct cyclic_result *quiet, *beating;
-	unsigned int mask = 0, worst = 0;
+	struct cyclic_result *quiet = NULL, *beating = NULL;
+	unsigned int mask = 0, worst = 0, pair;
 	u64 thr = 0, fine = 0;
+	bool same = false;
 	int old;
 
 	if (strcmp(ktest_clock_mode(), "icount"))
@@ -417,24 +448,27 @@ static void cyclic_heartbeat_undisturbed(struct ktest *t)
 	latency_tracer_set(0, thr, fine, worst);
 	old = heartbeat_set_period_ms(0);
 	cyclic_free(run_core(t, 1000));
-	quiet = run_core(t, 1000);
-	heartbeat_set_period_ms(20);
-	beating = run_core(t, 1000);
+	for (pair = 1; pair <= 3 && !same; pair++) {
+		if (quiet) {
+			cyclic_free(quiet);
+			cyclic_free(beating);
+		}
+		heartbeat_set_period_ms(0);
+		quiet = run_core(t, 1000);
+		heartbeat_set_period_ms(20);
+		beating = run_core(t, 1000);
+		same = cyclic_runs_same(t, "quiet and beating", quiet, beating);
+		KTEST_EXPECT_EQ(t, quiet->threads[0].hb.beats, 0);
+		KTEST_EXPECT_GE(t, beating->threads[0].hb.beats, 8);
+		KTEST_EXPECT_EQ(t, beating->threads[0].missed, 0);
+	}
 	heartbeat_set_period_ms(old);
 	latency_tracer_set(mask, thr, fine, worst);
-	ktest_info(t, "%u heartbeat line(s); thread max %llu ns without, %llu ns with",
+	ktest_info(t, "%u heartbeat line(s); thread max %llu ns without, %llu ns with; pair %u of 3",
 		   beating->threads[0].hb.beats,
 		   (unsigned long long)quiet->threads[0].thread.max_ns,
-		   (unsigned long long)beating->threads[0].thread.max_ns);
-	KTEST_EXPECT_EQ(t, quiet->threads[0].hb.beats, 0);
-	KTEST_EXPECT_GE(t, beating->threads[0].hb.beats, 8);
-	KTEST_EXPECT_TRUE(t, cyclic_stats_same(t, "thread level, quiet and beating",
-					       &quiet->threads[0].thread,
-					       &beating->threads[0].thread, quiet->params.hist_us));
-	KTEST_EXPECT_TRUE(t, cyclic_stats_same(t, "IRQ level, quiet and beating",
-					       &quiet->threads[0].irq, &beating->threads[0].irq,
-					       quiet->params.hist_us));
-	KTEST_EXPECT_EQ(t, beating->threads[0].missed, 0);
+		   (unsigned long long)beating->threads[0].thread.max_ns, pair - 1);
+	KTEST_EXPECT_TRUE(t, same);
 	cyclic_free(quiet);
 	cyclic_free(beating);
 }
