@@ -13,6 +13,16 @@
 #define ALLOC_WMARK_MASK	(ALLOC_NO_WATERMARKS - 1)
 #define ALLOC_HARDER		0x10	/* __GFP_ATOMIC: a quarter further */
 #define ALLOC_HIGH		0x20	/* __GFP_HIGH: down to min/2 */
+#define ALLOC_KSWAPD		0x800	/* wake kswapd: __GFP_KSWAPD_RECLAIM's value */
+
+/* Reclaim rounds without progress before an allocation or kswapd gives up. */
+#define MAX_RECLAIM_RETRIES	16
+
+static inline enum zone_type gfp_zone(gfp_t flags)
+{
+	/* No ZONE_DMA: __GFP_DMA gets the lowest zone there is. */
+	return (flags & (__GFP_DMA32 | __GFP_DMA)) ? ZONE_DMA32 : ZONE_NORMAL;
+}
 
 struct alloc_context {
 	struct zonelist *zonelist;

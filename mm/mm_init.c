@@ -278,6 +278,7 @@ static void __init_nodes_and_zones(void)
 			nr_online_nodes++;
 			pgdat->node_id = sp->nid;
 			pgdat->node_start_pfn = sp->start_pfn;
+			init_waitqueue_head(&pgdat->kswapd_wait);
 		}
 		if (!zone->present_pages)
 			zone->zone_start_pfn = sp->start_pfn;

@@ -26,6 +26,7 @@
 #include <linux/fault-inject.h>
 #include <linux/moduleparam.h>
 #include <linux/sched/mm.h>
+#include <linux/swap.h>
 #include "internal.h"
 
 /* ---------------------------------------------------------------- buddy */
@@ -384,6 +385,13 @@ bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned long mark
 				   zone_page_state(zone, NR_FREE_PAGES));
 }
 
+bool zone_watermark_ok_safe(struct zone *zone, unsigned int order, unsigned long mark,
+			    int highest_zoneidx)
+{
+	return __zone_watermark_ok(zone, order, mark, highest_zoneidx, 0,
+				   zone_page_state(zone, NR_FREE_PAGES));
+}
+
 void prep_compound_page(struct page *page, unsigned int ord)
 {
 	unsigned long nr = 1UL << ord;
@@ -425,7 +433,8 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order,
 		unsigned long mark = wmark_pages(zone, alloc_flags & ALLOC_WMARK_MASK);
 		struct page *page;
 
-		if (!zone_watermark_ok(zone, order, mark, ac->highest_zoneidx, alloc_flags))
+		if (!(alloc_flags & ALLOC_NO_WATERMARKS) &&
+		    !zone_watermark_ok(zone, order, mark, ac->highest_zoneidx, alloc_flags))
 			continue;
 		page = rmqueue(ac->preferred_zoneref->zone, zone, order, gfp,
 			       alloc_flags, ac->migratetype);
@@ -443,33 +452,189 @@ static unsigned int gfp_to_alloc_flags(gfp_t gfp_mask)
 
 	if (gfp_mask & __GFP_HIGH)
 		alloc_flags |= ALLOC_HIGH;
+	if (gfp_mask & __GFP_KSWAPD_RECLAIM)
+		alloc_flags |= ALLOC_KSWAPD;
 	if ((gfp_mask & __GFP_ATOMIC) && !(gfp_mask & __GFP_NOMEMALLOC))
 		alloc_flags |= ALLOC_HARDER;
 	return alloc_flags;
 }
 
-/* The low watermark failed everywhere: go down to min (and below, by flags). */
+/*
+ * Reclaimers (PF_MEMALLOC, kswapd and direct reclaim) and __GFP_MEMALLOC
+ * callers may take the last pages: reclaim needs memory to free memory.
+ * Not from an interrupt that merely landed on a reclaimer.
+ */
+static int __gfp_pfmemalloc_flags(gfp_t gfp_mask)
+{
+	if (unlikely(gfp_mask & __GFP_NOMEMALLOC))
+		return 0;
+	if (gfp_mask & __GFP_MEMALLOC)
+		return ALLOC_NO_WATERMARKS;
+	if (in_serving_softirq() && (current->flags & PF_MEMALLOC))
+		return ALLOC_NO_WATERMARKS;
+	if (!in_interrupt() && (current->flags & PF_MEMALLOC))
+		return ALLOC_NO_WATERMARKS;
+	return 0;
+}
+
+/* Wake each node's kswapd once, for the zones this request may use. */
+static void wake_all_kswapds(unsigned int order, gfp_t gfp_mask,
+			     const struct alloc_context *ac)
+{
+	pg_data_t *last_pgdat = NULL;
+	struct zoneref *z;
+	struct zone *zone;
+
+	for_each_zone_zonelist(zone, z, ac->zonelist, ac->highest_zoneidx) {
+		if (last_pgdat != zone->zone_pgdat)
+			wakeup_kswapd(zone, gfp_mask, order, ac->highest_zoneidx);
+		last_pgdat = zone->zone_pgdat;
+	}
+}
+
+/*
+ * Synchronous reclaim in the allocating task.  PF_MEMALLOC keeps the
+ * reclaimers' own allocations from recursing into reclaim.
+ */
+static unsigned long __perform_reclaim(gfp_t gfp_mask, unsigned int order,
+				       const struct alloc_context *ac)
+{
+	unsigned int noreclaim_flag;
+	unsigned long progress;
+
+	might_sleep();
+	cond_resched();
+	noreclaim_flag = memalloc_noreclaim_save();
+	progress = try_to_free_pages(ac->zonelist, order, gfp_mask);
+	memalloc_noreclaim_restore(noreclaim_flag);
+	cond_resched();
+	return progress;
+}
+
+/*
+ * Reclaim, then allocate.  Pages may be freed to other CPUs' lists (the
+ * reclaimer's frees go through its own CPU's): if the allocation still
+ * fails, drain every CPU's lists and try once more.
+ */
+static struct page *__alloc_pages_direct_reclaim(gfp_t gfp_mask, unsigned int order,
+						 unsigned int alloc_flags,
+						 const struct alloc_context *ac,
+						 unsigned long *did_some_progress)
+{
+	bool drained = false;
+	struct page *page;
+
+	*did_some_progress = __perform_reclaim(gfp_mask, order, ac);
+	if (unlikely(!*did_some_progress))
+		return NULL;
+retry:
+	page = get_page_from_freelist(gfp_mask, order, alloc_flags, ac);
+	if (!page && !drained) {
+		drain_all_pages(NULL);
+		drained = true;
+		goto retry;
+	}
+	return page;
+}
+
+/*
+ * Another round of reclaim while it progresses (at most
+ * MAX_RECLAIM_RETRIES rounds in a row without progress) and while a zone
+ * would pass its min watermark with all its reclaimable pages freed.
+ * Reclaimable pages are LRU pages in Linux; here there are none, so only
+ * free pages count (what shrinkers hold cannot be known in advance).
+ */
+static bool should_reclaim_retry(gfp_t gfp_mask, unsigned int order,
+				 struct alloc_context *ac, int alloc_flags,
+				 bool did_some_progress, int *no_progress_loops)
+{
+	struct zoneref *z;
+	struct zone *zone;
+	bool ret = false;
+
+	/* A costly order may stay fragmented however much is freed. */
+	if (did_some_progress && order <= PAGE_ALLOC_COSTLY_ORDER)
+		*no_progress_loops = 0;
+	else
+		(*no_progress_loops)++;
+	if (*no_progress_loops > MAX_RECLAIM_RETRIES)
+		return false;
+
+	for_each_zone_zonelist(zone, z, ac->zonelist, ac->highest_zoneidx) {
+		unsigned long available = zone_page_state(zone, NR_FREE_PAGES);
+
+		if (__zone_watermark_ok(zone, order, min_wmark_pages(zone),
+					ac->highest_zoneidx, alloc_flags, available)) {
+			ret = true;
+			break;
+		}
+	}
+	/*
+	 * A kworker that loops without sleeping would hold up its pool's
+	 * other work items: sleep a tick.
+	 */
+	if (current->flags & PF_WQ_WORKER)
+		schedule_timeout_uninterruptible(1);
+	else
+		cond_resched();
+	return ret;
+}
+
+/*
+ * The low watermark failed everywhere: wake kswapd, go down to min (and
+ * below, by flags), then reclaim directly if the caller may sleep.  No
+ * compaction and no OOM killer here: what reclaim cannot free fails.
+ */
 static struct page *__alloc_pages_slowpath(gfp_t gfp_mask, unsigned int order,
 					   struct alloc_context *ac)
 {
-	unsigned int aflags = gfp_to_alloc_flags(gfp_mask);
+	bool can_direct_reclaim = gfp_mask & __GFP_DIRECT_RECLAIM;
+	const bool costly_order = order > PAGE_ALLOC_COSTLY_ORDER;
+	unsigned long did_some_progress = 0;
+	int no_progress_loops = 0;
+	unsigned int alloc_flags;
+	int reserve_flags;
 	struct page *page;
 
-	page = get_page_from_freelist(gfp_mask, order, aflags, ac);
+	/* Atomic reserves are for callers that cannot reclaim. */
+	if (WARN_ON_ONCE((gfp_mask & (__GFP_ATOMIC | __GFP_DIRECT_RECLAIM)) ==
+			 (__GFP_ATOMIC | __GFP_DIRECT_RECLAIM)))
+		gfp_mask &= ~__GFP_ATOMIC;
+
+	alloc_flags = gfp_to_alloc_flags(gfp_mask);
+	if (alloc_flags & ALLOC_KSWAPD)
+		wake_all_kswapds(order, gfp_mask, ac);
+	page = get_page_from_freelist(gfp_mask, order, alloc_flags, ac);
 	if (page)
 		return page;
-	/*
-	 * Nothing to reclaim or compact; what a waiting caller can still get
-	 * is what sits on other CPUs' lists.  Draining waits for a work
-	 * item on each CPU, so only for callers that may sleep.
-	 */
-	if (gfpflags_allow_blocking(gfp_mask) && !(gfp_mask & __GFP_NORETRY) &&
-	    !irqs_disabled()) {
-		drain_all_pages(NULL);
-		page = get_page_from_freelist(gfp_mask, order, aflags, ac);
-		if (page)
-			return page;
-	}
+retry:
+	/* Keep kswapd awake for as long as we loop. */
+	if (alloc_flags & ALLOC_KSWAPD)
+		wake_all_kswapds(order, gfp_mask, ac);
+	reserve_flags = __gfp_pfmemalloc_flags(gfp_mask);
+	if (reserve_flags)
+		alloc_flags = reserve_flags;
+	page = get_page_from_freelist(gfp_mask, order, alloc_flags, ac);
+	if (page)
+		return page;
+	if (!can_direct_reclaim)
+		goto nopage;
+	/* Reclaim's own allocations do not reclaim. */
+	if (current->flags & PF_MEMALLOC)
+		goto nopage;
+
+	page = __alloc_pages_direct_reclaim(gfp_mask, order, alloc_flags, ac,
+					    &did_some_progress);
+	if (page)
+		return page;
+	if (gfp_mask & __GFP_NORETRY)
+		goto nopage;
+	if (costly_order && !(gfp_mask & __GFP_RETRY_MAYFAIL))
+		goto nopage;
+	if (should_reclaim_retry(gfp_mask, order, ac, alloc_flags,
+				 did_some_progress > 0, &no_progress_loops))
+		goto retry;
+nopage:
 	warn_alloc(gfp_mask, "page allocation failure: order:%u", order);
 	return NULL;
 }
@@ -524,12 +689,6 @@ static inline bool __should_fail_alloc_page(gfp_t gfp, unsigned int order)
 noinline bool should_fail_alloc_page(gfp_t gfp, unsigned int order)
 {
 	return __should_fail_alloc_page(gfp, order);
-}
-
-static inline enum zone_type gfp_zone(gfp_t flags)
-{
-	/* No ZONE_DMA: __GFP_DMA gets the lowest zone there is. */
-	return (flags & (__GFP_DMA32 | __GFP_DMA)) ? ZONE_DMA32 : ZONE_NORMAL;
 }
 
 struct page *__alloc_pages(gfp_t gfp, unsigned int order, int preferred_nid)

@@ -10,6 +10,7 @@
  * (new_slab, init_kmem_cache_cpus, __flush_cpu_slab, flush_all), which
  * mm/slub.c (post-series) or mm/slub_legacy.c (pre-series) provides.
  */
+#include <linux/swap.h>
 #include <linux/slab.h>
 #include <linux/slub_def.h>
 #include <linux/mm.h>
@@ -80,6 +81,8 @@ __free_slab(struct kmem_cache *s, struct page *page)
 	page->freelist = NULL;
 	page->counters = 0;
 	slub_probe(SLUB_PROBE_FREE_PAGES);
+	/* Inside reclaim (a shrinker, kmem_cache_shrink()): this is its progress. */
+	reclaim_account_slab(1UL << order);
 	__free_pages(page, order);
 }
 
@@ -937,6 +940,7 @@ static struct kmem_cache *bootstrap(struct kmem_cache *boot_cache)
 #endif
 	}
 	list_add(&s->list, &slab_caches);
+	WRITE_ONCE(nr_slab_caches, nr_slab_caches + 1);
 	return s;
 }
 

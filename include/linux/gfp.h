@@ -6,17 +6,19 @@
  * Get Free Page flags, with Linux 5.15's bit values so a printed mask
  * ("mode:0xcc0(GFP_KERNEL)") reads the same as in a Linux report.
  *
- * What they mean in irqlab, which has no reclaim, compaction, kswapd,
- * OOM killer, highmem or movable zone:
+ * What they mean in irqlab, which has no compaction, OOM killer, highmem
+ * or movable zone, and whose reclaim is the shrinkers (mm/vmscan.c):
  *  __GFP_DMA32		only ZONE_DMA32 (below 4 GiB); __GFP_DMA too (no ZONE_DMA)
  *  __GFP_HIGH		may dip below the min watermark: to min/2 (ALLOC_HIGH)
  *  __GFP_ATOMIC	a further quarter of what remains (ALLOC_HARDER)
- *  __GFP_DIRECT_RECLAIM the caller may wait: before failing, the
- *			allocator drains every CPU's per-CPU lists (IPIs, so
- *			interrupts must be enabled) and retries once - the
- *			step Linux takes after direct reclaim
- *  __GFP_KSWAPD_RECLAIM accepted (there is no kswapd)
- *  __GFP_NORETRY	fail without the drain-and-retry step
+ *  __GFP_DIRECT_RECLAIM the caller may sleep: when the min watermark fails
+ *			it reclaims itself (try_to_free_pages(), shrinkers),
+ *			drains every CPU's per-CPU lists after progress, and
+ *			retries as Linux's should_reclaim_retry() allows
+ *  __GFP_KSWAPD_RECLAIM below the low watermark, wake the node's kswapd
+ *  __GFP_MEMALLOC	may take the pages below min (ALLOC_NO_WATERMARKS),
+ *			as reclaimers (PF_MEMALLOC) do; __GFP_NOMEMALLOC never
+ *  __GFP_NORETRY	one round of direct reclaim, no retries
  *  __GFP_NOWARN	no allocation-failure report
  *  __GFP_ZERO		the pages are zeroed
  *  __GFP_COMP		an order > 0 block is a compound page (head/tails)

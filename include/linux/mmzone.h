@@ -22,6 +22,7 @@
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
 #include <linux/percpu.h>
+#include <linux/wait.h>
 
 #define MAX_ORDER		11
 #define MAX_ORDER_NR_PAGES	(1UL << (MAX_ORDER - 1))
@@ -142,6 +143,13 @@ typedef struct pglist_data {
 	unsigned long node_spanned_pages;
 	int node_id;
 	unsigned int nr_cpus;		/* possible CPUs on this node */
+
+	/* Background reclaim (mm/vmscan.c). */
+	wait_queue_head_t kswapd_wait;	/* kswapd sleeps here */
+	struct task_struct *kswapd;
+	int kswapd_order;		/* largest order a waker asked for */
+	enum zone_type kswapd_highest_zoneidx;	/* MAX_NR_ZONES: none asked */
+	int kswapd_failures;		/* balance_pgdat() runs that freed nothing */
 } pg_data_t;
 
 extern struct pglist_data *node_data[MAX_NUMNODES];
@@ -220,6 +228,12 @@ static inline unsigned long zone_page_state(struct zone *zone, enum zone_stat_it
 
 bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned long mark,
 		       int highest_zoneidx, unsigned int alloc_flags);
+/*
+ * Linux's variant that reads the exact free count instead of the per-CPU
+ * vmstat estimate; irqlab's NR_FREE_PAGES is always exact, so the two agree.
+ */
+bool zone_watermark_ok_safe(struct zone *zone, unsigned int order, unsigned long mark,
+			    int highest_zoneidx);
 
 /* Node of a CPU (linux/topology.h in Linux), set up with the per-CPU areas. */
 DECLARE_PER_CPU(int, numa_node);

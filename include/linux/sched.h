@@ -39,6 +39,8 @@
 #define PF_IDLE		0x00000002
 #define PF_EXITING	0x00000004
 #define PF_WQ_WORKER	0x00000020	/* a workqueue worker (kworker) */
+#define PF_MEMALLOC	0x00000800	/* reclaiming: no reclaim inside, reserves allowed */
+#define PF_KSWAPD	0x00020000	/* kswapd */
 #define PF_KTHREAD	0x00200000
 #define PF_NO_SETAFFINITY 0x04000000
 
@@ -133,6 +135,7 @@ struct thread_struct {
 };
 
 struct rcu_node;
+struct reclaim_state;
 /* Why rcu_read_unlock() must take the slow path (Linux's union rcu_special). */
 union rcu_special {
 	struct {
@@ -225,6 +228,8 @@ struct task_struct {
 	struct task_struct *stop_waiter;
 
 	struct _reent *reent;	/* newlib's per-task state */
+	/* Set while reclaiming: where freed slab pages are counted (linux/swap.h). */
+	struct reclaim_state *reclaim_state;
 #ifdef CONFIG_FAULT_INJECTION
 	/* Fails where a fault_attr has task_filter set (lib/fault-inject.c). */
 	unsigned make_it_fail:1;

@@ -64,6 +64,12 @@ void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr, void 
 #define wake_up_all(x)			__wake_up(x, TASK_NORMAL, 0, NULL)
 #define wake_up_interruptible(x)	__wake_up(x, TASK_INTERRUPTIBLE, 1, NULL)
 
+/* Unordered peek: the caller has its own ordering (or tolerates a stale view). */
+static inline int waitqueue_active(struct wait_queue_head *wq_head)
+{
+	return !list_empty(&wq_head->head);
+}
+
 static inline bool wq_has_sleeper(struct wait_queue_head *wq_head)
 {
 	smp_mb();

@@ -28,4 +28,21 @@ static inline void might_alloc(gfp_t gfp_mask)
 		might_resched();
 }
 
+/*
+ * Reclaimers run with PF_MEMALLOC: their own allocations may use the
+ * reserves below the min watermark and never recurse into reclaim.
+ */
+static inline unsigned int memalloc_noreclaim_save(void)
+{
+	unsigned int flags = current->flags & PF_MEMALLOC;
+
+	current->flags |= PF_MEMALLOC;
+	return flags;
+}
+
+static inline void memalloc_noreclaim_restore(unsigned int flags)
+{
+	current->flags = (current->flags & ~PF_MEMALLOC) | flags;
+}
+
 #endif
