@@ -37,6 +37,8 @@
 #include <linux/perf_stat.h>
 #include <linux/profile.h>
 #include <linux/rcupdate.h>
+#include <linux/swap.h>
+#include <linux/slab.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
 extern u64 acpi_hpet_addr;
@@ -460,6 +462,13 @@ static int kernel_init(void *unused)
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
+	/*
+	 * What Linux's initcalls would start: each node's kswapd, and the
+	 * slab caches as something reclaim can shrink.
+	 */
+	kswapd_init();
+	if (kmem_cache_shrinker_register())
+		pr_warn("slab: the slab shrinker could not be registered\n");
 	system_state = SYSTEM_RUNNING;
 #ifdef CONFIG_KTEST_BROKEN_BOOTS
 	ktest_selftest_broken_boot();

@@ -86,6 +86,8 @@ enum slab_state {
 extern enum slab_state slab_state;
 extern struct mutex slab_mutex;		/* slab_caches and cache creation */
 extern struct list_head slab_caches;
+/* How many are on slab_caches (changed under slab_mutex): the slab shrinker's count. */
+extern unsigned int nr_slab_caches;
 extern struct kmem_cache *kmem_cache;	/* the cache of kmem_cache structs */
 
 /* kmalloc cache names and sizes, by index (mm/slab_common.c). */

@@ -28,6 +28,7 @@
 
 enum slab_state slab_state;
 LIST_HEAD(slab_caches);
+unsigned int nr_slab_caches;
 DEFINE_MUTEX(slab_mutex);
 struct kmem_cache *kmem_cache;
 
@@ -228,6 +229,7 @@ create_cache(const char *cname, unsigned int objsize, unsigned int align,
 
 	s->refcount = 1;
 	list_add(&s->list, &slab_caches);
+	WRITE_ONCE(nr_slab_caches, nr_slab_caches + 1);
 	return s;
 }
 
@@ -342,6 +344,7 @@ static int shutdown_cache(struct kmem_cache *s)
 		return -EBUSY;
 
 	list_del(&s->list);
+	WRITE_ONCE(nr_slab_caches, nr_slab_caches - 1);
 	slab_kmem_cache_release(s);
 	return 0;
 }
@@ -379,19 +382,16 @@ int kmem_cache_shrink(struct kmem_cache *s)
  * irqlab's own "slab" shrinker (Linux has none: its caches' users register
  * their own): the objects it counts are the caches on slab_caches, and
  * scanning one means kmem_cache_shrink() on it, so reclaim's shrink_slab()
- * can hand every cache's empty slabs back to the page allocator.  Caches
- * are shrunk under slab_mutex, as Linux's memory-offline path shrinks them.
+ * hands every cache's empty slabs back to the page allocator (kswapd and
+ * direct reclaim count them through __free_slab()'s reclaim_state).
+ * Registered at boot (kswapd_init()).  Caches are shrunk under slab_mutex,
+ * as Linux's memory-offline path shrinks them; but reclaim may run inside
+ * an allocation made under slab_mutex (kmem_cache_create()), so it only
+ * trylocks it and the count reads a counter instead of walking the list.
  */
 static unsigned long slab_caches_count(struct shrinker *sh, struct shrink_control *sc)
 {
-	struct kmem_cache *s;
-	unsigned long n = 0;
-
-	mutex_lock(&slab_mutex);
-	list_for_each_entry(s, &slab_caches, list)
-		n++;
-	mutex_unlock(&slab_mutex);
-	return n;
+	return READ_ONCE(nr_slab_caches);
 }
 
 static unsigned long slab_caches_scan(struct shrinker *sh, struct shrink_control *sc)
@@ -399,7 +399,8 @@ static unsigned long slab_caches_scan(struct shrinker *sh, struct shrink_control
 	struct kmem_cache *s;
 	unsigned long n = 0;
 
-	mutex_lock(&slab_mutex);
+	if (!mutex_trylock(&slab_mutex))
+		return SHRINK_STOP;
 	list_for_each_entry(s, &slab_caches, list) {
 		if (n >= sc->nr_to_scan)
 			break;
@@ -470,6 +471,7 @@ create_kmalloc_cache(const char *cname, unsigned int objsize,
 		panic("Out of memory when creating slab %s\n", cname);
 	create_boot_cache(kc, cname, objsize, flags, uoffset, ulen);
 	list_add(&kc->list, &slab_caches);
+	WRITE_ONCE(nr_slab_caches, nr_slab_caches + 1);
 	kc->refcount = 1;
 	return kc;
 }
