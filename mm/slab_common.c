@@ -418,8 +418,11 @@ static struct shrinker slab_caches_shrinker = {
 	.seeks = DEFAULT_SEEKS,
 };
 
+/* -EBUSY if it is registered already (the boot registers it). */
 int kmem_cache_shrinker_register(void)
 {
+	if (slab_caches_shrinker.flags & SHRINKER_REGISTERED)
+		return -EBUSY;
 	return register_shrinker(&slab_caches_shrinker);
 }
 

@@ -329,6 +329,12 @@ static void shrink_slab_while_registrant_holds_lock(struct ktest *t)
 	ktest_info(t, "variant %s", IS_ENABLED(CONFIG_SHRINKER_RWSEM) ? "rwsem" : "srcu");
 }
 
+/* The boot registers the "slab" shrinker: reclaim reaches the caches. */
+static void slab_shrinker_registered_at_boot(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, kmem_cache_shrinker_register(), -EBUSY);
+}
+
 /*
  * The "slab" shrinker reaches kmem_cache_shrink(): a cache left holding
  * only empty slabs (its CPU slab, partial lists) has none after one
@@ -366,6 +372,7 @@ static void slab_shrinker_frees_empty_slabs(struct ktest *t)
 }
 
 static struct ktest_case shrinker_cases[] = {
+	KTEST_CASE(slab_shrinker_registered_at_boot),
 	KTEST_CASE(slab_shrinker_frees_empty_slabs),
 	KTEST_CASE(do_shrink_slab_batches_and_deferred),
 	KTEST_CASE(do_shrink_slab_small_cache_and_seeks),

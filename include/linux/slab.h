@@ -146,7 +146,10 @@ struct kmem_cache *kmem_cache_create_usercopy(const char *name,
 					      void (*ctor)(void *));
 void kmem_cache_destroy(struct kmem_cache *s);
 int kmem_cache_shrink(struct kmem_cache *s);
-/* A shrinker whose scan kmem_cache_shrink()s every cache (mm/slab_common.c). */
+/*
+ * A shrinker whose scan kmem_cache_shrink()s every cache (mm/slab_common.c),
+ * registered at boot; registering it again is -EBUSY.
+ */
 int kmem_cache_shrinker_register(void);
 void kmem_cache_shrinker_unregister(void);
 const char *kmem_cache_name(struct kmem_cache *s);
