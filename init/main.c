@@ -38,6 +38,7 @@
 #include <linux/profile.h>
 #include <linux/rcupdate.h>
 #include <linux/swap.h>
+#include <linux/vmstat.h>
 #include <linux/slab.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
@@ -483,6 +484,7 @@ static int kernel_init(void *unused)
 		verdict_add(why, "%d workload(s) failed", failed);
 	fault_inject_report();
 	slabinfo_report_at_end();
+	vmstat_report_at_end();
 	lock_stat_report();
 	sched_print_stats();
 	if (atomic_read(&sched_bug_count)) {

@@ -81,3 +81,13 @@ void vmstat_reclaim_report(void)
 	vmstat_records(ev);
 	printk_report_exit();
 }
+
+/* At the end of a run, if reclaim ran at all: what it did. */
+void vmstat_report_at_end(void)
+{
+	unsigned long ev[NR_VM_EVENT_ITEMS];
+
+	all_vm_events(ev);
+	if (ev[PAGEOUTRUN] || ev[ALLOCSTALL_DMA32] || ev[ALLOCSTALL_NORMAL])
+		vmstat_reclaim_report();
+}

@@ -60,5 +60,7 @@ extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];
  * one record: {"type":"vmstat","allocstall_dma32":..,...}.
  */
 void vmstat_reclaim_report(void);
+/* The same at the end of a run (init), if kswapd or direct reclaim ran. */
+void vmstat_report_at_end(void);
 
 #endif /* _LINUX_VMSTAT_H */
