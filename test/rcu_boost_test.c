@@ -240,8 +240,8 @@ static void rcu_boost_kthread_prios(struct ktest *t)
 		KTEST_EXPECT_TRUE(t, rcub == NULL);
 		if (rcuc)
 			KTEST_EXPECT_EQ(t, rcuc->policy, SCHED_NORMAL);
-		ktest_info(t, "%s: policy %u prio %u%s", gp->comm, gp->policy, gp->rt_priority,
-			   rcuc ? ", rcuc/0 SCHED_NORMAL" : "");
+		ktest_info(t, "%s: policy %u prio %u; rcuc/0 policy %d", gp->comm, gp->policy,
+			   gp->rt_priority, rcuc ? (int)rcuc->policy : -1);
 	}
 }
 
