@@ -787,6 +787,11 @@ void rcu_dump_state(void)
 		rcu_state.name, rcu_state.gp_seq, rcu_state.gp_flags, rcu_state.gp_state,
 		rnp->gp_seq_needed, rnp->gp_seq, rnp->qsmask, rnp->qsmaskinit,
 		rnp->gp_tasks != NULL, !list_empty(&rnp->blkd_tasks));
+#ifdef CONFIG_RCU_BOOST
+	pr_info("rcu: boost_tasks=%d boost_time=%+ld jiffies status=%u n_boosts=%lu n_force_qs=%lu\n",
+		rnp->boost_tasks != NULL, (long)(rnp->boost_time - jiffies),
+		rnp->boost_kthread_status, rnp->n_boosts, rcu_state.n_force_qs);
+#endif
 	for_each_online_cpu(cpu) {
 		struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
 
