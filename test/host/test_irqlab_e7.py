@@ -35,18 +35,18 @@ class E7Files(unittest.TestCase):
         self.assertEqual([(a, b, list(s)) for a, b, s in mx["compare"]], PAIRS)
         self.assertEqual((mx["smp"], mx["icount"]), (2, 0))
         self.assertEqual(mx["rule"], {"min_reps": 5, "max_reps": 20, "ci_width": 10.0,
-                                      "stop_metrics": ["shrink calls per s"]})
+                                      "stop_metrics": ["shrink visits per s"]})
         for cmd in mx["workloads"].values():
             self.assertTrue(cmd.startswith("run=shrink "), cmd)
         self.assertIn("shrink.count=10", mx["workloads"]["shrink_few"])
         self.assertIn("profile.hz=999", mx["workloads"]["shrink_few"])
         claims = {c["name"]: c for c in mx["claims"]}
-        self.assertEqual(sorted(claims), ["e7-refcount-calls", "e7-srcu-calls",
-                                          "e7-srcu-unregister", "e7-unregister"])
-        srcu = claims["e7-srcu-calls"]
+        self.assertEqual(sorted(claims), ["e7-refcount-visits", "e7-srcu-unregister",
+                                          "e7-srcu-visits", "e7-unregister"])
+        srcu = claims["e7-srcu-visits"]
         self.assertEqual((srcu["a"], srcu["b"], srcu["workload"], srcu["metric"],
                           srcu["expect"]),
-                         ("default", "shrinker_srcu", "shrink_few", "shrink calls per s", "+"))
+                         ("default", "shrinker_srcu", "shrink_few", "shrink visits per s", "+"))
         # the seed's figures travel with the claim
         for figure in ("0.17", "0.63", "32.31%", "16.24%"):
             self.assertIn(figure, srcu["seeds"])
@@ -61,7 +61,7 @@ class E7Files(unittest.TestCase):
         self.assertNotIn("rule", mx)
         metrics = {c["name"]: c["metric"] for c in mx["claims"]}
         self.assertEqual(metrics["e7-srcu-insns"], "shrink insns per call")
-        self.assertEqual(metrics["e7-refcount-insns"], "shrink insns per call")
+        self.assertEqual(metrics["e7-refcount-insns"], "shrink insns per visit")
 
     def test_listed_for_make_experiment_seeds(self):
         with open(os.path.join(_load.ROOT, "Makefile")) as f:
@@ -87,7 +87,9 @@ class ShrinkMetrics(unittest.TestCase):
         m = tool.metrics({"records": shrink("refcount", "icount", 11440, 1000, "87419.00",
                                             "1000.00", 343, 400)})
         self.assertEqual(m["shrink calls per s"], 11440)
+        self.assertEqual(m["shrink visits per s"], 11440000)
         self.assertEqual(m["shrink insns per call"], 87419.0)
+        self.assertAlmostEqual(m["shrink insns per visit"], 87.419)
         self.assertNotIn("shrink cycles per call", m)
         self.assertEqual(m["shrink visits per call"], 1000.0)
         self.assertAlmostEqual(m["shrink unregister avg us"], 0.343)
@@ -98,7 +100,16 @@ class ShrinkMetrics(unittest.TestCase):
                                             0, 0, n=0)})
         self.assertEqual(m["shrink calls per s"], 10000)
         self.assertEqual(m["shrink cycles per call"], 312762.9)
+        self.assertAlmostEqual(m["shrink cycles per visit"], 1563.8145)
         self.assertNotIn("shrink unregister avg us", m)
+
+    def test_calls_that_visit_nobody_do_no_work(self):
+        """rwsem calls that gave up: many calls, few visits."""
+        m = tool.metrics({"records": shrink("rwsem", "TCG", 16000, 1000, "2430.00", "0.00",
+                                            1, 1)})
+        self.assertEqual(m["shrink calls per s"], 16000)
+        self.assertEqual(m["shrink visits per s"], 0)
+        self.assertNotIn("shrink cycles per visit", m)
 
     def test_malformed_record_gives_no_figures(self):
         r = shrink("rwsem", "icount", 1, 1, "x", "1", 1, 1)
@@ -121,6 +132,8 @@ class ShrinkMetrics(unittest.TestCase):
     def test_calls_per_second_higher_is_better(self):
         a, b = [100.0, 101.0, 99.0, 100.5, 99.5], [130.0, 131.0, 129.0, 130.5, 129.5]
         self.assertEqual(tool.metric_verdict(a, b, "shrink calls per s"), "better")
+        self.assertEqual(tool.metric_verdict(a, b, "shrink visits per s"), "better")
+        self.assertEqual(tool.metric_verdict(a, b, "shrink visits per call"), "higher")
         self.assertEqual(tool.metric_verdict(b, a, "shrink calls per s"), "worse")
         self.assertEqual(tool.metric_verdict(a, b, "shrink unregister avg us"), "worse")
         self.assertEqual(tool.metric_verdict(a, b, "profile up_read %"), "higher")
