@@ -932,7 +932,7 @@ def fig_seeds_tcg(run, mode):
 # tools/irqlab on the experiment's runs: one row per claim, the seeds' figure
 # beside irqlab's, the sign and every mechanism count.
 CLAIMS_ICOUNT = ("e1_icount", "e2_icount", "e2_lockstat_icount", "e3_icount", "e4_icount",
-                 "e5_icount")
+                 "e5_icount", "e7_icount")
 CLAIMS_TCG = ("e2", "e2_lockstat")
 
 
@@ -1183,7 +1183,7 @@ FIGURES = {
                      "groups x 100 loops of 4096 bytes), at the two commits named, both "
                      "built from the current defconfigs"),
     "seeds-claims": (fig_seeds_claims, "the seeds' claims (the `[claim]` sections of "
-                     "`tools/experiments/{e1,e2,e2_lockstat,e3,e4,e5}_icount.ini`), "
+                     "`tools/experiments/{e1,e2,e2_lockstat,e3,e4,e5,e7}_icount.ini`), "
                      "checked by `tools/irqlab` on one exact run a side: B's change "
                      "against A, the sign, and each mechanism count's change and "
                      "whether it agrees"),
