@@ -31,6 +31,7 @@
 #include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/record.h>
+#include <linux/kallsyms.h>
 #include <linux/trace_irqsoff.h>
 #include "../mm/slab.h"
 #include "workload.h"
@@ -276,6 +277,89 @@ static long files_left(struct kmem_cache *s, int *failed)
 	return left;
 }
 
+#ifdef CONFIG_TRACE_IRQSOFF
+/*
+ * The slab allocator's IRQ-off openers, merged by function over CPUs: the
+ * SLUB rows of the report's opener ranking, all of them (the report's own
+ * table is cut at its top 12 of every opener, and call_rcu() alone opens
+ * one window per object here).  Slab code is linked into a range of its
+ * own (linker/kernel.ld), as the report's "by the code" lines use it.
+ */
+extern char __slab_text_start[], __slab_text_end[];
+
+#define FILES_OPENERS	24
+#define FILES_OPENERS_SHOWN	8
+
+struct files_opener {
+	unsigned long start;
+	struct lat_func_total t;
+};
+
+struct files_openers {
+	struct files_opener f[FILES_OPENERS];
+	unsigned int n, lost;
+};
+
+static void files_add_opener(unsigned long ip, const struct lat_func_total *t, void *arg)
+{
+	struct files_openers *o = arg;
+	unsigned long size, off, start;
+	unsigned int i;
+
+	if (ip - 1 < (unsigned long)__slab_text_start || ip - 1 >= (unsigned long)__slab_text_end)
+		return;
+	if (!kallsyms_lookup(ip - 1, &size, &off))
+		return;
+	start = ip - 1 - off;
+	for (i = 0; i < o->n && o->f[i].start != start; i++)
+		;
+	if (i == o->n) {
+		if (o->n == FILES_OPENERS) {
+			o->lost++;
+			return;
+		}
+		o->f[o->n++] = (struct files_opener){ .start = start };
+	}
+	o->f[i].t.windows += t->windows;
+	o->f[i].t.total_ns += t->total_ns;
+	o->f[i].t.max_ns = max(o->f[i].t.max_ns, t->max_ns);
+}
+
+static void files_report_openers(void)
+{
+	static struct files_openers o;
+	unsigned long size, off;
+
+	memset(&o, 0, sizeof(o));
+	latency_tracer_for_each_opener(LAT_IRQSOFF, files_add_opener, &o);
+	pr_info("files: slab code's IRQ-off openers, most total time first (%u function(s)%s)\n",
+		o.n, o.lost ? ", table full" : "");
+	pr_info("files:   %-32s %10s %14s %10s\n", "function", "windows", "total ns", "max ns");
+	for (unsigned int i = 0; i < o.n && i < FILES_OPENERS_SHOWN; i++) {
+		unsigned int best = i;
+		struct files_opener tmp;
+		const char *name;
+
+		for (unsigned int k = i + 1; k < o.n; k++)
+			if (o.f[k].t.total_ns > o.f[best].t.total_ns)
+				best = k;
+		tmp = o.f[i];
+		o.f[i] = o.f[best];
+		o.f[best] = tmp;
+		name = kallsyms_lookup(o.f[i].start, &size, &off);
+		pr_info("files:   %-32s %10llu %14llu %10llu\n", name ? name : "?",
+			(unsigned long long)o.f[i].t.windows,
+			(unsigned long long)o.f[i].t.total_ns,
+			(unsigned long long)o.f[i].t.max_ns);
+		if (record_emitf("{\"type\":\"files_opener\",\"rank\":%u,\"func\":\"%.48s\","
+				 "\"windows\":%llu,\"total_ns\":%llu,\"max_ns\":%llu}", i + 1,
+				 name ? name : "?", (unsigned long long)o.f[i].t.windows,
+				 (unsigned long long)o.f[i].t.total_ns,
+				 (unsigned long long)o.f[i].t.max_ns) < 0)
+			pr_warn("files: an opener record does not fit\n");
+	}
+}
+
 /*
  * The IRQ-off windows opened in SLUB's partial-list drain, one line and
  * record per function this port has.  Fails the run if files.drain_max_ns
@@ -283,14 +367,14 @@ static long files_left(struct kmem_cache *s, int *failed)
  */
 static int files_report_drain(void)
 {
-	int failed = 0;
-#ifdef CONFIG_TRACE_IRQSOFF
 	static const char *const funcs[] = {
 		"put_cpu_partial", "unfreeze_partials", "__unfreeze_partials",
 	};
+	int failed = 0;
 
 	if (!latency_tracer_enabled(LAT_IRQSOFF))
 		return 0;
+	files_report_openers();
 	for (unsigned int i = 0; i < ARRAY_SIZE(funcs); i++) {
 		struct lat_func_total t = latency_tracer_func(LAT_IRQSOFF, funcs[i]);
 
@@ -310,9 +394,16 @@ static int files_report_drain(void)
 			failed++;
 		}
 	}
-#endif
 	return failed;
 }
+#else
+static int files_report_drain(void)
+{
+	if (files_drain_max_ns)
+		pr_warn("files: files.drain_max_ns needs the irqsoff tracer (CONFIG_TRACE_IRQSOFF)\n");
+	return 0;
+}
+#endif
 
 static void files_free_run(struct files_run *r)
 {
@@ -409,6 +500,8 @@ int files_run(void)
 	/* Twice: the first drain may start a kworker, whose pages are not ours. */
 	files_free_pages();
 	before = files_free_pages();
+	/* The windows to report are the run's, not the set-up's or the baseline's shrinks. */
+	latency_tracer_reset();
 	complete_all(&r->go);
 	workload_wait_zero(&r->running);
 	/* Every callback queued has run once this returns. */
