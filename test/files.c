@@ -255,14 +255,19 @@ static unsigned long files_free_pages(void)
 	return nr_free_pages();
 }
 
-/* Objects of @s still allocated (-1: unknown without CONFIG_SLUB_DEBUG). */
-static long files_left(struct kmem_cache *s, int *failed)
+/*
+ * Objects of @s still allocated (-1: unknown without CONFIG_SLUB_DEBUG).
+ * Sets *@keep when slabs are left: destroying the cache then would list
+ * every object left, with interrupts off, for each.
+ */
+static long files_left(struct kmem_cache *s, int *failed, bool *keep)
 {
 	long left = -1;
 
 	if (kmem_cache_shrink(s)) {
 		pr_err("files: %s still holds slabs after every object was freed\n", s->name);
 		(*failed)++;
+		*keep = true;
 	}
 #ifdef CONFIG_SLUB_DEBUG
 	{
@@ -475,6 +480,7 @@ int files_run(void)
 	long left_d, left_i, leaked;
 	struct files_run *r;
 	int failed = 0, nthreads = 0, n, cpu;
+	bool keep = false;
 
 	BUILD_BUG_ON(sizeof(struct files_dentry) != 192);
 	BUILD_BUG_ON(sizeof(struct files_inode) != 600);
@@ -525,8 +531,8 @@ int files_run(void)
 		cbs[1] += per_cpu(files_cbs, cpu).rcuc;
 		cbs[2] += per_cpu(files_cbs, cpu).other;
 	}
-	left_d = files_left(files_dentry_cache, &failed);
-	left_i = files_left(files_inode_cache, &failed);
+	left_d = files_left(files_dentry_cache, &failed, &keep);
+	left_i = files_left(files_inode_cache, &failed, &keep);
 	after = files_free_pages();
 	leaked = (long)before - (long)after;
 
@@ -583,8 +589,12 @@ int files_run(void)
 	workload_wait_zero(&r->alive);
 	files_free_run(r);
 out_caches:
-	kmem_cache_destroy(files_dentry_cache);
-	kmem_cache_destroy(files_inode_cache);
+	if (keep) {
+		pr_err("files: the dentry and inode caches stay, with what they hold\n");
+	} else {
+		kmem_cache_destroy(files_dentry_cache);
+		kmem_cache_destroy(files_inode_cache);
+	}
 	files_dentry_cache = files_inode_cache = NULL;
 	return failed ? 1 : 0;
 }
