@@ -382,8 +382,13 @@ static int files_report_drain(void)
 	};
 	int failed = 0;
 
-	if (!latency_tracer_enabled(LAT_IRQSOFF))
-		return 0;
+	if (!latency_tracer_enabled(LAT_IRQSOFF)) {
+		if (!files_drain_max_ns)
+			return 0;
+		pr_err("files: files.drain_max_ns=%u cannot be checked: the irqsoff tracer is off (trace=)\n",
+		       files_drain_max_ns);
+		return 1;
+	}
 	files_report_openers();
 	for (unsigned int i = 0; i < ARRAY_SIZE(funcs); i++) {
 		struct lat_func_total t = latency_tracer_func(LAT_IRQSOFF, funcs[i]);
@@ -409,9 +414,11 @@ static int files_report_drain(void)
 #else
 static int files_report_drain(void)
 {
-	if (files_drain_max_ns)
-		pr_warn("files: files.drain_max_ns needs the irqsoff tracer (CONFIG_TRACE_IRQSOFF)\n");
-	return 0;
+	if (!files_drain_max_ns)
+		return 0;
+	pr_err("files: files.drain_max_ns=%u cannot be checked: no irqsoff tracer in this build (CONFIG_TRACE_IRQSOFF)\n",
+	       files_drain_max_ns);
+	return 1;
 }
 #endif
 
