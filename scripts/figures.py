@@ -1134,6 +1134,44 @@ def fig_hackbench_sample(run, mode):
     return out + rows
 
 
+# run=files under the irqsoff tracer: SLUB's IRQ-off openers while RCU
+# callbacks free every object (test/files.c), before and after the series.
+FILES = "run=files"
+FILES_PORTS = [("legacy_trace", "pre-series 5.13, !RT"), ("trace", "post-series 5.15, !RT"),
+               ("rt_legacy_trace", "5.13-rt, RT"), ("rt_trace", "post-series, RT")]
+FILES_TOP = 5
+
+
+def fig_files_openers(run, mode):
+    """Per port, the slab code's top IRQ-off openers by total time (the
+    workload's files_opener records: every slab-range opener, merged by
+    function), and the workload's counts."""
+    out = ["| kernel | rank | opener | windows | max ns | total ns |",
+           "|---|---|---|---|---|---|"]
+    counts = []
+    for cfg, name in FILES_PORTS:
+        recs = run.records(Boot(cfg, FILES, "files"), mode)
+        ops = sorted(recs.of_type("files_opener"), key=lambda r: r["rank"])
+        summary = recs.of_type("files_openers")
+        files, freed = recs.of_type("files"), recs.of_type("files_freed")
+        if not files or not freed:
+            raise FigureError(f"{cfg}: no files/files_freed record (test/files.c)")
+        if not summary:
+            raise FigureError(f"{cfg}: no files_openers record (is the irqsoff tracer on?)")
+        if not ops:
+            out.append(f"| {name} (`{cfg}`) | - | none: no IRQ-off window opened in slab "
+                       "code | 0 | - | 0 |")
+        for i, r in enumerate(ops[:FILES_TOP]):
+            who = f"{name} (`{cfg}`)" if i == 0 else ""
+            out.append(f"| {who} | {r['rank']} | `{r['func']}` | {r['windows']} | "
+                       f"{r['max_ns']} | {r['total_ns']} |")
+        f, d = files[0], freed[0]
+        counts.append(f"`{cfg}`: {f['dentries']} dentries + {f['inodes']} inodes, "
+                      f"{d['cbs']} callbacks ({d['softirq']} in softirq, {d['rcuc']} in "
+                      f"rcuc), {d['pages_leaked']} pages not given back")
+    return out + [""] + ["; ".join(counts) + "."]
+
+
 FIGURES = {
     "latency-windows": (fig_latency_windows,
                         "the longest IRQ-off window opened by slab code and by the page "
@@ -1192,6 +1230,10 @@ FIGURES = {
                          "`e2_lockstat.ini` (5 runs a side) on 2 vCPUs, checked by "
                          "`tools/irqlab`: B's mean change against A, Welch's t-test at "
                          "5%, the sign, and each mechanism count"),
+    "files-openers": (fig_files_openers, "`run=files` (4 rounds of 1000 dentries and "
+                      "1000 inodes, freed by call_rcu()) under the irqsoff tracer: the slab "
+                      "code's IRQ-off openers by total time, top 5 per kernel, and the "
+                      "workload's counts"),
     "seeds-tcg": (fig_seeds_tcg, "the seeds' experiments (`tools/experiments/eN.ini` as "
                   "`make experiment-seeds` runs them: interleaved rounds until each "
                   "difference's 95% CI is narrow enough or a cap, n per cell, mean or, "
