@@ -63,6 +63,9 @@ static const struct irqlab_workload workloads[] = {
 	  "deadline_us/period_us/loops/duration_ms/hist_us)" },
 	{ "shrink", shrink_run,
 	  "shrink_slab() on every CPU while shrinkers come and go (shrink.count/duration_ms)" },
+	{ "rcutorture", rcu_torture_run,
+	  "RCU/SRCU torture, Linux rcutorture-like (rcutorture.torture_type/nreaders/"
+	  "nfakewriters/stat_interval/irqreader/n_barrier_cbs/duration_ms)" },
 	{ "hackbench", hackbench_run,
 	  "messaging over kmalloc'd buffers (hackbench.groups/fds/loops/size/affinity)",
 	  WL_LOAD, hackbench_end },
