@@ -133,7 +133,7 @@ static atomic_long_t n_rcu_torture_timer_cbs_done;	/* and invoked */
 static long n_barrier_attempts;
 static long n_barrier_successes;
 static struct list_head rcu_torture_removed;
-static unsigned long start_gp_seq;
+static unsigned long start_gp_seq, end_gp_seq;
 /* Set at cleanup: callbacks give their element back instead of re-queueing. */
 static bool rcu_torture_stopping;
 
@@ -970,6 +970,8 @@ static long rcu_torture_cleanup(void)
 		cur_ops->cb_barrier();
 		cur_ops->cb_barrier();
 	}
+	/* Before the flavour's cleanup: srcud's domain goes with it. */
+	end_gp_seq = cur_ops->get_gp_seq();
 	if (cur_ops->cleanup)
 		cur_ops->cleanup();
 
@@ -1014,7 +1016,7 @@ static long rcu_torture_sum(long (*counts)[RCU_TORTURE_PIPE_LEN + 1], int from)
 /* The run=rcutorture workload: 0 for "End of test: SUCCESS". */
 int rcu_torture_run(void)
 {
-	unsigned long gps, end_gp_seq;
+	unsigned long gps;
 	long reads, pipe_errors, leaked;
 	bool stalled = false, failed;
 	const char *verdict;
@@ -1044,7 +1046,6 @@ int rcu_torture_run(void)
 	leaked = rcu_torture_cleanup();
 	ns = ktime_get_ns() - t0;
 
-	end_gp_seq = cur_ops->get_gp_seq();
 	gps = rcutorture_seq_diff(end_gp_seq, start_gp_seq);
 	pr_info("%s:  End-test grace-period state: g%ld total-gps=%ld\n", cur_ops->name,
 		(long)end_gp_seq, (long)gps);
