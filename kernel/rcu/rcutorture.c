@@ -31,6 +31,7 @@
 #include <linux/kernel.h>
 #include <linux/errno.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/sched.h>
 #include <linux/kthread.h>
 #include <linux/atomic.h>
@@ -155,6 +156,7 @@ static struct task_struct **reader_tasks;
 static struct task_struct *stats_task;
 static struct task_struct **barrier_cbs_tasks;
 static struct task_struct *barrier_task;
+static bool barrier_task_started;	/* a barrier test was asked for and runs */
 
 /* ------------------------------------------------------------ the pool */
 
@@ -198,6 +200,7 @@ struct rcu_torture_ops {
 	call_rcu_func_t call;
 	void (*cb_barrier)(void);
 	int irq_capable;
+	int call_from_ipi;	/* ->call() is safe in hard interrupt context */
 	const char *name;
 };
 
@@ -318,6 +321,7 @@ static struct rcu_torture_ops rcu_ops = {
 	.call		= call_rcu,
 	.cb_barrier	= rcu_barrier,
 	.irq_capable	= 1,
+	.call_from_ipi	= 1,
 	.name		= "rcu",
 };
 
@@ -736,11 +740,20 @@ static void rcu_torture_barrier_cbf(struct rcu_head *rcu)
 	atomic_inc(&barrier_cbs_invoked);
 }
 
+/* IPI handler: the callback goes on this CPU's list. */
+static void rcu_torture_barrier1cb(void *rcu_void)
+{
+	struct rcu_head *rhp = rcu_void;
+
+	cur_ops->call(rhp, rcu_torture_barrier_cbf);
+}
+
 /*
- * Queue one callback per barrier phase.  Linux posts it from an IPI on
- * CPU myid; irqlab's call_srcu() takes a spinlock_t, which RT forbids in
- * hard interrupt context, so the kthread is bound to its CPU and queues it
- * there itself.
+ * Queue one callback per barrier phase on CPU myid, from an IPI there (or
+ * from here when that CPU is not online).  irqlab's call_srcu() takes a
+ * spinlock_t, which RT forbids in hard interrupt context, so for flavours
+ * without ->call_from_ipi the kthread is bound to CPU myid instead and
+ * queues the callback itself.
  */
 static int rcu_torture_barrier_cbs(void *arg)
 {
@@ -756,7 +769,9 @@ static int rcu_torture_barrier_cbs(void *arg)
 		lastphase = newphase;
 		if (kthread_should_stop())
 			break;
-		cur_ops->call(&rcu, rcu_torture_barrier_cbf);
+		if (!cur_ops->call_from_ipi ||
+		    smp_call_function_single(myid, rcu_torture_barrier1cb, &rcu, 1))
+			cur_ops->call(&rcu, rcu_torture_barrier_cbf);
 		if (atomic_dec_and_test(&barrier_cbs_count))
 			wake_up(&barrier_wq);
 	} while (!kthread_should_stop());
@@ -853,13 +868,14 @@ static void rcu_torture_reset(void)
 	atomic_long_set(&n_rcu_torture_timer_cbs, 0);
 	atomic_long_set(&n_rcu_torture_timer_cbs_done, 0);
 	n_barrier_attempts = n_barrier_successes = 0;
+	barrier_task_started = false;
 	WRITE_ONCE(rcu_torture_stopping, false);
 	rcu_torture_writer_state = RTWS_FIXED_DELAY;
 }
 
 static int rcu_torture_start(void)
 {
-	int ncpus = num_online_cpus(), i, cpu;
+	int i, cpu;
 	long k;
 
 	rcu_torture_write_types();
@@ -897,19 +913,16 @@ static int rcu_torture_start(void)
 	barrier_cbs_wq = kcalloc(n_barrier_cbs, sizeof(*barrier_cbs_wq), GFP_KERNEL);
 	if (!barrier_cbs_tasks || !barrier_cbs_wq)
 		return -ENOMEM;
-	cpu = cpumask_first(cpu_online_mask);
 	for (i = 0; i < n_barrier_cbs; i++) {
+		cpu = !cur_ops->call_from_ipi && i < nr_cpu_ids && cpu_online(i) ? i : -1;
 		init_waitqueue_head(&barrier_cbs_wq[i]);
 		barrier_cbs_tasks[i] = torture_create_kthread(rcu_torture_barrier_cbs, i,
 							      "rcu_torture_barrier_cbs", cpu);
 		if (!barrier_cbs_tasks[i])
 			return -ENOMEM;
-		cpu = cpumask_next(cpu, cpu_online_mask);
-		if (cpu >= nr_cpu_ids)
-			cpu = cpumask_first(cpu_online_mask);
 	}
-	(void)ncpus;
 	barrier_task = torture_create_kthread(rcu_torture_barrier, 0, "rcu_torture_barrier", -1);
+	barrier_task_started = barrier_task;
 	return barrier_task ? 0 : -ENOMEM;
 }
 
@@ -1058,9 +1071,11 @@ int rcu_torture_run(void)
 	 * a real flavour) the grace periods made no progress proves nothing.
 	 */
 	if (!reads || rcu_torture_current_version < 2 ||
-	    (cur_ops != &rcu_busted_ops && !gps)) {
-		pr_err("%s%s no progress: %ld reads, %lu versions, %lu grace periods\n",
-		       torture_type, TORTURE_FLAG, reads, rcu_torture_current_version, gps);
+	    (cur_ops != &rcu_busted_ops && !gps) ||
+	    (barrier_task_started && !n_barrier_attempts)) {
+		pr_err("%s%s no progress: %ld reads, %lu versions, %lu grace periods, "
+		       "%ld barrier tests\n", torture_type, TORTURE_FLAG, reads,
+		       rcu_torture_current_version, gps, n_barrier_attempts);
 		stalled = true;
 	}
 	if (ret)
