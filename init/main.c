@@ -66,6 +66,9 @@ static const struct irqlab_workload workloads[] = {
 	{ "files", files_run,
 	  "dentry and inode objects freed through RCU callbacks (files.rounds/objects/"
 	  "threads/free/drain_max_ns)" },
+	{ "rcutorture", rcu_torture_run,
+	  "RCU/SRCU torture, Linux rcutorture-like (rcutorture.torture_type/nreaders/"
+	  "nfakewriters/stat_interval/irqreader/n_barrier_cbs/duration_ms)" },
 	{ "hackbench", hackbench_run,
 	  "messaging over kmalloc'd buffers (hackbench.groups/fds/loops/size/affinity)",
 	  WL_LOAD, hackbench_end },
