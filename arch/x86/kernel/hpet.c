@@ -62,7 +62,7 @@ static u64 hpet_nmi_saved_rte;
 int hpet_nmi_start(unsigned int hz, unsigned int cpu, char *why, size_t len)
 {
 	struct irq_desc *irq0 = irq_to_desc(0);
-	u32 cfg, now;
+	u32 cfg, now, period;
 	int err;
 
 	if (!hpet_virt || !hpet_freq_hz) {
@@ -95,21 +95,26 @@ int hpet_nmi_start(unsigned int hz, unsigned int cpu, char *why, size_t len)
 	}
 	hpet_nmi_saved_cfg = cfg;
 	hpet_nmi_saved_global = readl(hpet_virt + HPET_CFG);
-	hpet_nmi_period = hpet_freq_hz / hz;
-	writel(cfg & ~(HPET_TN_ENABLE | HPET_TN_LEVEL | HPET_TN_FSB), hpet_virt + HPET_Tn_CFG(0));
-	writel(hpet_nmi_saved_global | HPET_CFG_LEGACY | HPET_CFG_ENABLE, hpet_virt + HPET_CFG);
 	/*
-	 * Edge-triggered: the IOAPIC takes NMIs only that way, and an edge
-	 * needs no acknowledgement from NMI context.  With SETVAL the first
-	 * comparator write sets the next match, the second the period.
+	 * As Linux's hpet_set_periodic(): the main counter stands still while
+	 * the comparator is set, so the first match cannot slip into the
+	 * past.  Edge-triggered: the IOAPIC takes NMIs only that way, and an
+	 * edge needs no acknowledgement from NMI context.  With SETVAL the
+	 * first comparator write sets the next match, the second the period.
+	 * hpet_nmi_fired() ignores the timer until it is all set.
 	 */
+	writel(hpet_nmi_saved_global & ~HPET_CFG_ENABLE, hpet_virt + HPET_CFG);
+	period = hpet_freq_hz / hz;
+	now = readl(hpet_virt + HPET_COUNTER);
 	cfg = (cfg & ~(HPET_TN_LEVEL | HPET_TN_FSB)) | HPET_TN_ENABLE |
 	      HPET_TN_PERIODIC | HPET_TN_SETVAL | HPET_TN_32BIT;
-	now = readl(hpet_virt + HPET_COUNTER);
-	hpet_nmi_last_cmp = now + hpet_nmi_period;
 	writel(cfg, hpet_virt + HPET_Tn_CFG(0));
-	writel(hpet_nmi_last_cmp, hpet_virt + HPET_Tn_CMP(0));
-	writel(hpet_nmi_period, hpet_virt + HPET_Tn_CMP(0));
+	writel(now + period, hpet_virt + HPET_Tn_CMP(0));
+	writel(period, hpet_virt + HPET_Tn_CMP(0));
+	hpet_nmi_last_cmp = now + period;
+	barrier();		/* the leader's NMI reads the period first */
+	WRITE_ONCE(hpet_nmi_period, period);
+	writel(hpet_nmi_saved_global | HPET_CFG_LEGACY | HPET_CFG_ENABLE, hpet_virt + HPET_CFG);
 	return 0;
 }
 
@@ -119,9 +124,9 @@ void hpet_nmi_stop(void)
 	if (!hpet_nmi_period)
 		return;
 	writel(hpet_nmi_saved_cfg & ~HPET_TN_ENABLE, hpet_virt + HPET_Tn_CFG(0));
+	WRITE_ONCE(hpet_nmi_period, 0);
 	writel(hpet_nmi_saved_global, hpet_virt + HPET_CFG);
 	ioapic_restore_rte(HPET_LEGACY_GSI, hpet_nmi_saved_rte);
-	hpet_nmi_period = 0;
 }
 
 /*
