@@ -188,11 +188,13 @@ static void profile_nmi_fan_out(void)
  * not queue: a second one raised while one is pending merges with it, so
  * what one NMI stands for beyond one sample counts as missed.
  *
- * An NMI on the leader that nothing claimed while the comparator did not
- * move is an echo, taken without a sample: QEMU 7.2's HPET, when its
- * callback runs on the comparator's own tick, raises the edge, leaves the
- * comparator where it is and fires again one tick later (so every period
- * under icount); the last edge before hpet_nmi_stop() ends up here too.
+ * While the HPET source runs, an NMI that nothing claims and that brings
+ * no new period is an echo, taken without a sample: on the leader, QEMU
+ * 7.2's HPET, when its callback runs on the comparator's own tick, raises
+ * the edge, leaves the comparator where it is and fires again one tick
+ * later (every period under icount), and the last edge before
+ * hpet_nmi_stop() lands here too; on the others, an NMI IPI whose count
+ * the NMI before it already took (incremented before that one returned).
  */
 bool profile_nmi(struct pt_regs *regs, bool claimed)
 {
@@ -210,18 +212,17 @@ bool profile_nmi(struct pt_regs *regs, bool claimed)
 		n = 1;
 	} else {
 		n = __atomic_exchange_n(&pc->nmi_pending, 0, __ATOMIC_SEQ_CST);
-		if (smp_processor_id() == profile_nmi_leader) {
-			if (hpet_nmi_fired(&periods)) {
-				profile_nmi_fan_out();
-				pc->missed += periods - 1;
-				n++;
-			} else if (!n && !claimed) {
-				pc->nmi_echoes++;
-				return true;
-			}
+		if (smp_processor_id() == profile_nmi_leader && hpet_nmi_fired(&periods)) {
+			profile_nmi_fan_out();
+			pc->missed += periods - 1;
+			n++;
 		}
-		if (!n)
-			return false;
+		if (!n) {
+			if (claimed)
+				return false;
+			pc->nmi_echoes++;
+			return true;
+		}
 	}
 	pc->missed += n - 1;
 	profile_sample(pc, regs);
