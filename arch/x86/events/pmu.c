@@ -339,8 +339,7 @@ int x86_pmu_sample_start(unsigned int hz, char *why, size_t len)
 	int cpu;
 
 	if (!READ_ONCE(pmu_on) || !pmu_caps.num_gp) {
-		snprintf(why, len, "no PMU to sample with (%s)",
-			 pmu_on ? "no general-purpose counter" : pmu_reason);
+		snprintf(why, len, "%s", pmu_on ? "no general-purpose counter" : pmu_reason);
 		return -ENODEV;
 	}
 	if (!hz || !tsc_khz) {
