@@ -88,22 +88,25 @@ int hpet_nmi_start(unsigned int hz, unsigned int cpu, char *why, size_t len)
 			 irq0->name ? irq0->name : "?");
 		return -EBUSY;
 	}
-	err = ioapic_route_nmi(HPET_LEGACY_GSI, cpu, &hpet_nmi_saved_rte);
-	if (err) {
-		snprintf(why, len, "GSI %d cannot be routed as an NMI (%d)", HPET_LEGACY_GSI, err);
-		return err;
-	}
 	hpet_nmi_saved_cfg = cfg;
 	hpet_nmi_saved_global = readl(hpet_virt + HPET_CFG);
 	/*
 	 * As Linux's hpet_set_periodic(): the main counter stands still while
 	 * the comparator is set, so the first match cannot slip into the
-	 * past.  Edge-triggered: the IOAPIC takes NMIs only that way, and an
-	 * edge needs no acknowledgement from NMI context.  With SETVAL the
-	 * first comparator write sets the next match, the second the period.
-	 * hpet_nmi_fired() ignores the timer until it is all set.
+	 * past.  The legacy route goes on first: it takes the PIT (which the
+	 * firmware may have left ticking) off the input before that input
+	 * becomes an NMI.  Edge-triggered: the IOAPIC takes NMIs only that
+	 * way, and an edge needs no acknowledgement from NMI context.  With
+	 * SETVAL the first comparator write sets the next match, the second
+	 * the period.  hpet_nmi_fired() ignores the timer until it is all set.
 	 */
-	writel(hpet_nmi_saved_global & ~HPET_CFG_ENABLE, hpet_virt + HPET_CFG);
+	writel((hpet_nmi_saved_global & ~HPET_CFG_ENABLE) | HPET_CFG_LEGACY, hpet_virt + HPET_CFG);
+	err = ioapic_route_nmi(HPET_LEGACY_GSI, cpu, &hpet_nmi_saved_rte);
+	if (err) {
+		writel(hpet_nmi_saved_global, hpet_virt + HPET_CFG);
+		snprintf(why, len, "GSI %d cannot be routed as an NMI (%d)", HPET_LEGACY_GSI, err);
+		return err;
+	}
 	period = hpet_freq_hz / hz;
 	now = readl(hpet_virt + HPET_COUNTER);
 	cfg = (cfg & ~(HPET_TN_LEVEL | HPET_TN_FSB)) | HPET_TN_ENABLE |
@@ -118,15 +121,21 @@ int hpet_nmi_start(unsigned int hz, unsigned int cpu, char *why, size_t len)
 	return 0;
 }
 
-/* Timer 0 off first, so no new NMI is raised while the route changes back. */
+/*
+ * Timer 0 off first, so no new NMI is raised while the route changes
+ * back.  The RTE goes back to what it was (masked, or IRQ 0's if a
+ * driver had it routed before; hpet_nmi_start() refuses while one has
+ * a handler).
+ */
 void hpet_nmi_stop(void)
 {
 	if (!hpet_nmi_period)
 		return;
 	writel(hpet_nmi_saved_cfg & ~HPET_TN_ENABLE, hpet_virt + HPET_Tn_CFG(0));
 	WRITE_ONCE(hpet_nmi_period, 0);
-	writel(hpet_nmi_saved_global, hpet_virt + HPET_CFG);
+	/* The input stops being an NMI before the PIT comes back on it. */
 	ioapic_restore_rte(HPET_LEGACY_GSI, hpet_nmi_saved_rte);
+	writel(hpet_nmi_saved_global, hpet_virt + HPET_CFG);
 }
 
 /*
