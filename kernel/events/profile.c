@@ -21,7 +21,9 @@
  * Either way the sample is the interrupted RIP and up to PROFILE_DEPTH - 1
  * frame pointers from the interrupt's pt_regs, counted in this CPU's
  * fixed-size open addressing table.  The NMI path touches only this CPU's
- * table and counters and MMIO/MSR registers: no locks, no printk, nothing
+ * table and counters, MMIO/MSR registers and the frame walk's per-CPU
+ * stack descriptor (rewritten with the same values for the same task, so
+ * a walk it interrupts is not disturbed): no locks, no printk, nothing
  * that can fault (the frame walk checks each frame against the known
  * stacks first), so nothing irets early and re-opens NMIs inside the
  * handler.  A stack that finds the table full is counted as dropped,
@@ -76,7 +78,7 @@ struct profile_cpu {
 	u64 samples, dropped;
 	u64 missed;		/* periods that produced no sample */
 	unsigned long nmi_pending;	/* NMI IPIs the leader sent us, not yet taken */
-	u64 nmi_echoes;		/* the leader's HPET NMIs that carried no new period */
+	u64 nmi_echoes;		/* HPET-source NMIs that brought no sample */
 };
 
 /* What fills the tables; PROFILE_VIA_NONE between runs. */
