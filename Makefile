@@ -368,9 +368,9 @@ debug: build
 test: deps
 	$(Q)test/run -j $(J) --accel $(ACCEL)
 
-# The seeds' experiments E1-E6 (tools/experiments/; long, resumable; not
+# The seeds' experiments E1-E7 (tools/experiments/; long, resumable; not
 # part of make test).  Results and comparisons in build/experiments/eN/.
-EXPERIMENTS ?= e1 e2 e3 e4 e5 e1_icount e2_icount e3_icount e4_icount e5_icount e6 e6_rt e2_lockstat e2_lockstat_icount
+EXPERIMENTS ?= e1 e2 e3 e4 e5 e1_icount e2_icount e3_icount e4_icount e5_icount e6 e6_rt e2_lockstat e2_lockstat_icount e7 e7_icount
 # A boot whose workload reports a failure (rt_migrate's violations under TCG) is a
 # result, not a reason to skip the remaining experiments: the exit status says so.
 experiment-seeds: deps

@@ -66,6 +66,12 @@ static const struct irqlab_workload workloads[] = {
 	  "deadline_us/period_us/loops/duration_ms/hist_us)" },
 	{ "shrink", shrink_run,
 	  "shrink_slab() on every CPU while shrinkers come and go (shrink.count/duration_ms)" },
+	{ "files", files_run,
+	  "dentry and inode objects freed through RCU callbacks (files.rounds/objects/"
+	  "threads/free/drain_max_ns)" },
+	{ "rcutorture", rcu_torture_run,
+	  "RCU/SRCU torture, Linux rcutorture-like (rcutorture.torture_type/nreaders/"
+	  "nfakewriters/stat_interval/irqreader/n_barrier_cbs/duration_ms)" },
 	{ "hackbench", hackbench_run,
 	  "messaging over kmalloc'd buffers (hackbench.groups/fds/loops/size/affinity)",
 	  WL_LOAD, hackbench_end },

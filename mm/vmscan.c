@@ -15,6 +15,8 @@
  *     and unregister_shrinker() waits for a grace period with
  *     synchronize_srcu() before the shrinker may be freed, which made
  *     unregistering slow.
+ *   SHRINKER_REFCOUNT (6.7): mm/shrinker.c; only do_shrink_slab() here is
+ *     shared with it.
  *
  * Below the shrinkers, the reclaim that calls them (Linux 5.15's kswapd and
  * direct reclaim, without LRU lists, memory cgroups, writeback or
@@ -36,6 +38,7 @@
 #include <linux/sched/mm.h>
 #include "internal.h"
 
+#ifndef CONFIG_SHRINKER_REFCOUNT
 static LIST_HEAD(shrinker_list);
 static unsigned int nr_shrinkers;
 
@@ -165,6 +168,7 @@ void unregister_shrinker(struct shrinker *shrinker)
 	kfree(shrinker->nr_deferred);
 	shrinker->nr_deferred = NULL;
 }
+#endif /* !CONFIG_SHRINKER_REFCOUNT */
 
 /* Take the node's deferred work, leaving none for a concurrent caller. */
 static long xchg_nr_deferred(struct shrinker *shrinker, struct shrink_control *sc)
@@ -247,6 +251,7 @@ unsigned long do_shrink_slab(struct shrink_control *shrinkctl,
 	return freed;
 }
 
+#ifndef CONFIG_SHRINKER_REFCOUNT
 static unsigned long shrink_one(struct shrinker *shrinker, gfp_t gfp_mask, int nid,
 				void *memcg, int priority)
 {
@@ -308,7 +313,8 @@ unsigned long shrink_slab(gfp_t gfp_mask, int nid, void *memcg, int priority)
 	cond_resched();
 	return freed;
 }
-#endif
+#endif /* CONFIG_SHRINKER_RWSEM */
+#endif /* !CONFIG_SHRINKER_REFCOUNT */
 
 /* ------------------------------------------------------------- reclaim */
 

@@ -702,30 +702,36 @@ def fig_ktrace_paths(run, mode):
     return out
 
 
-# The seeds' experiments (tools/experiments/eN_icount.ini) at two commits.
+# The seeds' experiments (tools/experiments/eN_icount.ini) at two commits:
+# (label, experiment, its [claim] naming the pair, workload and the seeds'
+# figure, what of each side's records is shown).  The configurations and the
+# seeds' figures live in the claim only.
 SEEDS = [
-    ("E1 !RT, pre vs post series (`legacy_notrace`, `notrace`)", "0.94 vs 0.94 s",
-     "e1_icount", "hackbench", "legacy_notrace", "notrace", "hackbench"),
-    ("E2 RT, 5.13-rt vs list_lock raw (`rt_legacy`, `rt_rawlistlock`)",
-     "1.18 vs 1.28 s (+8%)", "e2_icount", "hackbench", "rt_legacy", "rt_rawlistlock",
+    ("E1 !RT, pre vs post series", "e1_icount", "e1-hackbench", "hackbench"),
+    ("E2 RT, 5.13-rt vs list_lock raw", "e2_icount", "e2-rawlistlock", "hackbench"),
+    ("E2 RT, 5.13-rt vs list_lock spinlock_t", "e2_icount", "e2-spinlock", "hackbench"),
+    ("E3 RT, 5.13-rt vs series without local_lock, list_lock raw", "e3_icount",
+     "e3-nolocallock-raw", "hackbench"),
+    ("E3 RT, 5.13-rt vs series without local_lock", "e3_icount", "e3-nolocallock",
      "hackbench"),
-    ("E2 RT, 5.13-rt vs list_lock spinlock_t (`rt_nopartial`)",
-     "1.18 vs 1.62-1.66 s (+37-41%)", "e2_icount", "hackbench", "rt_legacy",
-     "rt_nopartial", "hackbench"),
-    ("E3 RT, 5.13-rt vs series without local_lock, list_lock raw "
-     "(`rt_nolocallock_rawlistlock_nopartial`)", "1.055 vs 1.06 s", "e3_icount",
-     "hackbench", "rt_legacy", "rt_nolocallock_rawlistlock_nopartial", "hackbench"),
-    ("E3 RT, 5.13-rt vs series without local_lock (`rt_nolocallock_nopartial`)",
-     "1.055 vs 1.22 s (+16%)", "e3_icount", "hackbench", "rt_legacy",
-     "rt_nolocallock_nopartial", "hackbench"),
-    ("E4 RT, CPU_PARTIAL on vs off, cyclic max under hackbench (`rt`, `rt_nopartial`)",
-     "\"slightly higher with it on\"", "e4_icount", "cyclic_hackbench", "rt", "rt_nopartial",
+    ("E4 RT, CPU_PARTIAL on vs off, cyclic max under hackbench", "e4_icount", "e4-cyclic",
      "cyclic max"),
-    ("E5 RT, lazy on vs off, cyclic avg / max (`rt`, `rt_nolazy`)",
-     "cyclictest within a few %", "e5_icount", "cyclic", "rt", "rt_nolazy", "cyclic avg/max"),
-    ("E5 RT, lazy on vs off, cyclicdl avg", "cyclicdeadline t0 140 vs 19 us, t2 217 vs 19 us",
-     "e5_icount", "cyclicdl", "rt", "rt_nolazy", "cyclicdl avg"),
+    ("E5 RT, lazy on vs off, cyclic avg / max", "e5_icount", "e5-cyclic", "cyclic avg/max"),
+    ("E5 RT, lazy on vs off, cyclicdl avg", "e5_icount", "e5-cyclicdl", "cyclicdl avg"),
 ]
+
+
+def _seed_claim(exp, name):
+    """EXP's [claim NAME] as tools/irqlab loads it (a, b, workload, seeds)."""
+    path = os.path.join(ROOT, "tools", "experiments", f"{exp}.ini")
+    try:
+        mx = _irqlab_tool().load_matrix(path)
+    except ValueError as e:
+        raise FigureError(str(e)) from None
+    for cl in mx["claims"]:
+        if cl["name"] == name:
+            return cl
+    raise FigureError(f"{path}: no [claim {name}] (the seeds-icount table names it)")
 
 
 def _experiment_workloads(exp):
@@ -759,7 +765,7 @@ def _seed_cmdline(exp, wl):
     """EXP's workload WL; one boot serves every experiment that runs it alike
     (E1-E3 share hackbench), so a name must mean one command line."""
     cmd = _experiment_workloads(exp)[wl]
-    for other in sorted({r[2] for r in SEEDS} - {exp}):
+    for other in sorted({r[1] for r in SEEDS} - {exp}):
         theirs = _experiment_workloads(other).get(wl)
         if theirs is not None and theirs != cmd:
             raise FigureError(f"workload {wl} differs between {exp} and {other}: "
@@ -768,7 +774,9 @@ def _seed_cmdline(exp, wl):
 
 
 def _seed_cell(run, row, mode):
-    label, _, exp, wl, a, b, metric = row
+    _, exp, name, metric = row
+    cl = _seed_claim(exp, name)
+    a, b, wl = cl["a"], cl["b"], cl["workload"]
     cmd = _seed_cmdline(exp, wl)
     va, unit = _seed_value(run.records(Boot(a, cmd, f"seeds-{wl}", 900), mode), metric,
                            f"{exp} {a} {wl}")
@@ -791,8 +799,11 @@ def fig_seeds_icount(run, mode, attrs):
     out = [f"| experiment | seeds | icount at {base} | icount at {attrs['commit']} |",
            "|---|---|---|---|"]
     for row in SEEDS:
-        out.append(f"| {row[0]} | {row[1]} | {_seed_cell(old, row, mode)} | "
-                   f"{_seed_cell(run, row, mode)} |")
+        cl = _seed_claim(row[1], row[2])
+        # the seeds' headline: the claim's figure up to its first ';'
+        seeds = cl["seeds"].split(";")[0].strip()
+        out.append(f"| {row[0]} (`{cl['a']}`, `{cl['b']}`) | {_md(seeds)} | "
+                   f"{_seed_cell(old, row, mode)} | {_seed_cell(run, row, mode)} |")
     return out
 
 
@@ -800,32 +811,44 @@ fig_seeds_icount.wants_attrs = True
 
 
 # The seeds' experiments under TCG (tools/experiments/eN.ini, a stopping rule):
-# (label, seeds, experiment, workload, A, B, tools/irqlab metric, unit)
+# (label, experiment, its [claim] naming the pair, the seeds' figure and the
+# workload, a workload to run instead (None: the claim's), tools/irqlab
+# metric, unit, which ';'-separated clause of the claim's seeds figure).
 SEEDS_TCG = [
-    ("E1 !RT, pre vs post series", "0.94 vs 0.94 s", "e1", "hackbench", "legacy_notrace",
-     "notrace", "hackbench time s", "s"),
-    ("E2 RT, 5.13-rt vs list_lock raw", "1.18 vs 1.28 s (+8%)", "e2", "hackbench",
-     "rt_legacy", "rt_rawlistlock", "hackbench time s", "s"),
-    ("E2 RT, 5.13-rt vs list_lock spinlock_t", "1.18 vs 1.62-1.66 s (+37-41%)", "e2",
-     "hackbench", "rt_legacy", "rt_nopartial", "hackbench time s", "s"),
-    ("E3 RT, 5.13-rt vs series without local_lock", "1.055 vs 1.22 s (+16%)", "e3",
-     "hackbench", "rt_legacy", "rt_nolocallock_nopartial", "hackbench time s", "s"),
-    ("E3 RT, same with list_lock raw", "1.055 vs 1.06 s", "e3", "hackbench", "rt_legacy",
-     "rt_nolocallock_rawlistlock_nopartial", "hackbench time s", "s"),
-    ("E4 RT, CPU_PARTIAL on vs off, cyclic max", "\"slightly higher with it on\"", "e4",
-     "cyclic_hackbench", "rt", "rt_nopartial", "cyclic max us", "us"),
-    ("E5 RT, lazy on vs off, cyclic avg", "cyclictest within a few %", "e5", "cyclic", "rt",
-     "rt_nolazy", "cyclic avg us", "us"),
-    ("E5 RT, lazy on vs off, cyclicdl avg", "cyclicdeadline t0 140 vs 19 us (+637%), t2 217 "
-     "vs 19 us (+1042%), t1 21 vs 24 us", "e5", "cyclicdl", "rt", "rt_nolazy",
-     "cyclicdl avg us", "us"),
-    ("E5 RT, lazy on vs off, cyclicdl max", "t0 258 vs 110 us, t2 274 vs 61 us", "e5",
-     "cyclicdl", "rt", "rt_nolazy", "cyclicdl max us", "us"),
-    ("E5 RT, same under hackbench, cyclicdl avg", "(rt-tests ran under load)", "e5",
-     "cyclicdl_hackbench", "rt", "rt_nolazy", "cyclicdl avg us", "us"),
-    ("E5 RT, same under hackbench, cyclicdl max", "(rt-tests ran under load)", "e5",
-     "cyclicdl_hackbench", "rt", "rt_nolazy", "cyclicdl max us", "us"),
+    ("E1 !RT, pre vs post series", "e1", "e1-hackbench", None, "hackbench time s", "s", 0),
+    ("E2 RT, 5.13-rt vs list_lock raw", "e2", "e2-rawlistlock", None, "hackbench time s",
+     "s", 0),
+    ("E2 RT, 5.13-rt vs list_lock spinlock_t", "e2", "e2-spinlock", None,
+     "hackbench time s", "s", 0),
+    ("E3 RT, 5.13-rt vs series without local_lock", "e3", "e3-nolocallock", None,
+     "hackbench time s", "s", 0),
+    ("E3 RT, same with list_lock raw", "e3", "e3-nolocallock-raw", None, "hackbench time s",
+     "s", 0),
+    ("E4 RT, CPU_PARTIAL on vs off, cyclic max", "e4", "e4-cyclic", None, "cyclic max us",
+     "us", 0),
+    ("E5 RT, lazy on vs off, cyclic avg", "e5", "e5-cyclic", None, "cyclic avg us", "us", 0),
+    ("E5 RT, lazy on vs off, cyclicdl avg", "e5", "e5-cyclicdl", None, "cyclicdl avg us",
+     "us", 0),
+    ("E5 RT, lazy on vs off, cyclicdl max", "e5", "e5-cyclicdl", None, "cyclicdl max us",
+     "us", 1),
+    ("E5 RT, same under hackbench, cyclicdl avg", "e5", "e5-cyclicdl", "cyclicdl_hackbench",
+     "cyclicdl avg us", "us", 0),
+    ("E5 RT, same under hackbench, cyclicdl max", "e5", "e5-cyclicdl", "cyclicdl_hackbench",
+     "cyclicdl max us", "us", 1),
 ]
+
+
+def _seed_row(row):
+    """A SEEDS_TCG row resolved through its claim: (label, seeds' figure,
+    experiment, workload, A, B, metric, unit)."""
+    label, exp, name, wl, metric, unit, part = row
+    cl = _seed_claim(exp, name)
+    clauses = [c.strip() for c in cl["seeds"].split(";")]
+    if part >= len(clauses):
+        raise FigureError(f"tools/experiments/{exp}.ini [claim {name}]: seeds has "
+                          f"{len(clauses)} clause(s); the seeds-tcg table wants clause "
+                          f"{part + 1}")
+    return label, clauses[part], exp, wl or cl["workload"], cl["a"], cl["b"], metric, unit
 
 
 def _irqlab_tool():
@@ -890,7 +913,7 @@ def fig_seeds_tcg(run, mode):
     if mode != "tcg":
         raise FigureError("figures:seeds-tcg is measured under TCG (mode=tcg)")
     out = ["| experiment | seeds | TCG SMP=2 (A vs B, change, verdict) |", "|---|---|---|"]
-    for label, seeds, exp, wl, a, b, metric, unit in SEEDS_TCG:
+    for label, seeds, exp, wl, a, b, metric, unit in map(_seed_row, SEEDS_TCG):
         tool, sides = _matrix_sides(run, exp, wl, (a, b))
         rows = {r[0]: r for r in tool.compare(sides[a], sides[b])}
         if metric not in rows or len(rows[metric]) < 10:
@@ -899,7 +922,7 @@ def fig_seeds_tcg(run, mode):
         vb = [tool.metrics(x)[metric] for x in sides[b]]
         centre = tool.median if tool.is_extreme(metric) else (lambda xs: sum(xs) / len(xs))
         row = rows[metric]
-        out.append(f"| {label} (`{a}`, `{b}`) | {seeds} | {tool.fixed(centre(va))} vs "
+        out.append(f"| {label} (`{a}`, `{b}`) | {_md(seeds)} | {tool.fixed(centre(va))} vs "
                    f"{tool.fixed(centre(vb))} {unit} ({len(va)} vs {len(vb)} runs), "
                    f"{row[5]}, {row[9]} |")
     return out
@@ -909,7 +932,7 @@ def fig_seeds_tcg(run, mode):
 # tools/irqlab on the experiment's runs: one row per claim, the seeds' figure
 # beside irqlab's, the sign and every mechanism count.
 CLAIMS_ICOUNT = ("e1_icount", "e2_icount", "e2_lockstat_icount", "e3_icount", "e4_icount",
-                 "e5_icount")
+                 "e5_icount", "e7_icount")
 CLAIMS_TCG = ("e2", "e2_lockstat")
 
 
@@ -1111,6 +1134,44 @@ def fig_hackbench_sample(run, mode):
     return out + rows
 
 
+# run=files under the irqsoff tracer: SLUB's IRQ-off openers while RCU
+# callbacks free every object (test/files.c), before and after the series.
+FILES = "run=files"
+FILES_PORTS = [("legacy_trace", "pre-series 5.13, !RT"), ("trace", "post-series 5.15, !RT"),
+               ("rt_legacy_trace", "5.13-rt, RT"), ("rt_trace", "post-series, RT")]
+FILES_TOP = 5
+
+
+def fig_files_openers(run, mode):
+    """Per port, the slab code's top IRQ-off openers by total time (the
+    workload's files_opener records: every slab-range opener, merged by
+    function), and the workload's counts."""
+    out = ["| kernel | rank | opener | windows | max ns | total ns |",
+           "|---|---|---|---|---|---|"]
+    counts = []
+    for cfg, name in FILES_PORTS:
+        recs = run.records(Boot(cfg, FILES, "files"), mode)
+        ops = sorted(recs.of_type("files_opener"), key=lambda r: r["rank"])
+        summary = recs.of_type("files_openers")
+        files, freed = recs.of_type("files"), recs.of_type("files_freed")
+        if not files or not freed:
+            raise FigureError(f"{cfg}: no files/files_freed record (test/files.c)")
+        if not summary:
+            raise FigureError(f"{cfg}: no files_openers record (is the irqsoff tracer on?)")
+        if not ops:
+            out.append(f"| {name} (`{cfg}`) | - | none: no IRQ-off window opened in slab "
+                       "code | 0 | - | 0 |")
+        for i, r in enumerate(ops[:FILES_TOP]):
+            who = f"{name} (`{cfg}`)" if i == 0 else ""
+            out.append(f"| {who} | {r['rank']} | `{r['func']}` | {r['windows']} | "
+                       f"{r['max_ns']} | {r['total_ns']} |")
+        f, d = files[0], freed[0]
+        counts.append(f"`{cfg}`: {f['dentries']} dentries + {f['inodes']} inodes, "
+                      f"{d['cbs']} callbacks ({d['softirq']} in softirq, {d['rcuc']} in "
+                      f"rcuc), {d['pages_leaked']} pages not given back")
+    return out + [""] + ["; ".join(counts) + "."]
+
+
 FIGURES = {
     "latency-windows": (fig_latency_windows,
                         "the longest IRQ-off window opened by slab code and by the page "
@@ -1160,7 +1221,7 @@ FIGURES = {
                      "groups x 100 loops of 4096 bytes), at the two commits named, both "
                      "built from the current defconfigs"),
     "seeds-claims": (fig_seeds_claims, "the seeds' claims (the `[claim]` sections of "
-                     "`tools/experiments/{e1,e2,e2_lockstat,e3,e4,e5}_icount.ini`), "
+                     "`tools/experiments/{e1,e2,e2_lockstat,e3,e4,e5,e7}_icount.ini`), "
                      "checked by `tools/irqlab` on one exact run a side: B's change "
                      "against A, the sign, and each mechanism count's change and "
                      "whether it agrees"),
@@ -1169,6 +1230,10 @@ FIGURES = {
                          "`e2_lockstat.ini` (5 runs a side) on 2 vCPUs, checked by "
                          "`tools/irqlab`: B's mean change against A, Welch's t-test at "
                          "5%, the sign, and each mechanism count"),
+    "files-openers": (fig_files_openers, "`run=files` (4 rounds of 1000 dentries and "
+                      "1000 inodes, freed by call_rcu()) under the irqsoff tracer: the slab "
+                      "code's IRQ-off openers by total time, top 5 per kernel, and the "
+                      "workload's counts"),
     "seeds-tcg": (fig_seeds_tcg, "the seeds' experiments (`tools/experiments/eN.ini` as "
                   "`make experiment-seeds` runs them: interleaved rounds until each "
                   "difference's 95% CI is narrow enough or a cap, n per cell, mean or, "

@@ -8,7 +8,9 @@
  * Reported: shrink_slab() calls per second, TSC cycles per call (under
  * icount at SMP=1 the TSC counts instructions, so the figure is exact and
  * reproducible; min is a call no interrupt landed in), and the latency of
- * unregister_shrinker(), which SHRINKER_SRCU makes wait for a grace period.
+ * unregister_shrinker(), which SHRINKER_SRCU makes wait for a grace period
+ * (with SHRINKER_REFCOUNT: shrinker_free(), which waits for the walkers
+ * inside that one shrinker only).
  */
 #include <linux/kernel.h>
 #include <linux/errno.h>
@@ -39,7 +41,7 @@ core_param_range("shrink.reg_interval_us", shrink_reg_interval_us, int, 0, 10000
 
 static const char *shrink_variant(void)
 {
-	return IS_ENABLED(CONFIG_SHRINKER_RWSEM) ? "rwsem" : "srcu";
+	return SHRINKER_VARIANT;
 }
 
 /* count_objects() calls per CPU: how much of the list the walks reached. */
@@ -61,6 +63,37 @@ static void shrink_init_one(struct shrinker *s)
 	s->count_objects = shrink_count_empty;
 	s->scan_objects = shrink_scan_none;
 	s->seeks = DEFAULT_SEEKS;
+}
+
+/*
+ * One shrinker, registered the way the variant's kernels did: 5.15 and 6.4
+ * callers embed a struct shrinker and register_shrinker() it (@slot), 6.7
+ * callers get theirs from shrinker_alloc(), so shrink_slab() calls their
+ * callbacks directly rather than through a register_shrinker() stand-in.
+ */
+static struct shrinker *shrink_add(struct shrinker *slot)
+{
+#ifdef CONFIG_SHRINKER_REFCOUNT
+	struct shrinker *s = shrinker_alloc(0, "shrink");
+
+	if (!s)
+		return NULL;
+	shrink_init_one(s);
+	shrinker_register(s);
+	return s;
+#else
+	shrink_init_one(slot);
+	return register_shrinker(slot) ? NULL : slot;
+#endif
+}
+
+static void shrink_del(struct shrinker *s)
+{
+#ifdef CONFIG_SHRINKER_REFCOUNT
+	shrinker_free(s);
+#else
+	unregister_shrinker(s);
+#endif
 }
 
 struct shrink_worker {
@@ -108,19 +141,19 @@ static int shrink_registrar_fn(void *arg)
 {
 	struct shrink_run *r = arg;
 	struct task_struct *waiter = r->waiter;
-	struct shrinker s = {};
+	struct shrinker slot = {}, *s;
 
-	shrink_init_one(&s);
 	r->unreg_min_ns = ~0ULL;
 	while (!READ_ONCE(r->stop)) {
 		u64 t0, d;
 
-		if (register_shrinker(&s)) {
+		s = shrink_add(&slot);
+		if (!s) {
 			r->errors++;
 			break;
 		}
 		t0 = ktime_get_ns();
-		unregister_shrinker(&s);
+		shrink_del(s);
 		d = ktime_get_ns() - t0;
 		r->unreg_n++;
 		r->unreg_sum_ns += d;
@@ -193,26 +226,29 @@ int shrink_run(void)
 {
 	static struct shrink_arg args[NR_CPUS];
 	struct shrink_run *r;
-	struct shrinker *sh;
+	struct shrinker *sh, **reg;
 	unsigned int before = shrinker_count();
 	int nr = shrink_nr, cpus = 0, cpu, ret = 0;
 	u64 t0, ns;
 
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
-	sh = kcalloc(nr, sizeof(*sh), GFP_KERNEL);
-	if (!r || !sh) {
+	sh = IS_ENABLED(CONFIG_SHRINKER_REFCOUNT) ? NULL : kcalloc(nr, sizeof(*sh), GFP_KERNEL);
+	reg = kcalloc(nr, sizeof(*reg), GFP_KERNEL);
+	if (!r || !reg || (!sh && !IS_ENABLED(CONFIG_SHRINKER_REFCOUNT))) {
 		pr_err("shrink: not run: out of memory\n");
 		kfree(r);
 		kfree(sh);
+		kfree(reg);
 		return 1;
 	}
 	for (int i = 0; i < nr; i++) {
-		shrink_init_one(&sh[i]);
-		if (register_shrinker(&sh[i])) {
+		reg[i] = shrink_add(sh ? &sh[i] : NULL);
+		if (!reg[i]) {
 			pr_err("shrink: not run: out of memory registering shrinker %d\n", i);
 			while (i--)
-				unregister_shrinker(&sh[i]);
+				shrink_del(reg[i]);
 			kfree(sh);
+			kfree(reg);
 			kfree(r);
 			return 1;
 		}
@@ -252,12 +288,13 @@ int shrink_run(void)
 		ret = 1;
 	}
 	for (int i = 0; i < nr; i++)
-		unregister_shrinker(&sh[i]);
+		shrink_del(reg[i]);
 	if (shrinker_count() != before) {
 		pr_err("shrink: %u shrinkers left registered, %u before\n", shrinker_count(), before);
 		ret = 1;
 	}
 	kfree(sh);
+	kfree(reg);
 	kfree(r);
 	return ret;
 }

@@ -6,7 +6,7 @@
  * shrinker, no callback of an unregistered shrinker running once
  * unregister_shrinker() has returned, and what shrink_slab() does while a
  * registrant holds the list's lock: with SHRINKER_RWSEM it gives up (the
- * trylock fails), with SHRINKER_SRCU it scans.
+ * trylock fails), with SHRINKER_SRCU or SHRINKER_REFCOUNT it scans.
  */
 #include <linux/ktest.h>
 #include <linux/shrinker.h>
@@ -290,7 +290,8 @@ static int shrink_once_fn(void *arg)
  * A registrant holds the list's lock while another thread calls
  * shrink_slab(): that call must return at once either way; under
  * SHRINKER_RWSEM without having scanned (down_read_trylock() fails), under
- * SHRINKER_SRCU having scanned (readers take no lock a registrant holds).
+ * SHRINKER_SRCU or SHRINKER_REFCOUNT having scanned (readers take no lock a
+ * registrant holds).
  */
 static void shrink_slab_while_registrant_holds_lock(struct ktest *t)
 {
@@ -326,7 +327,7 @@ static void shrink_slab_while_registrant_holds_lock(struct ktest *t)
 	shrink_slab(GFP_KERNEL, 0, NULL, 0);
 	KTEST_EXPECT_EQ(t, ts.count_calls, IS_ENABLED(CONFIG_SHRINKER_RWSEM) ? 1 : 2);
 	unregister_shrinker(&ts.shrinker);
-	ktest_info(t, "variant %s", IS_ENABLED(CONFIG_SHRINKER_RWSEM) ? "rwsem" : "srcu");
+	ktest_info(t, "variant %s", SHRINKER_VARIANT);
 }
 
 /* The boot registers the "slab" shrinker: reclaim reaches the caches. */

@@ -102,6 +102,12 @@ int slabbench_run(void);
 /* The run=shrink workload (test/shrink.c). */
 int shrink_run(void);
 
+/* The run=files workload (test/files.c). */
+int files_run(void);
+
+/* The run=rcutorture workload (kernel/rcu/rcutorture.c). */
+int rcu_torture_run(void);
+
 /* The run=cyclic workload (test/cyclic.c). */
 int cyclic_run(void);
 /* The run=cyclicdl workload (test/cyclicdl.c). */

@@ -44,6 +44,10 @@ void rcu_init_smp(void);
 unsigned long rcu_get_gp_seq(void);
 struct task_struct *rcu_get_gp_kthread(void);
 void rcu_dump_state(void);
+/* RCU_BOOST: the rcub kthread (NULL without it), readers boosted so far. */
+struct task_struct *rcu_get_boost_kthread(void);
+unsigned long rcu_get_n_boosts(void);
+struct task_struct *rcu_get_cpu_kthread(int cpu);
 extern int rcu_scheduler_active;
 
 #ifdef CONFIG_PREEMPT_RCU

@@ -30,6 +30,22 @@ static inline void refcount_inc(refcount_t *r)
 	WARN_ON_ONCE(atomic_fetch_add(1, &r->refs) <= 0);
 }
 
+/*
+ * Take a reference unless the count has reached 0: an object whose last
+ * reference is gone stays dead even if a lookup can still find it.
+ */
+static inline bool refcount_inc_not_zero(refcount_t *r)
+{
+	int old = atomic_read(&r->refs);
+
+	do {
+		if (!old)
+			return false;
+	} while (!atomic_try_cmpxchg(&r->refs, &old, old + 1));
+	WARN_ON_ONCE(old < 0);
+	return true;
+}
+
 static inline bool refcount_dec_and_test(refcount_t *r)
 {
 	int v = atomic_dec_return(&r->refs);

@@ -2,23 +2,38 @@
 /*
  * A sampling profiler: "perf top" for the guest.
  *
- * Linux's perf samples with the PMU's overflow NMI, or, for the
- * cpu-clock software event, with a per-CPU hrtimer (perf_swevent_hrtimer)
- * that reads the interrupted registers with get_irq_regs().  irqlab does
- * the latter on every CPU, so it works without a PMU (TCG, icount): each
- * online CPU runs a pinned hard hrtimer at profile.hz; its callback takes
- * the RIP from the interrupt frame and walks up to PROFILE_DEPTH - 1
- * frame pointers, and counts the stack in this CPU's fixed-size open
- * addressing table.  A stack that finds the table full is counted as
- * dropped, never lost silently.  Symbols are looked up at report time.
+ * Linux's perf samples with the PMU's overflow NMI ("cycles"), or, for
+ * the cpu-clock software event, with a per-CPU hrtimer
+ * (perf_swevent_hrtimer) that reads the interrupted registers with
+ * get_irq_regs().  irqlab has both kinds of source (profile.source=):
  *
- * Like perf's cpu-clock, the timer cannot fire while interrupts are off:
- * a sample due inside an IRQ-off section lands where they come back on.
+ *  - nmi: where CPUID.0AH shows a usable PMU, IA32_PMC0 overflows every
+ *    period on each CPU and raises a PMI as an NMI (arch/x86/events/pmu.c).
+ *    Elsewhere (QEMU's TCG and icount have no PMU) the HPET's timer 0
+ *    raises a periodic NMI on one CPU, the leader, through the IOAPIC
+ *    (arch/x86/kernel/hpet.c); the leader passes it on to every other
+ *    profiled CPU with an NMI IPI, which each one notes in its own
+ *    pending count before it is sent.
+ *  - hrtimer: each online CPU runs a pinned hard hrtimer at profile.hz.
+ *    Like perf's cpu-clock it cannot fire while interrupts are off: a
+ *    sample due inside an IRQ-off section lands where they come back on.
+ *
+ * Either way the sample is the interrupted RIP and up to PROFILE_DEPTH - 1
+ * frame pointers from the interrupt's pt_regs, counted in this CPU's
+ * fixed-size open addressing table.  The NMI path touches only this CPU's
+ * table and counters, MMIO/MSR registers and the frame walk's per-CPU
+ * stack descriptor (rewritten with the same values for the same task, so
+ * a walk it interrupts is not disturbed): no locks, no printk, nothing
+ * that can fault (the frame walk checks each frame against the known
+ * stacks first), so nothing irets early and re-opens NMIs inside the
+ * handler.  A stack that finds the table full is counted as dropped,
+ * never lost silently.  Symbols are looked up at report time.
  */
 #define pr_fmt(fmt) fmt
 
 #include <linux/kernel.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/errno.h>
 #include <linux/hrtimer.h>
 #include <linux/kallsyms.h>
@@ -30,6 +45,9 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/vmalloc.h>
+#include <asm/apic.h>
+#include <asm/hpet.h>
+#include <asm/perf_event.h>
 #include <asm/ptrace.h>
 #include <asm/stacktrace.h>
 #include <asm-generic/irq_regs.h>
@@ -43,6 +61,11 @@ core_param_range("profile.top", profile_top, uint, 1, 100,
 static unsigned int profile_entries = PROFILE_MAX_ENTRIES;
 core_param_range("profile.entries", profile_entries, uint, 1, PROFILE_MAX_ENTRIES,
 		 "(debug) distinct stacks each CPU's sample table holds; more are dropped");
+static const char *const profile_sources[] = { "hrtimer", "nmi", "auto", NULL };
+static int profile_source = PROFILE_SOURCE_AUTO;
+core_param_enum("profile.source", profile_source, profile_sources,
+		"what takes the samples: hrtimer (cpu-clock), nmi (PMU overflow, else HPET), "
+		"auto (nmi where there is one)");
 
 struct profile_entry {
 	unsigned long ip[PROFILE_DEPTH];	/* RIP, then return addresses; 0 ends */
@@ -53,14 +76,26 @@ struct profile_cpu {
 	struct hrtimer timer;
 	struct profile_entry *table;
 	u64 samples, dropped;
-	u64 missed;		/* periods the timer could not fire in */
+	u64 missed;		/* periods that produced no sample */
+	unsigned long nmi_pending;	/* NMI IPIs the leader sent us, not yet taken */
+	u64 nmi_echoes;		/* HPET-source NMIs that brought no sample */
 };
+
+/* What fills the tables; PROFILE_VIA_NONE between runs. */
+enum profile_via { PROFILE_VIA_NONE, PROFILE_VIA_HRTIMER, PROFILE_VIA_HPET, PROFILE_VIA_PMU };
+static const char *const profile_via_names[] = { "", "hrtimer", "nmi-hpet", "nmi-pmu" };
 
 static DEFINE_PER_CPU(struct profile_cpu, profile_cpu);
 static unsigned int profile_nr_entries;	/* of each table, while one is allocated */
 static unsigned int profile_rate;	/* Hz of the samples in the tables */
+static enum profile_source profile_asked;	/* the source the tables were started with */
+static enum profile_via profile_via;		/* and what it resolved to */
 static u64 profile_period_ns;
 static bool profile_running;
+/* What profile_nmi() claims: set before a source starts, cleared after it drained. */
+static enum profile_via profile_nmi_via;
+static unsigned int profile_nmi_leader;	/* the HPET's NMI goes here */
+static struct cpumask profile_nmi_cpus;	/* and from here to these */
 
 static unsigned int profile_hash(const unsigned long *ip)
 {
@@ -94,17 +129,24 @@ static void profile_count(struct profile_cpu *pc, const unsigned long *ip)
 	pc->dropped++;		/* full: counted, shown with the profile */
 }
 
+/* The interrupted RIP and its callers, from hard IRQ or NMI context alike. */
+static void profile_sample(struct profile_cpu *pc, const struct pt_regs *regs)
+{
+	unsigned long ip[PROFILE_DEPTH] = { 0 };
+
+	ip[0] = regs->ip;
+	save_stack_trace_bp(regs->bp, ip + 1, PROFILE_DEPTH - 1);
+	profile_count(pc, ip);
+}
+
 static enum hrtimer_restart profile_timer_fn(struct hrtimer *timer)
 {
 	struct profile_cpu *pc = container_of(timer, struct profile_cpu, timer);
 	struct pt_regs *regs = get_irq_regs();
-	unsigned long ip[PROFILE_DEPTH] = { 0 };
 	u64 periods;
 
 	if (regs) {
-		ip[0] = regs->ip;
-		save_stack_trace_bp(regs->bp, ip + 1, PROFILE_DEPTH - 1);
-		profile_count(pc, ip);
+		profile_sample(pc, regs);
 	} else {
 		/* Not from an interrupt: nothing to attribute it to. */
 		pc->samples++;
@@ -127,6 +169,124 @@ static void profile_start_cpu(void *unused)
 	hrtimer_start(&pc->timer, ns_to_ktime(profile_period_ns), HRTIMER_MODE_REL_PINNED_HARD);
 }
 
+/* The HPET leader's NMI, passed on: the count first, so the target claims it. */
+static void profile_nmi_fan_out(void)
+{
+	unsigned int this = smp_processor_id();
+	int cpu;
+
+	for_each_cpu(cpu, &profile_nmi_cpus) {
+		if (cpu == this)
+			continue;
+		__atomic_add_fetch(&per_cpu_ptr(&profile_cpu, cpu)->nmi_pending, 1,
+				   __ATOMIC_SEQ_CST);
+		apic_send_NMI_from_nmi(cpu);
+	}
+}
+
+/*
+ * do_nmi() asks every NMI.  Ours if PMC0 overflowed, if the leader sent
+ * us one, or, on the leader, if the HPET comparator moved on.  NMIs do
+ * not queue: a second one raised while one is pending merges with it, so
+ * what one NMI stands for beyond one sample counts as missed.
+ *
+ * While the HPET source runs, an NMI that nothing claims and that brings
+ * no new period is an echo, taken without a sample: on the leader, QEMU
+ * 7.2's HPET, when its callback runs on the comparator's own tick, raises
+ * the edge, leaves the comparator where it is and fires again one tick
+ * later (every period under icount), and the last edge before
+ * hpet_nmi_stop() lands here too; on the others, an NMI IPI whose count
+ * the NMI before it already took (incremented before that one returned).
+ */
+bool profile_nmi(struct pt_regs *regs, bool claimed)
+{
+	enum profile_via via = READ_ONCE(profile_nmi_via);
+	struct profile_cpu *pc;
+	unsigned long n;
+	u64 periods;
+
+	if (via == PROFILE_VIA_NONE)
+		return false;
+	pc = this_cpu_ptr(&profile_cpu);
+	if (via == PROFILE_VIA_PMU) {
+		if (!x86_pmu_sample_overflow())
+			return false;
+		n = 1;
+	} else {
+		n = __atomic_exchange_n(&pc->nmi_pending, 0, __ATOMIC_SEQ_CST);
+		if (smp_processor_id() == profile_nmi_leader && hpet_nmi_fired(&periods)) {
+			profile_nmi_fan_out();
+			pc->missed += periods - 1;
+			n++;
+		}
+		if (!n) {
+			if (claimed)
+				return false;
+			pc->nmi_echoes++;
+			return true;
+		}
+	}
+	pc->missed += n - 1;
+	profile_sample(pc, regs);
+	return true;
+}
+
+/* Try the PMU, then the HPET; 0 with profile_via set, or -ENODEV and why. */
+static int profile_start_nmi(unsigned int hz, char *why, size_t len)
+{
+	char pmu_why[96];
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		per_cpu_ptr(&profile_cpu, cpu)->nmi_pending = 0;
+	cpumask_copy(&profile_nmi_cpus, cpu_online_mask);
+	WRITE_ONCE(profile_nmi_via, PROFILE_VIA_PMU);
+	if (!x86_pmu_sample_start(hz, pmu_why, sizeof(pmu_why))) {
+		profile_via = PROFILE_VIA_PMU;
+		return 0;
+	}
+	profile_nmi_leader = cpumask_first(&profile_nmi_cpus);
+	WRITE_ONCE(profile_nmi_via, PROFILE_VIA_HPET);
+	if (!hpet_nmi_start(hz, profile_nmi_leader, why, len)) {
+		profile_via = PROFILE_VIA_HPET;
+		return 0;
+	}
+	WRITE_ONCE(profile_nmi_via, PROFILE_VIA_NONE);
+	/* Both reasons: "PMU: CPUID.0AH version 0; HPET: no HPET". */
+	{
+		char hpet_why[96];
+
+		snprintf(hpet_why, sizeof(hpet_why), "%s", why);
+		snprintf(why, len, "%s; HPET: %s", pmu_why, hpet_why);
+	}
+	return -ENODEV;
+}
+
+/* On the leader: its own in-flight HPET NMI is taken before this returns. */
+static void profile_hpet_stop(void *unused)
+{
+	hpet_nmi_stop();
+}
+
+/* Wait for the NMIs the leader already sent; they are counted, never left behind. */
+static void profile_nmi_drain(void)
+{
+	int cpu;
+
+	for_each_cpu(cpu, &profile_nmi_cpus) {
+		struct profile_cpu *pc = per_cpu_ptr(&profile_cpu, cpu);
+		unsigned int us = 0;
+
+		while (READ_ONCE(pc->nmi_pending) && us++ < 100000)
+			udelay(1);
+		if (READ_ONCE(pc->nmi_pending)) {
+			pr_warn("profile: CPU %d did not take %lu sampling NMIs\n", cpu,
+				READ_ONCE(pc->nmi_pending));
+			pc->missed += __atomic_exchange_n(&pc->nmi_pending, 0, __ATOMIC_SEQ_CST);
+		}
+	}
+}
+
 void profile_free(void)
 {
 	int cpu;
@@ -141,20 +301,26 @@ void profile_free(void)
 		pc->samples = 0;
 		pc->dropped = 0;
 		pc->missed = 0;
+		pc->nmi_pending = 0;
+		pc->nmi_echoes = 0;
 	}
 	profile_nr_entries = 0;
+	profile_via = PROFILE_VIA_NONE;
 }
 
-/* Tables carry over between starts with the same shape (perf.repeat runs). */
-int profile_start(unsigned int hz, unsigned int entries)
+/* Tables carry over between starts with the same shape and source (perf.repeat runs). */
+int profile_start_source(unsigned int hz, unsigned int entries, enum profile_source src)
 {
-	int cpu;
+	char why[192];
+	int cpu, err;
 
-	if (!hz || hz > 10000 || !entries || entries > PROFILE_MAX_ENTRIES)
+	if (!hz || hz > 10000 || !entries || entries > PROFILE_MAX_ENTRIES ||
+	    src > PROFILE_SOURCE_AUTO)
 		return -EINVAL;
 	if (profile_running)
 		return -EBUSY;
-	if (profile_nr_entries && (profile_nr_entries != entries || profile_rate != hz))
+	if (profile_nr_entries && (profile_nr_entries != entries || profile_rate != hz ||
+				   profile_asked != src))
 		profile_free();
 	if (!profile_nr_entries) {
 		for_each_possible_cpu(cpu) {
@@ -168,11 +334,31 @@ int profile_start(unsigned int hz, unsigned int entries)
 		}
 		profile_nr_entries = entries;
 		profile_rate = hz;
+		profile_asked = src;
 	}
 	profile_period_ns = NSEC_PER_SEC / hz;
+	err = src == PROFILE_SOURCE_HRTIMER ? -ENODEV : profile_start_nmi(hz, why, sizeof(why));
+	if (err && src == PROFILE_SOURCE_NMI) {
+		pr_warn("profile: profile.source=nmi: no NMI source: PMU: %s\n", why);
+		profile_free();
+		return err;
+	}
 	profile_running = true;
+	if (!err)
+		return 0;
+	profile_via = PROFILE_VIA_HRTIMER;
 	on_each_cpu(profile_start_cpu, NULL, 1);
 	return 0;
+}
+
+int profile_start(unsigned int hz, unsigned int entries)
+{
+	return profile_start_source(hz, entries, profile_source);
+}
+
+const char *profile_source_name(void)
+{
+	return profile_via_names[profile_via];
 }
 
 void profile_stop(void)
@@ -181,9 +367,48 @@ void profile_stop(void)
 
 	if (!profile_running)
 		return;
-	for_each_online_cpu(cpu)
-		hrtimer_cancel(&per_cpu_ptr(&profile_cpu, cpu)->timer);
+	switch (profile_via) {
+	case PROFILE_VIA_HRTIMER:
+		for_each_online_cpu(cpu)
+			hrtimer_cancel(&per_cpu_ptr(&profile_cpu, cpu)->timer);
+		break;
+	case PROFILE_VIA_PMU:
+		x86_pmu_sample_stop();
+		break;
+	case PROFILE_VIA_HPET:
+		smp_call_function_single(profile_nmi_leader, profile_hpet_stop, NULL, 1);
+		profile_nmi_drain();
+		break;
+	case PROFILE_VIA_NONE:
+		break;
+	}
+	WRITE_ONCE(profile_nmi_via, PROFILE_VIA_NONE);
 	profile_running = false;
+}
+
+u64 profile_nmi_echoes(void)
+{
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += per_cpu_ptr(&profile_cpu, cpu)->nmi_echoes;
+	return n;
+}
+
+u64 profile_cpu_samples(int cpu)
+{
+	return per_cpu_ptr(&profile_cpu, cpu)->samples;
+}
+
+u64 profile_missed(void)
+{
+	u64 missed = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		missed += per_cpu_ptr(&profile_cpu, cpu)->missed;
+	return missed;
 }
 
 void profile_totals(u64 *total, u64 *dropped)
@@ -311,22 +536,22 @@ void profile_print(const char *what)
 	unsigned int max = profile_nr_entries * num_possible_cpus(), nr;
 	char json[RECORD_MAX_JSON + 1], stack[RECORD_MAX_JSON];
 	struct profile_chain *c, *best;
-	u64 total, dropped, kept, missed = 0;
-	int cpu;
+	u64 total, dropped, kept, missed;
 
 	profile_stop();
 	profile_totals(&total, &dropped);
-	for_each_possible_cpu(cpu)
-		missed += per_cpu_ptr(&profile_cpu, cpu)->missed;
+	missed = profile_missed();
 	kept = total - dropped;
 	pr_info("\n");
-	pr_info(" Samples: %llu of event 'cpu-clock', %u Hz, dropped: %llu, missed periods: %llu "
-		"(profile of '%s')\n", (unsigned long long)total, profile_rate,
-		(unsigned long long)dropped, (unsigned long long)missed, what);
+	pr_info(" Samples: %llu of event '%s', %u Hz, source %s, dropped: %llu, missed periods: %llu "
+		"(profile of '%s')\n", (unsigned long long)total,
+		profile_via == PROFILE_VIA_PMU ? "cycles" : "cpu-clock", profile_rate,
+		profile_source_name(), (unsigned long long)dropped, (unsigned long long)missed, what);
 	profile_emit(json, snprintf(json, sizeof(json),
-		 "{\"type\":\"profile\",\"what\":\"%s\",\"hz\":%u,\"total\":%llu,\"dropped\":%llu,"
-		 "\"missed\":%llu,\"depth\":%u}", what, profile_rate, (unsigned long long)total,
-		 (unsigned long long)dropped, (unsigned long long)missed, PROFILE_DEPTH));
+		 "{\"type\":\"profile\",\"what\":\"%s\",\"hz\":%u,\"source\":\"%s\",\"total\":%llu,"
+		 "\"dropped\":%llu,\"missed\":%llu,\"depth\":%u}", what, profile_rate,
+		 profile_source_name(), (unsigned long long)total, (unsigned long long)dropped,
+		 (unsigned long long)missed, PROFILE_DEPTH));
 	c = max ? vmalloc(max * sizeof(*c)) : NULL;
 	if (!c) {
 		if (max)

@@ -174,6 +174,64 @@ struct task_struct *rt_mutex_base_owner(struct rt_mutex_base *lock)
 	return rt_mutex_owner(lock);
 }
 
+/* -------------------------------------------- proxy ownership (RCU boost) */
+
+/*
+ * Make @proxy_owner the owner of @lock without it ever calling a lock
+ * function: RCU priority boosting manufactures a lock "held" by a
+ * preempted reader so that whoever blocks on it lends the reader its
+ * priority.  The lock is reset first; the caller guarantees that nobody
+ * else is using it meanwhile.
+ */
+void rt_mutex_init_proxy_locked(struct rt_mutex_base *lock,
+				struct task_struct *proxy_owner)
+{
+	rt_mutex_base_init(lock);
+	rt_mutex_set_owner(lock, proxy_owner);
+}
+
+/* The proxy owner gives the lock up with nobody waiting (no wakeup). */
+void rt_mutex_proxy_unlock(struct rt_mutex_base *lock)
+{
+	rt_mutex_set_owner(lock, NULL);
+}
+
+/*
+ * Release, wait_lock held, by an owner that never went through the fast
+ * path (so no cmpxchg retry is needed).  True when a waiter was handed
+ * the lock and must be woken by rt_mutex_wake_up_q().
+ */
+bool __rt_mutex_futex_unlock(struct rt_mutex_base *lock,
+			     struct rt_wake_q_head *wqh)
+{
+	lockdep_assert_held(&lock->wait_lock);
+	if (rt_mutex_has_waiters(lock)) {
+		/* Our boost goes with the top waiter; preemption stays off. */
+		mark_wakeup_next_waiter(wqh, lock);
+		return true;
+	}
+	lock->owner = NULL;
+	return false;
+}
+
+/*
+ * The current task releases a lock it owns by proxy (a boosted RCU
+ * reader leaving its section): it drops the priority it inherited and
+ * wakes the top waiter.
+ */
+void rt_mutex_futex_unlock(struct rt_mutex_base *lock)
+{
+	DEFINE_RT_WAKE_Q(wqh);
+	unsigned long flags;
+	bool wake;
+
+	raw_spin_lock_irqsave(&lock->wait_lock, flags);
+	wake = __rt_mutex_futex_unlock(lock, &wqh);
+	raw_spin_unlock_irqrestore(&lock->wait_lock, flags);
+	if (wake)
+		rt_mutex_wake_up_q(&wqh);
+}
+
 #ifdef CONFIG_PREEMPT_RT
 /* ------------------------------------------------------ PREEMPT_RT mutex */
 

@@ -112,5 +112,12 @@ static inline void rt_mutex_init_rtlock_waiter(struct rt_mutex_waiter *w)
 	w->wake_state = TASK_RTLOCK_WAIT;
 }
 
+/* Proxy ownership, for RCU priority boosting (rtmutex_api.c). */
+void rt_mutex_init_proxy_locked(struct rt_mutex_base *lock,
+				struct task_struct *proxy_owner);
+void rt_mutex_proxy_unlock(struct rt_mutex_base *lock);
+bool __rt_mutex_futex_unlock(struct rt_mutex_base *lock,
+			     struct rt_wake_q_head *wqh);
+void rt_mutex_futex_unlock(struct rt_mutex_base *lock);
 
 #endif

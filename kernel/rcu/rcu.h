@@ -74,6 +74,25 @@ static inline bool rcu_seq_new_gp(unsigned long old, unsigned long new)
 	return ULONG_CMP_LT((old + RCU_SEQ_STATE_MASK) & ~RCU_SEQ_STATE_MASK, new);
 }
 
+/*
+ * How far apart two snapshots are, roughly, in grace periods: 0 if they
+ * are equal, 1 if no grace period ran from start to end between them,
+ * and one more for each that did (rcutorture's "Reader Batch").
+ */
+static inline unsigned long rcu_seq_diff(unsigned long new, unsigned long old)
+{
+	long whole;
+
+	if (new == old)
+		return 0;
+	/* From the first boundary at or after @old to the last one before @new. */
+	whole = (long)((new & ~RCU_SEQ_STATE_MASK) -
+		       ((old + RCU_SEQ_STATE_MASK) & ~RCU_SEQ_STATE_MASK));
+	if (whole <= 0)
+		return 1;
+	return ((unsigned long)whole >> RCU_SEQ_CTR_SHIFT) + 1;
+}
+
 static inline bool rcu_seq_done(unsigned long *sp, unsigned long s)
 {
 	return ULONG_CMP_GE(READ_ONCE(*sp), s);

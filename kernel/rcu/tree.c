@@ -27,6 +27,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/moduleparam.h>
+#include <linux/jiffies.h>
 #include "tree.h"
 
 struct rcu_state rcu_state = {
@@ -43,6 +44,24 @@ int rcu_scheduler_active;
 /* rcutree.use_softirq: PREEMPT_RT invokes callbacks from rcuc kthreads. */
 static bool use_softirq = !IS_ENABLED(CONFIG_PREEMPT_RT);
 
+/*
+ * rcutree.kthread_prio: SCHED_FIFO priority of the GP kthread (0: normal),
+ * and with RCU_BOOST of rcub and rcuc too.  Out-of-range values are
+ * pulled into range at boot with a message, as Linux does.
+ */
+static int kthread_prio = CONFIG_RCU_KTHREAD_PRIO;
+core_param("rcutree.kthread_prio", kthread_prio, int,
+	   "SCHED_FIFO priority of the RCU kthreads (at least 1 with RCU_BOOST)");
+
+/*
+ * Jiffies between quiescent-state forcing passes of the GP kthread
+ * (Linux's RCU_JIFFIES_TILL_FORCE_QS below 256 CPUs, its default for
+ * rcutree.jiffies_till_first_fqs and jiffies_till_next_fqs).
+ */
+#define RCU_JIFFIES_TILL_FORCE_QS	(1 + (HZ > 250) + (HZ > 500))
+static unsigned long jiffies_till_first_fqs = RCU_JIFFIES_TILL_FORCE_QS;
+static unsigned long jiffies_till_next_fqs = RCU_JIFFIES_TILL_FORCE_QS;
+
 static void rcu_report_qs_rsp(unsigned long flags);
 static void invoke_rcu_core(void);
 
@@ -50,6 +69,12 @@ static void invoke_rcu_core(void);
 struct task_struct *rcu_get_gp_kthread(void)
 {
 	return READ_ONCE(rcu_state.gp_kthread);
+}
+
+/* rcuc/@cpu where callbacks run in kthreads, else NULL. */
+struct task_struct *rcu_get_cpu_kthread(int cpu)
+{
+	return READ_ONCE(per_cpu(rcu_data, cpu).rcu_cpu_kthread_task);
 }
 
 unsigned long rcu_get_gp_seq(void)
@@ -328,9 +353,10 @@ static void rcu_core_si(struct softirq_action *h)
 	rcu_core();
 }
 
-static void rcu_wake_cond(struct task_struct *t)
+/* A kthread backing off (YIELDING) is left to sleep, unless idle asks. */
+static void rcu_wake_cond(struct task_struct *t, int status)
 {
-	if (t)
+	if (t && (status != RCU_KTHREAD_YIELDING || is_idle_task(current)))
 		wake_up_process(t);
 }
 
@@ -346,7 +372,8 @@ static void invoke_rcu_core(void)
 	}
 	local_irq_save(flags);
 	WRITE_ONCE(rdp->rcu_cpu_has_work, true);
-	rcu_wake_cond(rdp->rcu_cpu_kthread_task);
+	/* irqlab's rcuc/N never backs off: it is always woken. */
+	rcu_wake_cond(rdp->rcu_cpu_kthread_task, RCU_KTHREAD_WAITING);
 	local_irq_restore(flags);
 }
 
@@ -457,6 +484,7 @@ static bool rcu_gp_init(void)
 	rdp = this_cpu_ptr(&rcu_data);
 	if (rdp->mynode == rnp)
 		__note_gp_changes(rnp, rdp);
+	rcu_preempt_boost_start_gp(rnp);
 	raw_spin_unlock_irq(&rnp->lock);
 	return true;
 }
@@ -469,20 +497,90 @@ static bool rcu_gp_done(void)
 }
 
 /*
- * Wait for all QSes and blocked readers.  Linux forces QSes from here
- * (idle CPUs' dynticks, resched IPIs); irqlab's idle CPUs keep their
- * tick, which reports for them, so the wait is all there is.
+ * Quiescent-state forcing for the (only, leaf) rcu_node.  Linux also
+ * looks at the dynticks counters of CPUs still in qsmask here; irqlab's
+ * idle CPUs keep their tick, which reports for them, so what is left is
+ * the other half: all CPUs are in but preempted readers still hold up
+ * the GP, and they may be due for priority boosting.
+ */
+static void force_qs_rnp(void)
+{
+	struct rcu_node *rnp = rcu_get_root();
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&rnp->lock, flags);
+	if (rnp->qsmask == 0 && rcu_preempt_blocked_readers_cgp(rnp)) {
+		rcu_initiate_boost(rnp, flags);	/* drops rnp->lock */
+		return;
+	}
+	raw_spin_unlock_irqrestore(&rnp->lock, flags);
+}
+
+static void rcu_gp_fqs(void)
+{
+	struct rcu_node *rnp = rcu_get_root();
+
+	WRITE_ONCE(rcu_state.n_force_qs, rcu_state.n_force_qs + 1);
+	force_qs_rnp();
+	if (READ_ONCE(rcu_state.gp_flags) & RCU_GP_FLAG_FQS) {
+		raw_spin_lock_irq(&rnp->lock);
+		WRITE_ONCE(rcu_state.gp_flags, rcu_state.gp_flags & ~RCU_GP_FLAG_FQS);
+		raw_spin_unlock_irq(&rnp->lock);
+	}
+}
+
+/* Worth waking for: every QS is in, or a forcing pass was asked for. */
+static bool rcu_gp_fqs_check_wake(void)
+{
+	return (READ_ONCE(rcu_state.gp_flags) & RCU_GP_FLAG_FQS) || rcu_gp_done();
+}
+
+/* Sleep until rcu_gp_fqs_check_wake() or @j jiffies have passed. */
+static void rcu_gp_fqs_wait(long j)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (rcu_gp_fqs_check_wake() || j <= 0)
+			break;
+		j = schedule_timeout(j);
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+/*
+ * Wait for all QSes and blocked readers, forcing every few jiffies.  The
+ * only forcing irqlab needs is RCU boosting (see force_qs_rnp()), so
+ * without RCU_BOOST the kthread sleeps until the last QS wakes it, where
+ * Linux would wake for passes that find nothing to do.
  */
 static void rcu_gp_fqs_loop(void)
 {
-	rcu_state.gp_state = RCU_GP_WAIT_FQS;
+	long j = IS_ENABLED(CONFIG_RCU_BOOST) ? READ_ONCE(jiffies_till_first_fqs)
+					       : MAX_SCHEDULE_TIMEOUT;
+
+	WRITE_ONCE(rcu_state.jiffies_force_qs, jiffies + j);
 	for (;;) {
-		set_current_state(TASK_INTERRUPTIBLE);
+		rcu_state.gp_state = RCU_GP_WAIT_FQS;
+		rcu_gp_fqs_wait(j);
+		rcu_state.gp_state = RCU_GP_DOING_FQS;
 		if (rcu_gp_done())
 			break;
-		schedule();
+		if (!IS_ENABLED(CONFIG_RCU_BOOST)) {
+			rcu_gp_fqs();	/* only clears a forcing request */
+			continue;
+		}
+		if (!time_after(READ_ONCE(rcu_state.jiffies_force_qs), jiffies) ||
+		    (READ_ONCE(rcu_state.gp_flags) & RCU_GP_FLAG_FQS)) {
+			rcu_gp_fqs();
+			j = READ_ONCE(jiffies_till_next_fqs);
+			WRITE_ONCE(rcu_state.jiffies_force_qs, jiffies + j);
+		} else {
+			/* Woken early: the next pass keeps its time. */
+			j = READ_ONCE(rcu_state.jiffies_force_qs) - jiffies;
+			if (j < 1)
+				j = 1;
+		}
 	}
-	__set_current_state(TASK_RUNNING);
 }
 
 /* End the GP; start the next if anyone asked for it meanwhile. */
@@ -594,6 +692,9 @@ void rcu_init(void)
 
 	raw_spin_lock_init(&rnp->lock);
 	INIT_LIST_HEAD(&rnp->blkd_tasks);
+#ifdef CONFIG_RCU_BOOST
+	rt_mutex_init(&rnp->boost_mtx);
+#endif
 	rnp->grplo = 0;
 	rnp->grphi = NR_CPUS - 1;
 	rcu_state.gp_seq = 0;
@@ -610,12 +711,31 @@ void rcu_init(void)
 	open_softirq(RCU_SOFTIRQ, rcu_core_si);
 }
 
+/* The GP kthread is SCHED_FIFO whenever kthread_prio is non-zero. */
 static void rcu_set_kthread_prio(struct task_struct *t)
 {
-	struct sched_param sp = { .sched_priority = CONFIG_RCU_KTHREAD_PRIO };
+	struct sched_param sp = { .sched_priority = kthread_prio };
 
-	if (CONFIG_RCU_KTHREAD_PRIO)
+	if (kthread_prio)
 		sched_setscheduler_nocheck(t, SCHED_FIFO, &sp);
+}
+
+/*
+ * rcutree.kthread_prio into range: boosting needs the RCU kthreads above
+ * SCHED_NORMAL, so at least 1 with RCU_BOOST; at most 99.
+ */
+static void rcu_check_kthread_prio(void)
+{
+	int in = kthread_prio;
+
+	if (IS_ENABLED(CONFIG_RCU_BOOST) && kthread_prio < 1)
+		kthread_prio = 1;
+	else if (kthread_prio < 0)
+		kthread_prio = 0;
+	else if (kthread_prio > 99)
+		kthread_prio = 99;
+	if (kthread_prio != in)
+		pr_alert("rcu: kthread_prio %d out of range, using %d\n", in, kthread_prio);
 }
 
 /*
@@ -633,13 +753,14 @@ void rcu_init_smp(void)
 	for_each_online_cpu(cpu)
 		rnp->qsmaskinit |= per_cpu(rcu_data, cpu).grpmask;
 	raw_spin_unlock_irqrestore(&rnp->lock, flags);
+	rcu_check_kthread_prio();
 	if (!use_softirq) {
 		for_each_online_cpu(cpu) {
 			t = kthread_create(rcu_cpu_kthread, NULL, "rcuc/%d", cpu);
 			if (WARN_ON(!t))
 				continue;
 			kthread_bind(t, cpu);
-			rcu_set_kthread_prio(t);
+			rcu_cpu_kthread_setup(t);
 			per_cpu(rcu_data, cpu).rcu_cpu_kthread_task = t;
 			wake_up_process(t);
 		}
@@ -650,6 +771,7 @@ void rcu_init_smp(void)
 	rcu_set_kthread_prio(t);
 	WRITE_ONCE(rcu_state.gp_kthread, t);
 	wake_up_process(t);
+	rcu_spawn_one_boost_kthread(rnp);
 	WRITE_ONCE(rcu_scheduler_active, 1);
 }
 
@@ -665,6 +787,11 @@ void rcu_dump_state(void)
 		rcu_state.name, rcu_state.gp_seq, rcu_state.gp_flags, rcu_state.gp_state,
 		rnp->gp_seq_needed, rnp->gp_seq, rnp->qsmask, rnp->qsmaskinit,
 		rnp->gp_tasks != NULL, !list_empty(&rnp->blkd_tasks));
+#ifdef CONFIG_RCU_BOOST
+	pr_info("rcu: boost_tasks=%d boost_time=%+ld jiffies status=%u n_boosts=%lu n_force_qs=%lu\n",
+		rnp->boost_tasks != NULL, (long)(rnp->boost_time - jiffies),
+		rnp->boost_kthread_status, rnp->n_boosts, rcu_state.n_force_qs);
+#endif
 	for_each_online_cpu(cpu) {
 		struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
 

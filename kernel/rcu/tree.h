@@ -14,6 +14,7 @@
 #include <linux/wait.h>
 #include <linux/completion.h>
 #include <linux/atomic.h>
+#include <linux/rtmutex.h>
 #include "rcu.h"
 
 struct rcu_node {
@@ -29,6 +30,19 @@ struct rcu_node {
 	 */
 	struct list_head blkd_tasks;
 	struct list_head *gp_tasks;
+#ifdef CONFIG_RCU_BOOST
+	/*
+	 * The next reader of the gp_tasks segment for rcub to boost, or
+	 * NULL; boost_mtx is the lock rcub makes that reader own by proxy
+	 * and then blocks on, so PI lends the reader rcub's priority.
+	 */
+	struct list_head *boost_tasks;
+	struct rt_mutex boost_mtx;
+	unsigned long boost_time;	/* jiffies when boosting may begin */
+	struct task_struct *boost_kthread_task;
+	unsigned int boost_kthread_status;
+	unsigned long n_boosts;		/* readers boosted (report, tests) */
+#endif
 	int grplo, grphi;
 };
 
@@ -55,7 +69,14 @@ struct rcu_data {
 #define RCU_GP_WAIT_GPS		1
 #define RCU_GP_INIT		2
 #define RCU_GP_WAIT_FQS		3
-#define RCU_GP_CLEANUP		4
+#define RCU_GP_DOING_FQS	4
+#define RCU_GP_CLEANUP		5
+
+/* rcu_node.boost_kthread_status */
+#define RCU_KTHREAD_STOPPED	0
+#define RCU_KTHREAD_RUNNING	1
+#define RCU_KTHREAD_WAITING	2
+#define RCU_KTHREAD_YIELDING	4
 
 struct rcu_state {
 	struct rcu_node node[1];
@@ -64,6 +85,8 @@ struct rcu_state {
 	struct wait_queue_head gp_wq;
 	short gp_flags;
 	short gp_state;
+	unsigned long jiffies_force_qs;	/* when the FQS loop next forces */
+	unsigned long n_force_qs;
 	unsigned long gp_count;		/* grace periods completed (report) */
 
 	struct mutex barrier_mutex;
@@ -83,5 +106,9 @@ static int rcu_preempt_blocked_readers_cgp(struct rcu_node *rnp);
 static void rcu_flavor_sched_clock_irq(int user);
 static bool rcu_preempt_need_deferred_qs(struct task_struct *t);
 static void rcu_preempt_deferred_qs(struct task_struct *t);
+static void rcu_initiate_boost(struct rcu_node *rnp, unsigned long flags);
+static void rcu_preempt_boost_start_gp(struct rcu_node *rnp);
+static void rcu_spawn_one_boost_kthread(struct rcu_node *rnp);
+static void rcu_cpu_kthread_setup(struct task_struct *t);
 
 #endif /* __KERNEL_RCU_TREE_H */

@@ -22,15 +22,21 @@ class ProfileReport(LogCase):
     def test_table_shares_of_kept_samples(self):
         rc, out, err = self.run_tool("report", self.log([PROF] + SYMS + STACKS))
         self.assertEqual(rc, 0, err)
-        self.assertIn("profile of 'hackbench': 100 samples at 1000 Hz, 10 dropped "
+        self.assertIn("profile of 'hackbench': 100 samples at 1000 Hz (hrtimer), 10 dropped "
                       "(table full), 2 missed periods\n"
                       "   66.67%  [k] __slab_free\n"
                       "   33.33%  [k] hb_receiver_fn\n", out)
 
     def test_repeated_workload_sums(self):
         rc, out, _ = self.run_tool("report", self.log([PROF] + SYMS + [PROF] + SYMS))
-        self.assertIn("200 samples at 1000 Hz, 20 dropped", out)
+        self.assertIn("200 samples at 1000 Hz (hrtimer), 20 dropped", out)
         self.assertIn("   66.67%  [k] __slab_free\n", out)
+
+    def test_source_named(self):
+        nmi = dict(PROF, source="nmi-hpet")
+        rc, out, err = self.run_tool("report", self.log([nmi] + SYMS))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("profile of 'hackbench': 100 samples at 1000 Hz (nmi-hpet), 10 dropped", out)
 
     def test_no_profile_no_table(self):
         rc, out, _ = self.run_tool("report", self.log([]))

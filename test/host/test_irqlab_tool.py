@@ -124,6 +124,24 @@ class ToolTest(unittest.TestCase):
                               r"0\.4\s+1\.9\s+52\.8\s+0 \(0\.0%\)\s+icount")
         self.assertRegex(out, r"hackbench\s+0\s+10\s+36\s+100\s+500\s+__wake_up\+0x27\s+__wake_up\+0xfd")
 
+    def test_report_rcutorture(self):
+        ok = {"type": "rcutorture", "torture_type": "rcu", "cpus": 2, "nreaders": 1,
+              "ms": 1012, "reads": 438699, "timer_reads": 107, "versions": 21, "gps": 49,
+              "verdict": "SUCCESS"}
+        ok_e = {"type": "rcutorture_errors", "torture_type": "rcu", "errors": 0,
+                "pipe_errors": 0, "mberrors": 0, "barrier_errors": 0, "barriers": 4,
+                "leaked": 0}
+        bad = dict(ok, torture_type="busted", gps=0, verdict="FAILURE")
+        bad_e = dict(ok_e, torture_type="busted", errors=1, pipe_errors=37, mberrors=3)
+        path = self.log(["irqlab: start 0.1.0 deadbeef", rec(0, ok), rec(1, ok_e),
+                         rec(2, bad), rec(3, bad_e), "irqlab: end status=fail"])
+        rc, out, _ = self.run_tool("report", path)
+        self.assertEqual(rc, 0)
+        self.assertRegex(out, r"rcu\s+2\s+1\s+1012\s+438699\s+107\s+21\s+49\s+0\s+0\s+0\s+0"
+                              r"\s+SUCCESS")
+        self.assertRegex(out, r"busted\s+2\s+1\s+1012\s+438699\s+107\s+21\s+0\s+37\s+3\s+0"
+                              r"\s+0\s+FAILURE")
+
     def test_parse_json(self):
         dest = os.path.join(self.tmp.name, "out.json")
         rc, _, _ = self.run_tool("parse", self.clean_log(), "--json", dest)

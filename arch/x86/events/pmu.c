@@ -24,10 +24,12 @@
 #include <linux/percpu.h>
 #include <linux/record.h>
 #include <linux/smp.h>
+#include <asm/apic.h>
 #include <asm/bitops.h>
 #include <asm/perf_event.h>
 #include <asm/processor.h>
 #include <asm/traps.h>
+#include <asm/tsc.h>
 
 struct pmu_cpu {
 	u32 bad_msr;		/* setup: the MSR that faulted, 0 if none */
@@ -291,6 +293,96 @@ bool pmu_read_local(struct pmu_counts *c)
 		return true;
 	c->instructions = c->cycles = 0;
 	return false;
+}
+
+/*
+ * Sampling on overflow, as perf's "cycles" event does: PMC0 starts at
+ * -period and raises a PMI through LVTPC when it wraps; the NMI handler
+ * reloads it.  Writes to IA32_PMC0 set bits 31:0 and sign-extend the
+ * rest, so a period below 2^31 needs no full-width write support.  The
+ * fixed counters keep counting for pmu_workload_*() meanwhile.
+ */
+static u64 pmu_sample_period;	/* cycles; 0 while not sampling */
+
+static void pmu_sample_program_cpu(void *unused)
+{
+	const u64 sel = ARCH_PERFMON_UNHALTED_CORE_CYCLES_SEL | ARCH_PERFMON_EVENTSEL_USR |
+			ARCH_PERFMON_EVENTSEL_OS | ARCH_PERFMON_EVENTSEL_INT |
+			ARCH_PERFMON_EVENTSEL_ENABLE;
+	struct pmu_cpu *pc = this_cpu_ptr(&pmu_cpu);
+	u64 global;
+
+	pc->bad_msr = 0;
+	pc->bad_write = false;
+	if (!setup_wr(pc, MSR_ARCH_PERFMON_EVENTSEL0, 0) ||
+	    !setup_wr(pc, MSR_ARCH_PERFMON_PERFCTR0, -pmu_sample_period) ||
+	    !setup_wr(pc, MSR_CORE_PERF_GLOBAL_OVF_CTRL, BIT(GLOBAL_PMC_BIT(0))) ||
+	    !setup_rd(pc, MSR_CORE_PERF_GLOBAL_CTRL, &global) ||
+	    !setup_wr(pc, MSR_CORE_PERF_GLOBAL_CTRL, global | BIT(GLOBAL_PMC_BIT(0))))
+		return;
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
+	setup_wr(pc, MSR_ARCH_PERFMON_EVENTSEL0, sel);
+}
+
+static void pmu_sample_stop_cpu(void *unused)
+{
+	u64 global;
+
+	apic_write(APIC_LVTPC, APIC_LVT_MASKED);
+	pmu_wrmsr_safe(MSR_ARCH_PERFMON_EVENTSEL0, 0);
+	if (!pmu_rdmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, &global))
+		pmu_wrmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, global & ~BIT(GLOBAL_PMC_BIT(0)));
+}
+
+int x86_pmu_sample_start(unsigned int hz, char *why, size_t len)
+{
+	int cpu;
+
+	if (!READ_ONCE(pmu_on) || !pmu_caps.num_gp) {
+		snprintf(why, len, "%s", pmu_on ? "no general-purpose counter" : pmu_reason);
+		return -ENODEV;
+	}
+	if (!hz || !tsc_khz) {
+		snprintf(why, len, "no cycle rate to derive a period from");
+		return -ENODEV;
+	}
+	pmu_sample_period = min_t(u64, (u64)tsc_khz * 1000 / hz, 0x7fffffffULL);
+	on_each_cpu(pmu_sample_program_cpu, NULL, 1);
+	for_each_online_cpu(cpu) {
+		struct pmu_cpu *pc = per_cpu_ptr(&pmu_cpu, cpu);
+
+		if (!pc->bad_msr)
+			continue;
+		snprintf(why, len, "%s of MSR %#x faulted on CPU %d",
+			 pc->bad_write ? "wrmsr" : "rdmsr", pc->bad_msr, cpu);
+		x86_pmu_sample_stop();
+		return -EIO;
+	}
+	return 0;
+}
+
+/* The period stays set until every CPU has stopped: a late PMI is still claimed. */
+void x86_pmu_sample_stop(void)
+{
+	on_each_cpu(pmu_sample_stop_cpu, NULL, 1);
+	WRITE_ONCE(pmu_sample_period, 0);
+}
+
+/*
+ * NMI context, no locks, no fault catcher (the MSRs were proven at
+ * start): ours if GLOBAL_STATUS shows PMC0's overflow.  The PMI set the
+ * LVTPC mask bit, so the entry is written again.
+ */
+bool x86_pmu_sample_overflow(void)
+{
+	u64 period = READ_ONCE(pmu_sample_period);
+
+	if (!period || !(rdmsr(MSR_CORE_PERF_GLOBAL_STATUS) & BIT(GLOBAL_PMC_BIT(0))))
+		return false;
+	wrmsr(MSR_ARCH_PERFMON_PERFCTR0, -period);
+	wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, BIT(GLOBAL_PMC_BIT(0)));
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
+	return true;
 }
 
 u64 pmu_counter_delta(u64 begin, u64 end, unsigned int width)

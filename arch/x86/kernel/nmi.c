@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NMIs: the only way to reach a CPU that has interrupts disabled.  Used
- * to print another CPU's backtrace and, on panic, to stop every other
- * CPU.  An NMI handler must not take locks an interrupted context may
- * hold; printk is lock-free on the store side and only trylocks the
- * console.
+ * to print another CPU's backtrace, on panic to stop every other CPU, and
+ * by the sampling profiler (profile.source=nmi).  An NMI handler must not
+ * take locks an interrupted context may hold; printk is lock-free on the
+ * store side and only trylocks the console.  As in Linux, NMIs do not
+ * queue, so every handler is asked on every NMI.
  */
 #include <linux/kernel.h>
 #include <linux/smp.h>
@@ -16,6 +17,7 @@
 #include <asm/spinlock.h>
 #include <asm/traps.h>
 #include <asm/stacktrace.h>
+#include <linux/profile.h>
 
 static struct cpumask backtrace_mask;
 static struct cpumask stopped_mask;
@@ -43,6 +45,8 @@ void do_nmi(struct pt_regs *regs)
 		cpumask_clear_cpu(cpu, &backtrace_mask);
 		handled = true;
 	}
+	if (profile_nmi(regs, handled))
+		handled = true;
 	if (READ_ONCE(stopping_cpu) >= 0 && stopping_cpu != cpu) {
 		nmi_print_backtrace(regs, " (stopping)");
 		cpumask_clear_cpu(cpu, cpu_online_mask);

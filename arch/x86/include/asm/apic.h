@@ -75,6 +75,8 @@ bool apic_wait_icr_idle(void);
 void apic_send_IPI(int cpu, int vector);
 void apic_send_IPI_allbutself(int vector);
 void apic_send_NMI(int cpu);
+/* From NMI context: leaves the interrupted context's ICR2 as it found it. */
+void apic_send_NMI_from_nmi(int cpu);
 
 void setup_APIC_timer(void);
 void lapic_timer_calibrate(void);

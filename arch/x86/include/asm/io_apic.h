@@ -13,5 +13,11 @@ void setup_IO_APIC(void);
 unsigned int nr_ioapics_registered(void);
 /* The pin an irq is routed to, for tests: -1 if none. */
 int irq_to_gsi(unsigned int irq);
+/*
+ * Deliver @gsi to @cpu as an NMI (edge, physical destination) and return
+ * the entry it replaced in @saved; ioapic_restore_rte() puts that back.
+ */
+int ioapic_route_nmi(u32 gsi, unsigned int cpu, u64 *saved);
+void ioapic_restore_rte(u32 gsi, u64 saved);
 
 #endif

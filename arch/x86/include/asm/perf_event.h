@@ -25,6 +25,19 @@
 #define MSR_CORE_PERF_GLOBAL_CTRL	0x38f
 #define MSR_CORE_PERF_GLOBAL_OVF_CTRL	0x390
 
+#define MSR_ARCH_PERFMON_PERFCTR0	0xc1	/* IA32_PMC0 */
+#define MSR_ARCH_PERFMON_EVENTSEL0	0x186	/* IA32_PERFEVTSEL0 */
+
+/* IA32_PERFEVTSELx (SDM vol. 3B, 20.2.1.1) */
+#define ARCH_PERFMON_EVENTSEL_USR	(1ULL << 16)
+#define ARCH_PERFMON_EVENTSEL_OS	(1ULL << 17)
+#define ARCH_PERFMON_EVENTSEL_INT	(1ULL << 20)
+#define ARCH_PERFMON_EVENTSEL_ENABLE	(1ULL << 22)
+/* Architectural event: unhalted core cycles, event 3CH, umask 00H. */
+#define ARCH_PERFMON_UNHALTED_CORE_CYCLES_SEL	0x3c
+/* Bit of general-purpose counter @i in GLOBAL_CTRL, GLOBAL_STATUS, GLOBAL_OVF_CTRL. */
+#define GLOBAL_PMC_BIT(i)		(i)
+
 /* MSR_CORE_PERF_FIXED_CTR_CTRL: one 4-bit field per fixed counter. */
 #define FIXED_CTR_CTRL_FIELD_BITS	4
 #define FIXED_CTR_CTRL_OS		0x1	/* count at CPL 0 */
@@ -91,6 +104,17 @@ bool pmu_read_local(struct pmu_counts *c);
  * while the real counters are in use.
  */
 void x86_pmu_fake_counters(bool (*read)(struct pmu_counts *c));
+/*
+ * Sampling for the profiler: IA32_PMC0 counts unhalted core cycles with
+ * an overflow interrupt every @hz-th of a second (at the TSC's rate),
+ * LVTPC in NMI mode, on every online CPU.  Only on a real PMU (not with
+ * fake counters); 0, or -ENODEV/-EIO with @why filled in.
+ */
+int x86_pmu_sample_start(unsigned int hz, char *why, size_t len);
+void x86_pmu_sample_stop(void);
+/* NMI context: did PMC0 overflow?  If so it is reloaded and re-armed. */
+bool x86_pmu_sample_overflow(void);
+
 /* @end - @begin for a counter @width bits wide (one wrap allowed). */
 u64 pmu_counter_delta(u64 begin, u64 end, unsigned int width);
 

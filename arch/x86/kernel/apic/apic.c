@@ -178,6 +178,28 @@ void apic_send_NMI(int cpu)
 	raw_local_irq_restore(flags);
 }
 
+/*
+ * An NMI IPI sent from NMI context.  In xAPIC mode the ICR is two
+ * registers, and the code the NMI interrupted may have written ICR2 but
+ * not yet ICR (interrupts off does not keep NMIs out), so its destination
+ * is put back before returning to it.  An x2APIC ICR write is one MSR.
+ */
+void apic_send_NMI_from_nmi(int cpu)
+{
+	u32 icr2;
+
+	if (x2apic_mode) {
+		wrmsr(0x830, x2apic_icr(APIC_DM_NMI, cpu_to_apicid[cpu]));
+		return;
+	}
+	icr2 = apic_read(APIC_ICR2);
+	apic_wait_icr_idle();
+	apic_write(APIC_ICR2, cpu_to_apicid[cpu] << 24);
+	apic_write(APIC_ICR, APIC_DM_NMI);
+	apic_wait_icr_idle();
+	apic_write(APIC_ICR2, icr2);
+}
+
 void smp_error_interrupt(void)
 {
 	u32 esr;

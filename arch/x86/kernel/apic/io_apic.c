@@ -20,6 +20,7 @@
 #define RTE_MASKED	(1U << 16)
 #define RTE_LEVEL	(1U << 15)
 #define RTE_ACTIVE_LOW	(1U << 13)
+#define RTE_DM_NMI	(4U << 8)	/* delivery mode NMI: the vector is ignored */
 
 struct ioapic {
 	u8 id;
@@ -112,6 +113,47 @@ static int ioapic_set_route(struct irq_desc *desc, unsigned int cpu,
 	io_apic_write(io, IO_APIC_RTE(pin), low);
 	raw_spin_unlock_irqrestore(&io->lock, f);
 	return 0;
+}
+
+/*
+ * An NMI source on a pin (the HPET's timer 0 for the profiler).  The
+ * IOAPIC delivers NMIs edge-triggered only; the polarity stays the ISA
+ * default, active high.
+ */
+int ioapic_route_nmi(u32 gsi, unsigned int cpu, u64 *saved)
+{
+	u32 pin, low = RTE_DM_NMI;
+	struct ioapic *io = gsi_to_ioapic(gsi, &pin);
+	unsigned long f;
+
+	if (!io)
+		return -ENODEV;
+	if (cpu_to_apicid[cpu] > 0xff)
+		return -EINVAL;		/* needs interrupt remapping */
+	raw_spin_lock_irqsave(&io->lock, f);
+	*saved = io_apic_read(io, IO_APIC_RTE(pin)) |
+		 (u64)io_apic_read(io, IO_APIC_RTE(pin) + 1) << 32;
+	/* Masked while the destination changes, so no half-written entry fires. */
+	io_apic_write(io, IO_APIC_RTE(pin), RTE_MASKED);
+	io_apic_write(io, IO_APIC_RTE(pin) + 1, cpu_to_apicid[cpu] << 24);
+	io_apic_write(io, IO_APIC_RTE(pin), low);
+	raw_spin_unlock_irqrestore(&io->lock, f);
+	return 0;
+}
+
+void ioapic_restore_rte(u32 gsi, u64 saved)
+{
+	u32 pin;
+	struct ioapic *io = gsi_to_ioapic(gsi, &pin);
+	unsigned long f;
+
+	if (!io)
+		return;
+	raw_spin_lock_irqsave(&io->lock, f);
+	io_apic_write(io, IO_APIC_RTE(pin), RTE_MASKED);
+	io_apic_write(io, IO_APIC_RTE(pin) + 1, saved >> 32);
+	io_apic_write(io, IO_APIC_RTE(pin), (u32)saved);
+	raw_spin_unlock_irqrestore(&io->lock, f);
 }
 
 static struct irq_chip ioapic_chip = {
