@@ -932,7 +932,9 @@ def fig_seeds_tcg(run, mode):
 # tools/irqlab on the experiment's runs: one row per claim, the seeds' figure
 # beside irqlab's, the sign and every mechanism count.
 CLAIMS_ICOUNT = ("e1_icount", "e2_icount", "e2_lockstat_icount", "e3_icount", "e4_icount",
-                 "e5_icount", "e7_icount")
+                 "e5_icount")
+# E7 (the shrinker list, seed 004) has its own block: its runs are newer.
+CLAIMS_E7 = ("e7_icount",)
 CLAIMS_TCG = ("e2", "e2_lockstat")
 
 
@@ -982,6 +984,13 @@ def fig_seeds_claims(run, mode):
         raise FigureError("figures:seeds-claims is an icount figure (mode=icount); "
                           "seeds-claims-tcg is its TCG twin")
     return _claims_rows(run, CLAIMS_ICOUNT)
+
+
+def fig_e7_claims(run, mode):
+    """E7's claims: the shrinker list's three forms, exact (seed 004)."""
+    if mode != "icount":
+        raise FigureError("figures:e7-claims is an icount figure (mode=icount)")
+    return _claims_rows(run, CLAIMS_E7)
 
 
 def fig_seeds_claims_tcg(run, mode):
@@ -1221,10 +1230,14 @@ FIGURES = {
                      "groups x 100 loops of 4096 bytes), at the two commits named, both "
                      "built from the current defconfigs"),
     "seeds-claims": (fig_seeds_claims, "the seeds' claims (the `[claim]` sections of "
-                     "`tools/experiments/{e1,e2,e2_lockstat,e3,e4,e5,e7}_icount.ini`), "
+                     "`tools/experiments/{e1,e2,e2_lockstat,e3,e4,e5}_icount.ini`), "
                      "checked by `tools/irqlab` on one exact run a side: B's change "
                      "against A, the sign, and each mechanism count's change and "
                      "whether it agrees"),
+    "e7-claims": (fig_e7_claims, "E7's claims (the `[claim]` sections of "
+                  "`tools/experiments/e7_icount.ini`: the shrinker list under "
+                  "`shrinker_rwsem`, SRCU and Linux 6.7's refcount + RCU), checked by "
+                  "`tools/irqlab` on one exact run a side, as `seeds-claims`"),
     "seeds-claims-tcg": (fig_seeds_claims_tcg, "the claims of `tools/experiments/e2.ini` "
                          "(rounds until each 95% CI is at most 5% wide, or 30) and "
                          "`e2_lockstat.ini` (5 runs a side) on 2 vCPUs, checked by "
