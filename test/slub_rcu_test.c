@@ -154,6 +154,40 @@ void slub_typesafe_gp(struct ktest *t)
 	slub_t_run_pinned(t, 0, slub_typesafe_gp_body);
 }
 
+/* ------------------------------------------------------ contents kept */
+
+/*
+ * Without a constructor and without debugging, only SLAB_TYPESAFE_BY_RCU
+ * keeps the free pointer out of the object (calculate_sizes()): a free
+ * leaves every byte the user wrote, which a reader may still check.
+ */
+void slub_typesafe_contents_kept(struct ktest *t)
+{
+	static void *p[2 * 64];
+	struct kmem_cache *s;
+	size_t bad = 0;
+	int n;
+
+	s = slub_t_cache(t, "slub-t-typesafe-plain", 64, 0,
+			 SLAB_TYPESAFE_BY_RCU | SLUB_T_NOMERGE, NULL);
+	KTEST_EXPECT_GE(t, s->offset, s->object_size);
+	n = min_t(int, 2 * oo_objects(s->oo), ARRAY_SIZE(p));
+	for (int i = 0; i < n; i++) {
+		p[i] = kmem_cache_alloc(s, GFP_KERNEL);
+		KTEST_ASSERT_TRUE(t, p[i] != NULL);
+		slub_t_fill(p[i], s->object_size, i * 977 + 5);
+	}
+	rcu_read_lock();
+	for (int i = 0; i < n; i++)
+		kmem_cache_free(s, p[i]);
+	for (int i = 0; i < n; i++)
+		bad += slub_t_check(p[i], s->object_size, i * 977 + 5);
+	rcu_read_unlock();
+	KTEST_EXPECT_EQ(t, bad, 0);
+	slub_t_expect_empty(t, s, "typesafe plain");
+	kmem_cache_destroy(s);
+}
+
 /* ------------------------------------------------------------- debug */
 
 /*

@@ -1185,6 +1185,7 @@ static struct ktest_case slub_cases[] = {
 	KTEST_CASE(slub_typesafe_gp),
 	KTEST_CASE(slub_typesafe_reader_race),
 	KTEST_CASE(slub_typesafe_destroy),
+	KTEST_CASE(slub_typesafe_contents_kept),
 	KTEST_CASE(slub_typesafe_debug),
 	{}
 };

@@ -125,5 +125,6 @@ void slub_typesafe_gp(struct ktest *t);
 void slub_typesafe_reader_race(struct ktest *t);
 void slub_typesafe_destroy(struct ktest *t);
 void slub_typesafe_debug(struct ktest *t);
+void slub_typesafe_contents_kept(struct ktest *t);
 
 #endif
