@@ -90,11 +90,12 @@ __free_slab(struct kmem_cache *s, struct page *page)
  * page->slab_cache survived the wait (rcu_head overlays slab_list only).
  */
 static void
-rcu_free_slab(struct rcu_head *h)
+rcu_free_slab(struct rcu_head *head)
 {
-	struct page *page = container_of(h, struct page, rcu_head);
+	struct page *page = container_of(head, struct page, rcu_head);
+	struct kmem_cache *s = page->slab_cache;
 
-	__free_slab(page->slab_cache, page);
+	__free_slab(s, page);
 }
 
 /*
@@ -108,10 +109,11 @@ rcu_free_slab(struct rcu_head *h)
 static void
 free_slab(struct kmem_cache *s, struct page *page)
 {
-	if (unlikely(s->flags & SLAB_TYPESAFE_BY_RCU))
-		call_rcu(&page->rcu_head, rcu_free_slab);
-	else
+	if (likely(!(s->flags & SLAB_TYPESAFE_BY_RCU))) {
 		__free_slab(s, page);
+		return;
+	}
+	call_rcu(&page->rcu_head, rcu_free_slab);
 }
 
 void
