@@ -452,6 +452,9 @@ static void check_struct_page_layout(void)
 	BUILD_BUG_ON(offsetof(struct page, freelist) != 32);
 	BUILD_BUG_ON(offsetof(struct page, counters) != 40);
 	BUILD_BUG_ON(offsetof(struct page, compound_head) != 8);
+	BUILD_BUG_ON(offsetof(struct page, rcu_head) != 8);
+	BUILD_BUG_ON(offsetof(struct page, rcu_head) + sizeof(struct rcu_head) >
+		     offsetof(struct page, slab_cache));
 	BUILD_BUG_ON(offsetof(struct page, compound_order) != 17);
 	BUILD_BUG_ON(offsetof(struct page, compound_nr) != 24);
 	BUILD_BUG_ON(offsetof(struct page, _mapcount) != 48);

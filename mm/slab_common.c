@@ -23,6 +23,7 @@
 #include <linux/moduleparam.h>
 #include <linux/record.h>
 #include <linux/shrinker.h>
+#include <linux/rcupdate.h>
 #include <asm/stacktrace.h>
 #include "slab.h"
 
@@ -333,10 +334,11 @@ slab_kmem_cache_release(struct kmem_cache *s)
 }
 
 /*
- * Tear down a cache whose last user is gone (slab_mutex held).  Linux
- * defers the release of SLAB_TYPESAFE_BY_RCU caches past an RCU grace
- * period; irqlab has no RCU and therefore no readers to wait for, so
- * every cache is released at once.
+ * Tear down a cache whose last user is gone (slab_mutex held).  The
+ * empty slabs of a SLAB_TYPESAFE_BY_RCU cache went to call_rcu() and
+ * rcu_free_slab() will still read @s through page->slab_cache, so such a
+ * cache is only unlinked here; kmem_cache_destroy() releases it after
+ * rcu_barrier().
  */
 static int shutdown_cache(struct kmem_cache *s)
 {
@@ -345,7 +347,8 @@ static int shutdown_cache(struct kmem_cache *s)
 
 	list_del(&s->list);
 	WRITE_ONCE(nr_slab_caches, nr_slab_caches - 1);
-	slab_kmem_cache_release(s);
+	if (!(s->flags & SLAB_TYPESAFE_BY_RCU))
+		slab_kmem_cache_release(s);
 	return 0;
 }
 
@@ -353,20 +356,39 @@ static int shutdown_cache(struct kmem_cache *s)
  * Drop one reference (a merged cache has one per creator); the last one
  * destroys the cache.  A cache that still has objects is reported and
  * left in place, so the leaked objects stay valid memory.
+ *
+ * Linux 5.15 hands a SLAB_TYPESAFE_BY_RCU cache to a work item that
+ * batches the rcu_barrier() of several destroys.  irqlab waits in the
+ * caller instead, outside slab_mutex: the same order (every pending
+ * rcu_free_slab() has run before the descriptor is freed), and when
+ * kmem_cache_destroy() returns the cache's pages are all back.
  */
 void kmem_cache_destroy(struct kmem_cache *s)
 {
+	bool release_after_gp = false;
+
 	if (unlikely(!s))
 		return;
 
 	mutex_lock(&slab_mutex);
 	s->refcount--;
-	if (!s->refcount && shutdown_cache(s)) {
-		pr_err("kmem_cache_destroy %s: Slab cache still has objects\n",
-		       s->name);
-		dump_stack();
+	if (!s->refcount) {
+		bool rcu_set = s->flags & SLAB_TYPESAFE_BY_RCU;
+
+		if (shutdown_cache(s)) {
+			pr_err("kmem_cache_destroy %s: Slab cache still has objects\n",
+			       s->name);
+			dump_stack();
+		} else {
+			release_after_gp = rcu_set;
+		}
 	}
 	mutex_unlock(&slab_mutex);
+
+	if (release_after_gp) {
+		rcu_barrier();
+		slab_kmem_cache_release(s);
+	}
 }
 
 /*

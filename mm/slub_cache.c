@@ -24,6 +24,7 @@
 #include <linux/bug.h>
 #include <linux/kernel.h>
 #include <linux/jiffies.h>
+#include <linux/rcupdate.h>
 #include <asm/processor.h>
 #include "slab.h"
 #include "slub.h"
@@ -87,13 +88,35 @@ __free_slab(struct kmem_cache *s, struct page *page)
 }
 
 /*
- * SLAB_TYPESAFE_BY_RCU would delay the page free by a grace period;
- * irqlab has no RCU, so such caches are refused at creation.
+ * The grace period of a SLAB_TYPESAFE_BY_RCU slab is over: no reader
+ * that found one of its objects can still be looking at the page.
+ * page->slab_cache survived the wait (rcu_head overlays slab_list only).
+ */
+static void
+rcu_free_slab(struct rcu_head *head)
+{
+	struct page *page = container_of(head, struct page, rcu_head);
+	struct kmem_cache *s = page->slab_cache;
+
+	__free_slab(s, page);
+}
+
+/*
+ * An object of a SLAB_TYPESAFE_BY_RCU cache may be handed out again at
+ * once, but only as the same type: a reader under rcu_read_lock() that
+ * still holds a pointer to it must find slab memory of this cache, never
+ * a page the buddy allocator has given to someone else.  So the empty
+ * slab goes back to the page allocator only after a grace period.
+ * call_rcu() is safe with interrupts off, where both ports discard.
  */
 static void
 free_slab(struct kmem_cache *s, struct page *page)
 {
-	__free_slab(s, page);
+	if (likely(!(s->flags & SLAB_TYPESAFE_BY_RCU))) {
+		__free_slab(s, page);
+		return;
+	}
+	call_rcu(&page->rcu_head, rcu_free_slab);
 }
 
 void
@@ -1006,11 +1029,6 @@ struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
 int
 __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
 {
-	if (flags & SLAB_TYPESAFE_BY_RCU) {
-		pr_err("SLUB: %s: SLAB_TYPESAFE_BY_RCU needs RCU, which irqlab does not have\n",
-		       s->name);
-		return -EINVAL;
-	}
 	return kmem_cache_open(s, flags);
 }
 

@@ -1182,6 +1182,11 @@ static struct ktest_case slub_cases[] = {
 	KTEST_CASE(kmalloc_preemption_point),
 	KTEST_CASE(slub_node_fallback),
 	KTEST_CASE(slub_freelist_order),
+	KTEST_CASE(slub_typesafe_gp),
+	KTEST_CASE(slub_typesafe_reader_race),
+	KTEST_CASE(slub_typesafe_destroy),
+	KTEST_CASE(slub_typesafe_contents_kept),
+	KTEST_CASE(slub_typesafe_debug),
 	{}
 };
 

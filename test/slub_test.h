@@ -5,7 +5,8 @@
 /*
  * The slub suite is spread over slub_test.c (kmalloc, caches, bulk),
  * slub_smp_test.c (remote frees, shrink/destroy page accounting, stress,
- * failslab) and slub_stats_test.c (stat items, geometry, scope probes);
+ * failslab), slub_stats_test.c (stat items, geometry, scope probes) and
+ * slub_rcu_test.c (SLAB_TYPESAFE_BY_RCU caches);
  * slub_debug_test.c is the separate slub_debug suite.  These are their
  * shared helpers.
  */
@@ -120,5 +121,10 @@ void slub_probe_alloc_pages(struct ktest *t);
 void slub_probe_flush_deactivate(struct ktest *t);
 void slub_irqoff_by_path(struct ktest *t);
 void slub_bulk_page_failure(struct ktest *t);
+void slub_typesafe_gp(struct ktest *t);
+void slub_typesafe_reader_race(struct ktest *t);
+void slub_typesafe_destroy(struct ktest *t);
+void slub_typesafe_debug(struct ktest *t);
+void slub_typesafe_contents_kept(struct ktest *t);
 
 #endif

@@ -16,6 +16,9 @@
  *      compound tail:  compound_head(8, bit 0 set); first tail only:
  *                      compound_dtor(16) compound_order(17)
  *                      compound_mapcount(20) compound_nr(24)
+ *      RCU-freed:      rcu_head(8..23), over slab_list only, so a
+ *                      SLAB_TYPESAFE_BY_RCU slab waiting for its grace
+ *                      period keeps slab_cache, freelist and counters
  *  48  _mapcount / page_type (PageBuddy lives here)
  *  52  _refcount
  *  56  memcg_data (unused by irqlab; keeps the size and the last word)
@@ -66,6 +69,8 @@ struct page {
 			atomic_t compound_mapcount;	/* first tail only */
 			unsigned int compound_nr;	/* first tail only */
 		};
+		/* A page handed back after a grace period (rcu_free_slab). */
+		struct rcu_head rcu_head;
 	};
 	union {			/* 4 bytes */
 		atomic_t _mapcount;	/* -1: not mapped */

@@ -20,12 +20,7 @@
 #include <asm/barrier.h>
 #include <linux/sched.h>
 
-struct rcu_head {
-	struct rcu_head *next;
-	void (*func)(struct rcu_head *head);
-};
-#define callback_head rcu_head
-
+/* struct rcu_head is in <linux/types.h>. */
 typedef void (*rcu_callback_t)(struct rcu_head *head);
 
 void call_rcu(struct rcu_head *head, rcu_callback_t func);

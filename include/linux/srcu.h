@@ -16,21 +16,8 @@
 #include <linux/workqueue.h>
 #include <linux/completion.h>
 
-/*
- * A callback queued by call_srcu() is an rcu_head, as in Linux.  Where
- * classic RCU is built, <linux/rcupdate.h> defines it; otherwise this
- * header does, the same way.
- */
-#if __has_include(<linux/rcupdate.h>)
+/* A callback queued by call_srcu() is an rcu_head, as in Linux. */
 #include <linux/rcupdate.h>
-#else
-struct rcu_head {
-	struct rcu_head *next;
-	void (*func)(struct rcu_head *head);
-} __aligned(sizeof(void *));
-#define callback_head rcu_head
-typedef void (*rcu_callback_t)(struct rcu_head *head);
-#endif
 
 /* One CPU's reader counts, indexed by srcu_idx & 1. */
 struct srcu_data {

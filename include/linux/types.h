@@ -41,4 +41,15 @@ struct hlist_node {
 	struct hlist_node *next, **pprev;
 };
 
+/*
+ * A deferred call: call_rcu(), call_srcu() and the places that embed one
+ * in another structure (struct page for SLAB_TYPESAFE_BY_RCU slabs) need
+ * only this, not the whole RCU API, hence it lives here as in Linux.
+ */
+struct rcu_head {
+	struct rcu_head *next;
+	void (*func)(struct rcu_head *head);
+};
+#define callback_head rcu_head
+
 #endif /* _LINUX_TYPES_H */
