@@ -34,6 +34,7 @@
 #include <linux/kallsyms.h>
 #include <linux/trace_irqsoff.h>
 #include "../mm/slab.h"
+#include "slub_test.h"
 #include "workload.h"
 
 static int files_rounds = 4;
@@ -239,20 +240,6 @@ static int files_worker_fn(void *arg)
 	wait_for_completion(&r->stop);
 	workload_done(&r->alive, waiter);
 	return 0;
-}
-
-/* Free pages with every cache's empty slabs and every CPU's page lists given back. */
-static unsigned long files_free_pages(void)
-{
-	struct kmem_cache *s;
-
-	mutex_lock(&slab_mutex);
-	list_for_each_entry(s, &slab_caches, list)
-		kmem_cache_shrink(s);
-	mutex_unlock(&slab_mutex);
-	drain_all_pages(NULL);
-	drain_all_pages(NULL);
-	return nr_free_pages();
 }
 
 /*
@@ -518,8 +505,8 @@ int files_run(void)
 	files_wake_all(r);
 	workload_wait_zero(&r->ready);
 	/* Twice: the first drain may start a kworker, whose pages are not ours. */
-	files_free_pages();
-	before = files_free_pages();
+	slub_t_free_pages();
+	before = slub_t_free_pages();
 	/* The windows to report are the run's, not the set-up's or the baseline's shrinks. */
 	latency_tracer_reset();
 	complete_all(&r->go);
@@ -540,7 +527,7 @@ int files_run(void)
 	}
 	left_d = files_left(files_dentry_cache, &failed, &keep);
 	left_i = files_left(files_inode_cache, &failed, &keep);
-	after = files_free_pages();
+	after = slub_t_free_pages();
 	leaked = (long)before - (long)after;
 
 	pr_info("files: %d thread(s) on %u CPU(s), %d round(s) of %d: %llu dentries and %llu inodes "
