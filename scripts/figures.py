@@ -933,8 +933,9 @@ def fig_seeds_tcg(run, mode):
 # beside irqlab's, the sign and every mechanism count.
 CLAIMS_ICOUNT = ("e1_icount", "e2_icount", "e2_lockstat_icount", "e3_icount", "e4_icount",
                  "e5_icount")
-# E7 (the shrinker list, seed 004) has its own block: its runs are newer.
+# E7 (the shrinker list, seed 004) has its own blocks: its runs are newer.
 CLAIMS_E7 = ("e7_icount",)
+CLAIMS_E7_TCG = ("e7",)
 CLAIMS_TCG = ("e2", "e2_lockstat")
 
 
@@ -991,6 +992,13 @@ def fig_e7_claims(run, mode):
     if mode != "icount":
         raise FigureError("figures:e7-claims is an icount figure (mode=icount)")
     return _claims_rows(run, CLAIMS_E7)
+
+
+def fig_e7_claims_tcg(run, mode):
+    """E7's claims on 2 vCPUs (timed): shrinkers visited per second."""
+    if mode != "tcg":
+        raise FigureError("figures:e7-claims-tcg is measured under TCG (mode=tcg)")
+    return _claims_rows(run, CLAIMS_E7_TCG)
 
 
 def fig_seeds_claims_tcg(run, mode):
@@ -1238,6 +1246,11 @@ FIGURES = {
                   "`tools/experiments/e7_icount.ini`: the shrinker list under "
                   "`shrinker_rwsem`, SRCU and Linux 6.7's refcount + RCU), checked by "
                   "`tools/irqlab` on one exact run a side, as `seeds-claims`"),
+    "e7-claims-tcg": (fig_e7_claims_tcg, "E7's claims on 2 vCPUs (`tools/experiments/e7.ini`: "
+                      "interleaved rounds until each pair's 95% CI of shrinkers visited per "
+                      "second is at most 10% wide, 5 to 20), checked by `tools/irqlab`: B's "
+                      "mean change against A, Welch's t-test at 5%, the sign, and each "
+                      "mechanism count"),
     "seeds-claims-tcg": (fig_seeds_claims_tcg, "the claims of `tools/experiments/e2.ini` "
                          "(rounds until each 95% CI is at most 5% wide, or 30) and "
                          "`e2_lockstat.ini` (5 runs a side) on 2 vCPUs, checked by "
