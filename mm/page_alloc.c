@@ -470,16 +470,14 @@ static int __gfp_pfmemalloc_flags(gfp_t gfp_mask)
 		return 0;
 	if (gfp_mask & __GFP_MEMALLOC)
 		return ALLOC_NO_WATERMARKS;
-	if (in_serving_softirq() && (current->flags & PF_MEMALLOC))
-		return ALLOC_NO_WATERMARKS;
-	if (!in_interrupt() && (current->flags & PF_MEMALLOC))
+	/* A reclaimer itself, or a softirq it is serving; not a hard IRQ on top. */
+	if ((current->flags & PF_MEMALLOC) && (!in_interrupt() || in_serving_softirq()))
 		return ALLOC_NO_WATERMARKS;
 	return 0;
 }
 
 /* Wake each node's kswapd once, for the zones this request may use. */
-static void wake_all_kswapds(unsigned int order, gfp_t gfp_mask,
-			     const struct alloc_context *ac)
+static void wake_all_kswapds(unsigned int order, gfp_t gfp_mask, const struct alloc_context *ac)
 {
 	pg_data_t *last_pgdat = NULL;
 	struct zoneref *z;
@@ -519,22 +517,18 @@ static unsigned long __perform_reclaim(gfp_t gfp_mask, unsigned int order,
 static struct page *__alloc_pages_direct_reclaim(gfp_t gfp_mask, unsigned int order,
 						 unsigned int alloc_flags,
 						 const struct alloc_context *ac,
-						 unsigned long *did_some_progress)
+						 unsigned long *progress)
 {
-	bool drained = false;
 	struct page *page;
 
-	*did_some_progress = __perform_reclaim(gfp_mask, order, ac);
-	if (unlikely(!*did_some_progress))
+	*progress = __perform_reclaim(gfp_mask, order, ac);
+	if (unlikely(!*progress))
 		return NULL;
-retry:
 	page = get_page_from_freelist(gfp_mask, order, alloc_flags, ac);
-	if (!page && !drained) {
-		drain_all_pages(NULL);
-		drained = true;
-		goto retry;
-	}
-	return page;
+	if (page)
+		return page;
+	drain_all_pages(NULL);
+	return get_page_from_freelist(gfp_mask, order, alloc_flags, ac);
 }
 
 /*
@@ -546,14 +540,14 @@ retry:
  */
 static bool should_reclaim_retry(gfp_t gfp_mask, unsigned int order,
 				 struct alloc_context *ac, int alloc_flags,
-				 bool did_some_progress, int *no_progress_loops)
+				 bool progressed, int *no_progress_loops)
 {
 	struct zoneref *z;
 	struct zone *zone;
 	bool ret = false;
 
 	/* A costly order may stay fragmented however much is freed. */
-	if (did_some_progress && order <= PAGE_ALLOC_COSTLY_ORDER)
+	if (progressed && order <= PAGE_ALLOC_COSTLY_ORDER)
 		*no_progress_loops = 0;
 	else
 		(*no_progress_loops)++;
@@ -588,12 +582,12 @@ static bool should_reclaim_retry(gfp_t gfp_mask, unsigned int order,
 static struct page *__alloc_pages_slowpath(gfp_t gfp_mask, unsigned int order,
 					   struct alloc_context *ac)
 {
-	bool can_direct_reclaim = gfp_mask & __GFP_DIRECT_RECLAIM;
-	const bool costly_order = order > PAGE_ALLOC_COSTLY_ORDER;
-	unsigned long did_some_progress = 0;
+	bool may_reclaim = gfp_mask & __GFP_DIRECT_RECLAIM;
+	bool costly = order > PAGE_ALLOC_COSTLY_ORDER;
+	unsigned long progress = 0;
 	int no_progress_loops = 0;
 	unsigned int alloc_flags;
-	int reserve_flags;
+	int reserve;
 	struct page *page;
 
 	/* Atomic reserves are for callers that cannot reclaim. */
@@ -611,28 +605,28 @@ retry:
 	/* Keep kswapd awake for as long as we loop. */
 	if (alloc_flags & ALLOC_KSWAPD)
 		wake_all_kswapds(order, gfp_mask, ac);
-	reserve_flags = __gfp_pfmemalloc_flags(gfp_mask);
-	if (reserve_flags)
-		alloc_flags = reserve_flags;
+	reserve = __gfp_pfmemalloc_flags(gfp_mask);
+	if (reserve)
+		alloc_flags = reserve;
 	page = get_page_from_freelist(gfp_mask, order, alloc_flags, ac);
 	if (page)
 		return page;
-	if (!can_direct_reclaim)
+	if (!may_reclaim)
 		goto nopage;
 	/* Reclaim's own allocations do not reclaim. */
 	if (current->flags & PF_MEMALLOC)
 		goto nopage;
 
-	page = __alloc_pages_direct_reclaim(gfp_mask, order, alloc_flags, ac,
-					    &did_some_progress);
+	page = __alloc_pages_direct_reclaim(gfp_mask, order, alloc_flags, ac, &progress);
 	if (page)
 		return page;
 	if (gfp_mask & __GFP_NORETRY)
 		goto nopage;
-	if (costly_order && !(gfp_mask & __GFP_RETRY_MAYFAIL))
+	/* Costly orders retry only when the caller asked to. */
+	if (costly && !(gfp_mask & __GFP_RETRY_MAYFAIL))
 		goto nopage;
-	if (should_reclaim_retry(gfp_mask, order, ac, alloc_flags,
-				 did_some_progress > 0, &no_progress_loops))
+	if (should_reclaim_retry(gfp_mask, order, ac, alloc_flags, progress > 0,
+				 &no_progress_loops))
 		goto retry;
 nopage:
 	warn_alloc(gfp_mask, "page allocation failure: order:%u", order);

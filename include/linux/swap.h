@@ -32,8 +32,10 @@ static inline int current_is_kswapd(void)
 /* Slab pages freed by @pages: counted if the caller is reclaiming. */
 static inline void reclaim_account_slab(unsigned long pages)
 {
-	if (current->reclaim_state)
-		current->reclaim_state->reclaimed_slab += pages;
+	struct reclaim_state *rs = current->reclaim_state;
+
+	if (rs)
+		rs->reclaimed_slab += pages;
 }
 
 unsigned long try_to_free_pages(struct zonelist *zonelist, int order,
