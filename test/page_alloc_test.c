@@ -19,6 +19,7 @@
 #include <asm/apic.h>
 #include <asm/pgtable.h>
 #include "page_alloc_test.h"
+#include "slub_test.h"
 
 int pa_expected_nodes;
 core_param("ktest.nodes", pa_expected_nodes, int,
@@ -305,6 +306,12 @@ static void exhaustion_warns_and_recovers(struct ktest *t)
 	struct page *page;
 	u64 mark;
 
+	/*
+	 * Exhaustion reclaims: the slab shrinker gives back every cache's
+	 * empty slabs.  Give them back first, so that what the test takes
+	 * and returns is all that moves and the snapshot is exact.
+	 */
+	slub_t_free_pages();
 	pa_take_snapshot(&snap_before);
 	for (int order = MAX_ORDER - 1; order >= 0; order--)
 		pa_grab_all(&pl, GFP_KERNEL, order);
