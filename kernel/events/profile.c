@@ -386,14 +386,19 @@ void profile_stop(void)
 	profile_running = false;
 }
 
+/* One counter of struct profile_cpu summed over every CPU (report time). */
+#define profile_sum(field) ({						\
+	u64 __sum = 0;							\
+	int __cpu;							\
+									\
+	for_each_possible_cpu(__cpu)					\
+		__sum += per_cpu_ptr(&profile_cpu, __cpu)->field;	\
+	__sum;								\
+})
+
 u64 profile_nmi_echoes(void)
 {
-	u64 n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		n += per_cpu_ptr(&profile_cpu, cpu)->nmi_echoes;
-	return n;
+	return profile_sum(nmi_echoes);
 }
 
 u64 profile_cpu_samples(int cpu)
@@ -403,12 +408,7 @@ u64 profile_cpu_samples(int cpu)
 
 u64 profile_missed(void)
 {
-	u64 missed = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		missed += per_cpu_ptr(&profile_cpu, cpu)->missed;
-	return missed;
+	return profile_sum(missed);
 }
 
 void profile_totals(u64 *total, u64 *dropped)
