@@ -191,16 +191,6 @@ void register_shrinker_prepared(struct shrinker *shrinker)
 	shrinker->flags |= SHRINKER_REGISTERED;
 }
 
-int register_shrinker(struct shrinker *shrinker)
-{
-	int err = prealloc_shrinker(shrinker);
-
-	if (err)
-		return err;
-	register_shrinker_prepared(shrinker);
-	return 0;
-}
-
 void unregister_shrinker(struct shrinker *shrinker)
 {
 	if (!(shrinker->flags & SHRINKER_REGISTERED))

@@ -138,16 +138,6 @@ void register_shrinker_prepared(struct shrinker *shrinker)
 	shrinker_list_unlock();
 }
 
-int register_shrinker(struct shrinker *shrinker)
-{
-	int err = prealloc_shrinker(shrinker);
-
-	if (err)
-		return err;
-	register_shrinker_prepared(shrinker);
-	return 0;
-}
-
 /*
  * After this returns no shrink_slab() is inside @shrinker's callbacks and
  * none will enter them: the caller may free what they use.
@@ -169,6 +159,17 @@ void unregister_shrinker(struct shrinker *shrinker)
 	shrinker->nr_deferred = NULL;
 }
 #endif /* !CONFIG_SHRINKER_REFCOUNT */
+
+/* Every form: allocate the deferred counts, then publish the shrinker. */
+int register_shrinker(struct shrinker *shrinker)
+{
+	int err = prealloc_shrinker(shrinker);
+
+	if (err)
+		return err;
+	register_shrinker_prepared(shrinker);
+	return 0;
+}
 
 /* Take the node's deferred work, leaving none for a concurrent caller. */
 static long xchg_nr_deferred(struct shrinker *shrinker, struct shrink_control *sc)
