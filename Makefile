@@ -191,6 +191,21 @@ KBUILD_AFLAGS := -D__ASSEMBLY__ -g -MMD -MP
 LDFLAGS_kernel := -nostdlib -static -z max-page-size=4096 -z noexecstack \
 	--no-warn-rwx-segments -T linker/kernel.ld
 
+# ------------------------------------------------------------------ sanitizers
+# UBSAN as Linux's scripts/Makefile.lib adds it: every object gets the
+# checks (CONFIG_UBSAN_SANITIZE_ALL) unless its Kbuild file says
+# UBSAN_SANITIZE_<object> := n, and an object marked := y gets them even
+# without SANITIZE_ALL.  The object is named by its path from the top
+# (lib/ubsan.o), since one Makefile builds every directory.
+ifeq ($(CONFIG_UBSAN),y)
+include scripts/Makefile.ubsan
+endif
+ubsan_cflags = $(if $(filter y,$(CONFIG_UBSAN)),$(if $(patsubst n%,,\
+	$(UBSAN_SANITIZE_$(1))$(CONFIG_UBSAN_SANITIZE_ALL)),$(CFLAGS_UBSAN)))
+# Part of the flags every object depends on: a changed list rebuilds.
+ubsan_choices = $(CFLAGS_UBSAN) \
+	$(foreach v,$(sort $(filter UBSAN_SANITIZE_%,$(.VARIABLES))),$(v)=$($(v)))
+
 # ------------------------------------------------------------------ rules
 # Objects depend on the flags they were compiled with: the file changes
 # (and everything is rebuilt) only when the flags do, so that no object
@@ -200,6 +215,9 @@ LDFLAGS_kernel := -nostdlib -static -z max-page-size=4096 -z noexecstack \
 # differently before and after the first build made its link.
 CFLAGS_STAMP := $(O)/.cflags
 cflags_now := $(KBUILD_CFLAGS) | $(GENERAL_REGS) | $(FPU_STACK)
+ifeq ($(CONFIG_UBSAN),y)
+cflags_now += | $(ubsan_choices)
+endif
 $(CFLAGS_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	$(Q)echo '$(cflags_now)' | cmp -s - $@ || echo '$(cflags_now)' > $@
@@ -210,7 +228,8 @@ FORCE:
 $(O)/%.o: %.c $(AUTOCONF_RSP) $(CFLAGS_STAMP) | $(NEWLIB_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CCACHE_CMD) $(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(if $(filter $@,$(FPU_OBJS)),$(FPU_STACK),$(GENERAL_REGS)) -c $< -o $@
+	$(Q)$(CCACHE_CMD) $(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(if $(filter $@,$(FPU_OBJS)),$(FPU_STACK),$(GENERAL_REGS)) \
+		$(call ubsan_cflags,$*.o) -c $< -o $@
 
 $(O)/%.o: %.S $(AUTOCONF_RSP) | $(NEWLIB_STAMP)
 	@mkdir -p $(dir $@)

@@ -10,6 +10,7 @@
 #include <asm/processor.h>
 #include <asm/io.h>
 #include <linux/smp.h>
+#include <linux/ubsan.h>
 #include <stdio.h>
 
 #define ISA_DEBUG_EXIT_PORT	0xf4
@@ -17,6 +18,7 @@
 static int panic_in_progress;
 bool oops_in_progress;
 unsigned long taint_warn_count;
+atomic_t ubsan_report_count;
 
 /*
  * Under a hypervisor we assume QEMU's isa-debug-exit device; on bare metal

@@ -234,6 +234,10 @@ struct task_struct {
 	/* Fails where a fault_attr has task_filter set (lib/fault-inject.c). */
 	unsigned make_it_fail:1;
 #endif
+#if defined(CONFIG_UBSAN) && !defined(CONFIG_UBSAN_TRAP)
+	/* Inside a UBSAN report: another one on the way is dropped (lib/ubsan.c). */
+	unsigned int in_ubsan;
+#endif
 #ifdef CONFIG_LOCKDEP
 	/* lockdep-lite: what this task (and interrupts on top of it) holds. */
 	struct held_lock held_locks[MAX_LOCK_DEPTH];
