@@ -11,6 +11,7 @@
 #include <linux/moduleparam.h>
 #include <linux/reboot.h>
 #include <linux/run_summary.h>
+#include <linux/ubsan.h>
 #include <linux/start_kernel.h>
 #include <linux/ktest.h>
 #include <linux/console.h>
@@ -505,6 +506,13 @@ static int kernel_init(void *unused)
 		verdict_add(why, "%lu warning(s)", READ_ONCE(taint_warn_count));
 	}
 	failed += READ_ONCE(taint_warn_count) != 0;
+	/* Undefined behaviour the sanitizer caught fails the run as a WARN does. */
+	if (atomic_read(&ubsan_report_count)) {
+		pr_err("irqlab: UBSAN reported %d undefined behaviour(s): see above\n",
+		       atomic_read(&ubsan_report_count));
+		verdict_add(why, "%d UBSAN report(s)", atomic_read(&ubsan_report_count));
+		failed++;
+	}
 #ifdef CONFIG_PROVE_LOCKING
 	/* Tests forget the reports they provoke; any other one is a bug. */
 	if (atomic_read(&lockdep_bug_count)) {

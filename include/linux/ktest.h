@@ -17,6 +17,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/bug.h>
+#include <linux/ubsan.h>
 #include <asm/traps.h>
 
 struct ktest {
@@ -218,6 +219,16 @@ bool glob_match(const char *pat, const char *str);
 #define KTEST_EXPECT_WARNINGS(t, before, n) do {			\
 	KTEST_EXPECT_EQ(t, taint_warn_count - (before), (unsigned long)(n));	\
 	taint_warn_count = (before);					\
+} while (0)
+
+/*
+ * The same for UBSAN reports (linux/ubsan.h): the case planted @n
+ * undefined behaviours that report since it read @before from
+ * ubsan_report_count.
+ */
+#define KTEST_EXPECT_UBSAN_REPORTS(t, before, n) do {			\
+	KTEST_EXPECT_EQ(t, atomic_read(&ubsan_report_count) - (before), (n));	\
+	atomic_set(&ubsan_report_count, (before));			\
 } while (0)
 
 #define KTEST_EXPECT_LOG(t, mark, needle) do {				\
