@@ -816,9 +816,12 @@ void slub_t_shrink_kmalloc(void)
 			kmem_cache_shrink(kmalloc_caches[KMALLOC_NORMAL][i]);
 }
 
+#define KFREE_BULK_ROUNDS	6
+
 static void kfree_bulk_mixed_body(struct ktest *t)
 {
-	static void *p[256];
+	/* A kmalloc object and a cache object per size and round. */
+	static void *p[KFREE_BULK_ROUNDS * 2 * ARRAY_SIZE(kmalloc_sizes)];
 	struct kmem_cache *s;
 	unsigned long before, after;
 	int n = 0;
@@ -830,7 +833,7 @@ static void kfree_bulk_mixed_body(struct ktest *t)
 	slub_t_free_pages();
 	slub_t_shrink_kmalloc();
 	before = slub_t_free_pages();
-	for (int r = 0; r < 6; r++) {
+	for (int r = 0; r < KFREE_BULK_ROUNDS; r++) {
 		for (unsigned int i = 0; i < ARRAY_SIZE(kmalloc_sizes); i++) {
 			p[n] = kmalloc(kmalloc_sizes[i], GFP_KERNEL);
 			KTEST_ASSERT_TRUE(t, p[n] != NULL);
