@@ -353,6 +353,9 @@ static void remote_wakeup_activates_directly(struct ktest *t)
 	wake_up_process(w.sleeper);
 	queued = READ_ONCE(w.sleeper->on_rq);
 	smp_store_release(&w.release, true);
+	/* @w is on this stack: the spinner must be done reading it before we return. */
+	while (!ktest_thread_gone(spinner))
+		msleep(1);
 	set_cpus_allowed_ptr(current, cpu_online_mask);
 	KTEST_EXPECT_EQ(t, queued, 1);	/* TASK_ON_RQ_QUEUED when wake_up_process() returns */
 }
