@@ -272,7 +272,7 @@ $(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
 -include $(OBJS:.o=.d)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all build _build kernel iso efi run test latency-figures ktrace-paths figures check-figures \
+.PHONY: all build _build kernel iso efi run test test-ubsan-long latency-figures ktrace-paths figures check-figures \
 	experiment-seeds iso-experiments debug deps clean distclean help \
 	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
 
@@ -387,6 +387,11 @@ debug: build
 test: deps
 	$(Q)test/run -j $(J) --accel $(ACCEL)
 
+# The UBSAN entries' long forms (test/ubsan_long.cfg: PREEMPT_RT under UBSAN),
+# kept out of make test for its time budget.
+test-ubsan-long: deps
+	$(Q)test/run -j $(J) --accel $(ACCEL) --cfg test/ubsan_long.cfg
+
 # The seeds' experiments E1-E7 (tools/experiments/; long, resumable; not
 # part of make test).  Results and comparisons in build/experiments/eN/.
 EXPERIMENTS ?= e1 e2 e3 e4 e5 e1_icount e2_icount e3_icount e4_icount e5_icount e6 e6_rt e2_lockstat e2_lockstat_icount e7 e7_icount
@@ -461,6 +466,7 @@ help:
 	@echo 'irqlab targets:'
 	@echo '  make run      build and boot CONFIG in QEMU; without CMDLINE, the default measurement'
 	@echo '  make test     build and run every test configuration (test/unittests.cfg)'
+	@echo '  make test-ubsan-long  the UBSAN entries on PREEMPT_RT (test/ubsan_long.cfg)'
 	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
 	@echo '  make ktrace-paths     the traced alloc+free path of default, legacy, rt (KTRACE_OUT=file)'
 	@echo '  make figures          rewrite the generated figure blocks of the docs (FIGURES="...")'
