@@ -253,7 +253,7 @@ $(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
 -include $(OBJS:.o=.d)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all build _build kernel iso efi run test latency-figures ktrace-paths figures check-figures \
+.PHONY: all build _build kernel iso efi run test test-busy latency-figures ktrace-paths figures check-figures \
 	experiment-seeds iso-experiments debug deps clean distclean help \
 	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
 
@@ -269,7 +269,9 @@ $(O)/compile_commands.json: $(AUTOCONF_RSP) Makefile $(wildcard */Kbuild */*/Kbu
 	$(Q)$(PYTHON) scripts/gen_compile_commands.py $@ $(srctree) \
 		"$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS)" "$(GENERAL_REGS)" \
 		"$(KBUILD_AFLAGS)" $(O) "$(obj-fpu-y)" $(obj-y) $(obj-fpu-y)
-	$(Q)ln -sfn $(O)/compile_commands.json compile_commands.json
+	@# Through a rename: test/run builds several configurations at once.
+	$(Q)ln -sfn $(O)/compile_commands.json .compile_commands.json.$$$$ && \
+		mv -Tf .compile_commands.json.$$$$ compile_commands.json
 
 deps:
 	$(Q)scripts/deps.sh
@@ -368,6 +370,13 @@ debug: build
 test: deps
 	$(Q)test/run -j $(J) --accel $(ACCEL)
 
+# The same suite with HOGS busy loops beside it (default: one per core):
+# timing cases must hold when the host is busy.  Minutes; not part of make
+# test.
+HOGS	?= $(shell nproc)
+test-busy: deps
+	$(Q)scripts/test-busy.sh '$(HOGS)' -j $(J) --accel $(ACCEL)
+
 # The seeds' experiments E1-E7 (tools/experiments/; long, resumable; not
 # part of make test).  Results and comparisons in build/experiments/eN/.
 EXPERIMENTS ?= e1 e2 e3 e4 e5 e1_icount e2_icount e3_icount e4_icount e5_icount e6 e6_rt e2_lockstat e2_lockstat_icount e7 e7_icount
@@ -442,6 +451,7 @@ help:
 	@echo 'irqlab targets:'
 	@echo '  make run      build and boot CONFIG in QEMU; without CMDLINE, the default measurement'
 	@echo '  make test     build and run every test configuration (test/unittests.cfg)'
+	@echo '  make test-busy        make test with HOGS=$(HOGS) CPU hogs beside it'
 	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
 	@echo '  make ktrace-paths     the traced alloc+free path of default, legacy, rt (KTRACE_OUT=file)'
 	@echo '  make figures          rewrite the generated figure blocks of the docs (FIGURES="...")'
