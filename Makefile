@@ -272,7 +272,7 @@ $(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
 -include $(OBJS:.o=.d)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all build _build kernel iso efi run test test-ubsan-long latency-figures ktrace-paths figures check-figures \
+.PHONY: all build _build kernel iso efi run test test-busy test-ubsan-long latency-figures ktrace-paths figures check-figures \
 	experiment-seeds iso-experiments debug deps clean distclean help \
 	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
 
@@ -288,7 +288,9 @@ $(O)/compile_commands.json: $(AUTOCONF_RSP) Makefile $(wildcard */Kbuild */*/Kbu
 	$(Q)$(PYTHON) scripts/gen_compile_commands.py $@ $(srctree) \
 		"$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS)" "$(GENERAL_REGS)" \
 		"$(KBUILD_AFLAGS)" $(O) "$(obj-fpu-y)" $(obj-y) $(obj-fpu-y)
-	$(Q)ln -sfn $(O)/compile_commands.json compile_commands.json
+	@# Through a rename: test/run builds several configurations at once.
+	$(Q)ln -sfn $(O)/compile_commands.json .compile_commands.json.$$$$ && \
+		mv -Tf .compile_commands.json.$$$$ compile_commands.json
 
 deps:
 	$(Q)scripts/deps.sh
@@ -387,6 +389,13 @@ debug: build
 test: deps
 	$(Q)test/run -j $(J) --accel $(ACCEL)
 
+# The same suite with HOGS busy loops beside it (default: one per core):
+# timing cases must hold when the host is busy.  Minutes; not part of make
+# test.
+HOGS	?= $(shell nproc)
+test-busy: deps
+	$(Q)scripts/test-busy.sh '$(HOGS)' -j $(J) --accel $(ACCEL)
+
 # The UBSAN entries' long forms (test/ubsan_long.cfg: PREEMPT_RT under UBSAN),
 # kept out of make test for its time budget.
 test-ubsan-long: deps
@@ -466,6 +475,7 @@ help:
 	@echo 'irqlab targets:'
 	@echo '  make run      build and boot CONFIG in QEMU; without CMDLINE, the default measurement'
 	@echo '  make test     build and run every test configuration (test/unittests.cfg)'
+	@echo '  make test-busy        make test with HOGS=$(HOGS) CPU hogs beside it'
 	@echo '  make test-ubsan-long  the UBSAN entries on PREEMPT_RT (test/ubsan_long.cfg)'
 	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
 	@echo '  make ktrace-paths     the traced alloc+free path of default, legacy, rt (KTRACE_OUT=file)'

@@ -86,13 +86,25 @@ static void rt_migrate_stall_reported(struct ktest *t)
 	struct rt_migrate_result *r = rtm_t_run(t, true, 20 * NSEC_PER_MSEC, maxerr);
 	unsigned int kept = 0, by_task0 = 0;
 
-	KTEST_EXPECT_GE(t, r->violations, RTM_T_LOOPS);
-	KTEST_EXPECT_EQ(t, r->violation_loops, RTM_T_LOOPS);
+	/*
+	 * With exact time every loop shows task 0's stall and nothing else.
+	 * Under TCG a host stall can hide a loop's sighting (the waiting
+	 * task's vCPU did not run either) or add one of its own (a vCPU
+	 * descheduled past maxerr): what it cannot do is take away all of
+	 * task 0's, which last the whole run with preemption off.
+	 */
+	if (ktest_exact_time) {
+		KTEST_EXPECT_GE(t, r->violations, RTM_T_LOOPS);
+		KTEST_EXPECT_EQ(t, r->violation_loops, RTM_T_LOOPS);
+	} else {
+		KTEST_EXPECT_GE(t, r->violation_loops, 1);
+	}
 	KTEST_EXPECT_GT(t, r->worst_wait_ns, maxerr);
 	/*
 	 * Each one: a higher task waited while its CPU ran task 0 - or, on
 	 * SMP, stayed idle: a task queued behind the non-preemptible one is
-	 * not pushed away (it is expected to preempt), as in Linux.
+	 * not pushed away (it is expected to preempt), as in Linux.  Without
+	 * exact time a sighting of another task is host noise: logged only.
 	 */
 	for (unsigned int i = 0; i < r->params.tasks; i++) {
 		const struct rtm_task *k = &r->tasks[i];
@@ -103,7 +115,8 @@ static void rt_migrate_stall_reported(struct ktest *t)
 			ktest_info(t, "loop %u: task %d waited %llu ns, CPU %d ran %s (task %d)",
 				   x->loop, x->high, (unsigned long long)x->waited_ns, x->cpu,
 				   x->ran_comm, x->low);
-			KTEST_EXPECT_TRUE(t, x->low == 0 || x->ran_prio == MAX_PRIO);
+			if (ktest_exact_time)
+				KTEST_EXPECT_TRUE(t, x->low == 0 || x->ran_prio == MAX_PRIO);
 			by_task0 += x->low == 0;
 			KTEST_EXPECT_GT(t, x->high, 0);
 			KTEST_EXPECT_GT(t, x->waited_ns, maxerr);
@@ -111,7 +124,8 @@ static void rt_migrate_stall_reported(struct ktest *t)
 			kept++;
 		}
 	}
-	KTEST_EXPECT_GE(t, kept, RTM_T_LOOPS);
+	if (ktest_exact_time)
+		KTEST_EXPECT_GE(t, kept, RTM_T_LOOPS);
 	KTEST_EXPECT_GT(t, by_task0, 0);
 	rt_migrate_free(r);
 }

@@ -376,9 +376,11 @@ static void trace_summary_counts_drops(struct ktest *t)
 	 * Each report adds only the drops since the last one.  With more than
 	 * one CPU, windows keep closing (and being dropped) elsewhere between
 	 * our reading and the report's, the report's own folding IPIs among
-	 * them: a few more, never the whole count again.
+	 * them: a few more, never the whole count again.  Those few fall in
+	 * the first report as easily as in the second, so the second alone
+	 * may add less than d2 - d1; the two together add at least d2.
 	 */
-	KTEST_EXPECT_GE(t, run_summary_lost_total() - first, d2 - d1);
+	KTEST_EXPECT_GE(t, run_summary_lost_total() - before, d2);
 	KTEST_EXPECT_LT(t, run_summary_lost_total() - first, d2 - d1 + 64);
 	tt_restore(saved);
 	KTEST_EXPECT_GT(t, d1, 64);
