@@ -39,6 +39,7 @@
 #include <linux/kallsyms.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
+#include <linux/nmi.h>
 #include <linux/percpu.h>
 #include <linux/profile.h>
 #include <linux/record.h>
@@ -266,12 +267,15 @@ static int profile_start_nmi(unsigned int hz, char *why, size_t len)
 		return 0;
 	}
 	profile_nmi_leader = cpumask_first(&profile_nmi_cpus);
+	/* The NMI watchdog lends us timer 0 and checks on our NMIs meanwhile. */
+	hardlockup_detector_hpet_yield();
 	WRITE_ONCE(profile_nmi_via, PROFILE_VIA_HPET);
 	if (!hpet_nmi_start(hz, profile_nmi_leader, why, len)) {
 		profile_via = PROFILE_VIA_HPET;
 		return 0;
 	}
 	WRITE_ONCE(profile_nmi_via, PROFILE_VIA_NONE);
+	hardlockup_detector_hpet_reclaim();
 	/* Both reasons: "PMU: CPUID.0AH version 0; HPET: no HPET". */
 	{
 		char hpet_why[96];
@@ -398,6 +402,8 @@ void profile_stop(void)
 	case PROFILE_VIA_HPET:
 		smp_call_function_single(profile_nmi_leader, profile_hpet_stop, NULL, 1);
 		profile_nmi_drain();
+		WRITE_ONCE(profile_nmi_via, PROFILE_VIA_NONE);
+		hardlockup_detector_hpet_reclaim();
 		break;
 	case PROFILE_VIA_NONE:
 		break;
