@@ -137,14 +137,23 @@ struct spin_job {
 	char comm[TASK_COMM_LEN];
 };
 
-/* Queue a callback and wait (sleeping) until its grace period runs. */
+/*
+ * Queue a callback and wait (sleeping) until its grace period runs.
+ * Returns true with preemption off, so that the GP kthread cannot end
+ * that GP between the check and the spin.
+ */
 static bool start_grace_period(u64 end)
 {
 	WRITE_ONCE(cb_done, false);
 	call_rcu(&cb_head, watchdog_test_cb);
-	while (!(rcu_get_gp_seq() & 3) && ktime_get_ns() < end)
+	while (ktime_get_ns() < end) {
+		preempt_disable();
+		if (rcu_get_gp_seq() & 3)
+			return true;
+		preempt_enable();
 		msleep(1);
-	return rcu_get_gp_seq() & 3;
+	}
+	return false;
 }
 
 static int spin_job_fn(void *arg)
@@ -155,9 +164,13 @@ static int spin_job_fn(void *arg)
 	j->cpu = smp_processor_id();
 	j->pid = current->pid;
 	strlcpy(j->comm, current->comm, sizeof(j->comm));
-	if (!j->want_gp || start_grace_period(end)) {
+	if (!j->want_gp) {
 		plant_begin(j->p);
 		j->spin(j->p, end);
+	} else if (start_grace_period(end)) {
+		plant_begin(j->p);
+		j->spin(j->p, end);
+		preempt_enable();
 	}
 	complete(&j->done);
 	return 0;
@@ -188,6 +201,23 @@ static void expect_log(struct ktest *t, const struct planted *p, const char *fmt
 	vsnprintf(needle, sizeof(needle), fmt, ap);
 	va_end(ap);
 	KTEST_EXPECT_LOG(t, p->mark, needle);
+}
+
+/*
+ * Busy but preemptible for longer than the soft lockup threshold: the
+ * stopper gets in and nothing is reported.  The planted cases touch the
+ * detectors while they wait; this is the stretch where nobody does.
+ */
+static void busy_preemptible_quiet(struct ktest *t)
+{
+	struct planted p;
+	u64 end = ktime_get_ns() + (u64)(2 * watchdog_thresh + 2) * NSEC_PER_SEC;
+
+	plant_begin(&p);
+	while (ktime_get_ns() < end)
+		cond_resched();
+	KTEST_EXPECT_EQ(t, atomic_read(&lockup_report_count), p.before);
+	KTEST_EXPECT_FALSE(t, ktest_log_contains(p.mark, "lockup"));
 }
 
 static void softlockup_reported(struct ktest *t)
@@ -313,6 +343,7 @@ static void rcu_stall_reader(struct ktest *t)
 }
 
 static struct ktest_case watchdog_cases[] = {
+	KTEST_CASE(busy_preemptible_quiet),
 	KTEST_CASE(softlockup_reported),
 	KTEST_CASE(hardlockup_reported),
 	KTEST_CASE(rcu_stall_preempt_off),
