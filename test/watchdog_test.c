@@ -130,6 +130,7 @@ static noinline void watchdog_test_spin_rcu_reader(const struct planted *p, u64 
 
 struct spin_job {
 	void (*spin)(const struct planted *p, u64 end);
+	int on_cpu;		/* 0: the last online CPU, else this + 1 */
 	struct planted *p;
 	bool want_gp;		/* an RCU grace period must be under way first */
 	struct completion done;
@@ -156,10 +157,13 @@ static bool start_grace_period(u64 end)
 	return false;
 }
 
+/* Nonzero: spin exactly this long (a spin that must stay unreported). */
+static u64 watchdog_thresh_spin_ns;
+
 static int spin_job_fn(void *arg)
 {
 	struct spin_job *j = arg;
-	u64 end = ktime_get_ns() + spin_bound_ns();
+	u64 end = ktime_get_ns() + (watchdog_thresh_spin_ns ?: spin_bound_ns());
 
 	j->cpu = smp_processor_id();
 	j->pid = current->pid;
@@ -185,7 +189,7 @@ static void run_spin(struct ktest *t, struct spin_job *j)
 	init_completion(&j->done);
 	k = kthread_create(spin_job_fn, j, "wd_spin");
 	KTEST_ASSERT_TRUE(t, k != NULL);
-	kthread_bind(k, num_online_cpus() - 1);
+	kthread_bind(k, j->on_cpu ? j->on_cpu - 1 : (int)num_online_cpus() - 1);
 	wake_up_process(k);
 	wait_for_completion(&j->done);
 	/* Let the thread exit before its job goes out of scope. */
@@ -342,8 +346,72 @@ static void rcu_stall_reader(struct ktest *t)
 	wait_cb(t);
 }
 
+struct hp_job {
+	struct completion done;
+	unsigned int cpu;
+	bool online;
+};
+
+static int hp_job_fn(void *arg)
+{
+	struct hp_job *h = arg;
+
+	if (h->online)
+		lockup_detector_online_cpu(h->cpu);
+	else
+		lockup_detector_offline_cpu(h->cpu);
+	complete(&h->done);
+	return 0;
+}
+
+/* CPUHP_AP_WATCHDOG_ONLINE's callbacks run on the CPU itself: so here. */
+static void hp_callback(struct ktest *t, unsigned int cpu, bool online)
+{
+	struct hp_job h = { .cpu = cpu, .online = online };
+	struct task_struct *k;
+
+	init_completion(&h.done);
+	k = kthread_create(hp_job_fn, &h, "wd_hp");
+	KTEST_ASSERT_TRUE(t, k != NULL);
+	kthread_bind(k, cpu);
+	wake_up_process(k);
+	wait_for_completion(&h.done);
+	msleep(10);
+}
+
+/*
+ * The hotplug callbacks without hotplug: CPU 0, the HPET's NMI leader,
+ * leaves the detectors; CPU 1 must still be caught with IRQs off (the
+ * NMI now comes to it directly), and CPU 0 may spin unreported.  Then
+ * CPU 0 comes back for the cases after this one.
+ */
+static void detector_cpu_offline(struct ktest *t)
+{
+	struct planted p;
+	struct spin_job hard = { .spin = watchdog_test_spin_irqs_off, .p = &p, .on_cpu = 2 };
+	struct spin_job soft = { .spin = watchdog_test_spin_preempt_off, .p = &p, .on_cpu = 1 };
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs two CPUs");
+	if (!(watchdog_enabled & NMI_WATCHDOG_ENABLED))
+		ktest_skip(t, "hard lockup detector off");
+	hp_callback(t, 0, false);
+	run_spin(t, &hard);
+	KTEST_EXPECT_TRUE(t, reported(&p));
+	expect_log(t, &p, "Watchdog detected hard LOCKUP on cpu %d", 1);
+	if (reported(&p))
+		expect_one_report(t, &p);
+	/* Long enough for a soft lockup, and for rcu not to mind (< 3 s). */
+	watchdog_thresh_spin_ns = (u64)(2 * watchdog_thresh + 1) * NSEC_PER_SEC;
+	run_spin(t, &soft);
+	watchdog_thresh_spin_ns = 0;
+	KTEST_EXPECT_FALSE(t, reported(&p));
+	hp_callback(t, 0, true);
+}
+
 static struct ktest_case watchdog_cases[] = {
 	KTEST_CASE(busy_preemptible_quiet),
+	KTEST_CASE(detector_cpu_offline),
 	KTEST_CASE(softlockup_reported),
 	KTEST_CASE(hardlockup_reported),
 	KTEST_CASE(rcu_stall_preempt_off),
