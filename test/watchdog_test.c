@@ -307,7 +307,11 @@ static void rcu_stall_preempt_off(struct ktest *t)
 		expect_log(t, &p, "rcu: INFO: %s ", name);
 		expect_log(t, &p, "rcu: %s kthread starved for ", name);
 	} else {
-		expect_log(t, &p, "rcu: INFO: %s self-detected stall on CPU", name);
+		/*
+		 * Usually self-detected; CPU 0 reports it instead when CPU 1's
+		 * tick comes late (TCG): Linux allows both, the CPU line is in both.
+		 */
+		expect_log(t, &p, "rcu: INFO: %s ", name);
 		expect_log(t, &p, "\t%d-", j.cpu);
 	}
 	expect_log(t, &p, "watchdog_test_spin_rcu_stall+0x");
