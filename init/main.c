@@ -5,6 +5,7 @@
  * (run=...) and reports the verdict.
  */
 #include <linux/kernel.h>
+#include <linux/nmi.h>
 #include <linux/slab.h>
 #include <linux/memblock.h>
 #include <linux/mm.h>
@@ -523,6 +524,13 @@ static int kernel_init(void *unused)
 	failed += atomic_read(&lockdep_bug_count);
 #endif
 	failed += atomic_read(&sched_bug_count) != 0;
+	/* Tests put back the count of the lockups they plant. */
+	if (atomic_read(&lockup_report_count)) {
+		pr_err("irqlab: %d lockup(s) or RCU stall(s) reported: see above\n",
+		       atomic_read(&lockup_report_count));
+		verdict_add(why, "%d lockup report(s)", atomic_read(&lockup_report_count));
+		failed++;
+	}
 	if (latency_tracer_breach_ns()) {
 		verdict_add(why, "tracing_thresh crossed");
 		failed++;
@@ -566,6 +574,8 @@ static __noreturn void rest_init(void)
 	kthread_bind(init, 0);
 	wake_up_process(init);
 	sched_init_smp();
+	/* The stoppers exist now: a soft lockup check needs them. */
+	lockup_detector_init();
 	init_mm_internals();
 	system_state = SYSTEM_SCHEDULING;
 	WRITE_ONCE(boot_done, 1);

@@ -38,10 +38,8 @@ const char *profile_source_name(void);
 u64 profile_missed(void);
 /* Samples CPU @cpu took (kept or dropped). */
 u64 profile_cpu_samples(int cpu);
-/* HPET NMIs the leader took without a sample (see profile_nmi()). */
+/* HPET-source NMIs taken without a sample (see profile_nmi_unknown()). */
 u64 profile_nmi_echoes(void);
-/* NMI context (do_nmi()): take this CPU's sample if the NMI is the profiler's. */
-bool profile_nmi(struct pt_regs *regs, bool claimed);
 /* Stop the timers; the tables stay for profile_totals()/profile_print(). */
 void profile_stop(void);
 /* Samples taken and samples that found no room (all CPUs). */

@@ -39,6 +39,7 @@
 #include <linux/kallsyms.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
+#include <linux/nmi.h>
 #include <linux/percpu.h>
 #include <linux/profile.h>
 #include <linux/record.h>
@@ -47,6 +48,7 @@
 #include <linux/vmalloc.h>
 #include <asm/apic.h>
 #include <asm/hpet.h>
+#include <asm/nmi.h>
 #include <asm/perf_event.h>
 #include <asm/ptrace.h>
 #include <asm/stacktrace.h>
@@ -185,20 +187,13 @@ static void profile_nmi_fan_out(void)
 }
 
 /*
- * do_nmi() asks every NMI.  Ours if PMC0 overflowed, if the leader sent
- * us one, or, on the leader, if the HPET comparator moved on.  NMIs do
- * not queue: a second one raised while one is pending merges with it, so
- * what one NMI stands for beyond one sample counts as missed.
- *
- * While the HPET source runs, an NMI that nothing claims and that brings
- * no new period is an echo, taken without a sample: on the leader, QEMU
- * 7.2's HPET, when its callback runs on the comparator's own tick, raises
- * the edge, leaves the comparator where it is and fires again one tick
- * later (every period under icount), and the last edge before
- * hpet_nmi_stop() lands here too; on the others, an NMI IPI whose count
- * the NMI before it already took (incremented before that one returned).
+ * An NMI_LOCAL handler: do_nmi() asks it on every NMI.  Ours if PMC0
+ * overflowed, if the leader sent us one, or, on the leader, if the HPET
+ * comparator moved on.  NMIs do not queue: a second one raised while one
+ * is pending merges with it, so what one NMI stands for beyond one
+ * sample counts as missed.
  */
-bool profile_nmi(struct pt_regs *regs, bool claimed)
+static int profile_nmi(unsigned int type, struct pt_regs *regs)
 {
 	enum profile_via via = READ_ONCE(profile_nmi_via);
 	struct profile_cpu *pc;
@@ -206,11 +201,11 @@ bool profile_nmi(struct pt_regs *regs, bool claimed)
 	u64 periods;
 
 	if (via == PROFILE_VIA_NONE)
-		return false;
+		return NMI_DONE;
 	pc = this_cpu_ptr(&profile_cpu);
 	if (via == PROFILE_VIA_PMU) {
 		if (!x86_pmu_sample_overflow())
-			return false;
+			return NMI_DONE;
 		n = 1;
 	} else {
 		n = __atomic_exchange_n(&pc->nmi_pending, 0, __ATOMIC_SEQ_CST);
@@ -219,16 +214,41 @@ bool profile_nmi(struct pt_regs *regs, bool claimed)
 			pc->missed += periods - 1;
 			n++;
 		}
-		if (!n) {
-			if (claimed)
-				return false;
-			pc->nmi_echoes++;
-			return true;
-		}
+		if (!n)
+			return NMI_DONE;
 	}
 	pc->missed += n - 1;
 	profile_sample(pc, regs);
-	return true;
+	return NMI_HANDLED;
+}
+
+/*
+ * An NMI_UNKNOWN handler, asked only when no local handler claimed the
+ * NMI.  While the HPET source runs, such an NMI is an echo, taken without
+ * a sample: on the leader, QEMU 7.2's HPET, when its callback runs on the
+ * comparator's own tick, raises the edge, leaves the comparator where it
+ * is and fires again one tick later (every period under icount), and the
+ * last edge before hpet_nmi_stop() lands here too; on the others, an NMI
+ * IPI whose count the NMI before it already took (incremented before that
+ * one returned).
+ */
+static int profile_nmi_unknown(unsigned int type, struct pt_regs *regs)
+{
+	if (READ_ONCE(profile_nmi_via) != PROFILE_VIA_HPET)
+		return NMI_DONE;
+	this_cpu_ptr(&profile_cpu)->nmi_echoes++;
+	return NMI_HANDLED;
+}
+
+static void profile_nmi_register(void)
+{
+	static bool registered;
+
+	if (registered)
+		return;
+	register_nmi_handler(NMI_LOCAL, profile_nmi, "profile");
+	register_nmi_handler(NMI_UNKNOWN, profile_nmi_unknown, "profile_echo");
+	registered = true;
 }
 
 /* Try the PMU, then the HPET; 0 with profile_via set, or -ENODEV and why. */
@@ -237,6 +257,7 @@ static int profile_start_nmi(unsigned int hz, char *why, size_t len)
 	char pmu_why[96];
 	int cpu;
 
+	profile_nmi_register();
 	for_each_online_cpu(cpu)
 		per_cpu_ptr(&profile_cpu, cpu)->nmi_pending = 0;
 	cpumask_copy(&profile_nmi_cpus, cpu_online_mask);
@@ -246,12 +267,15 @@ static int profile_start_nmi(unsigned int hz, char *why, size_t len)
 		return 0;
 	}
 	profile_nmi_leader = cpumask_first(&profile_nmi_cpus);
+	/* The NMI watchdog lends us timer 0 and checks on our NMIs meanwhile. */
+	hardlockup_detector_hpet_yield();
 	WRITE_ONCE(profile_nmi_via, PROFILE_VIA_HPET);
 	if (!hpet_nmi_start(hz, profile_nmi_leader, why, len)) {
 		profile_via = PROFILE_VIA_HPET;
 		return 0;
 	}
 	WRITE_ONCE(profile_nmi_via, PROFILE_VIA_NONE);
+	hardlockup_detector_hpet_reclaim();
 	/* Both reasons: "PMU: CPUID.0AH version 0; HPET: no HPET". */
 	{
 		char hpet_why[96];
@@ -378,6 +402,8 @@ void profile_stop(void)
 	case PROFILE_VIA_HPET:
 		smp_call_function_single(profile_nmi_leader, profile_hpet_stop, NULL, 1);
 		profile_nmi_drain();
+		WRITE_ONCE(profile_nmi_via, PROFILE_VIA_NONE);
+		hardlockup_detector_hpet_reclaim();
 		break;
 	case PROFILE_VIA_NONE:
 		break;

@@ -28,6 +28,10 @@
 #include <linux/smp.h>
 #include <linux/moduleparam.h>
 #include <linux/jiffies.h>
+#include <linux/nmi.h>
+#include <asm/stacktrace.h>
+#include <asm/traps.h>
+#include <asm-generic/irq_regs.h>
 #include "tree.h"
 
 struct rcu_state rcu_state = {
@@ -169,6 +173,7 @@ static bool __note_gp_changes(struct rcu_node *rnp, struct rcu_data *rdp)
 
 		rdp->cpu_no_qs = need_qs;
 		rdp->core_needs_qs = need_qs;
+		zero_cpu_stall_ticks(rdp);
 	}
 	rdp->gp_seq = rnp->gp_seq;
 	return needwake;
@@ -405,6 +410,8 @@ static bool rcu_pending(int user)
 	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
 	struct rcu_node *rnp = rdp->mynode;
 
+	/* A stall is looked for on every tick, whatever else is pending. */
+	check_cpu_stall(rdp);
 	if (READ_ONCE(rdp->core_needs_qs) && !READ_ONCE(rdp->cpu_no_qs))
 		return true;
 	if (rcu_segcblist_ready_cbs(&rdp->cblist))
@@ -421,6 +428,7 @@ void rcu_sched_clock_irq(int user)
 {
 	if (!READ_ONCE(rcu_scheduler_active))
 		return;
+	raw_cpu_inc(rcu_data.ticks_this_gp);
 	rcu_flavor_sched_clock_irq(user);
 	if (rcu_pending(user))
 		invoke_rcu_core();
@@ -476,6 +484,7 @@ static bool rcu_gp_init(void)
 		raw_spin_unlock_irq(&rnp->lock);
 		return false;
 	}
+	record_gp_stall_check_time();
 	rcu_seq_start(&rcu_state.gp_seq);
 	/* Readers preempted before now are readers of this GP. */
 	rcu_preempt_check_blocked_tasks(rnp);
@@ -520,6 +529,7 @@ static void rcu_gp_fqs(void)
 {
 	struct rcu_node *rnp = rcu_get_root();
 
+	WRITE_ONCE(rcu_state.gp_activity, jiffies);
 	WRITE_ONCE(rcu_state.n_force_qs, rcu_state.n_force_qs + 1);
 	force_qs_rnp();
 	if (READ_ONCE(rcu_state.gp_flags) & RCU_GP_FLAG_FQS) {
@@ -592,6 +602,7 @@ static void rcu_gp_cleanup(void)
 	bool needgp = false;
 
 	rcu_state.gp_state = RCU_GP_CLEANUP;
+	WRITE_ONCE(rcu_state.gp_activity, jiffies);
 	raw_spin_lock_irq(&rnp->lock);
 	WARN_ON_ONCE(rnp->qsmask || rcu_preempt_blocked_readers_cgp(rnp));
 	new_gp_seq = rcu_state.gp_seq;
@@ -623,6 +634,7 @@ static int rcu_gp_kthread(void *unused)
 			schedule();
 		}
 		__set_current_state(TASK_RUNNING);
+		WRITE_ONCE(rcu_state.gp_activity, jiffies);
 		rcu_state.gp_state = RCU_GP_INIT;
 		if (!rcu_gp_init())
 			continue;
@@ -776,6 +788,7 @@ void rcu_init_smp(void)
 }
 
 #include "tree_plugin.h"
+#include "tree_stall.h"
 
 /* For a test that saw a grace period stall: what RCU was waiting for. */
 void rcu_dump_state(void)

@@ -60,6 +60,7 @@ struct rcu_data {
 	/* PREEMPT_RT's callback kthread (rcutree.use_softirq=0). */
 	struct task_struct *rcu_cpu_kthread_task;
 	bool rcu_cpu_has_work;
+	unsigned long ticks_this_gp;	/* ticks this CPU took in this GP (stall report) */
 };
 
 #define RCU_GP_FLAG_INIT	0x1	/* a grace period is wanted */
@@ -88,6 +89,10 @@ struct rcu_state {
 	unsigned long jiffies_force_qs;	/* when the FQS loop next forces */
 	unsigned long n_force_qs;
 	unsigned long gp_count;		/* grace periods completed (report) */
+	unsigned long gp_start;		/* jiffies when this GP started */
+	unsigned long gp_activity;	/* jiffies the GP kthread last did something */
+	unsigned long jiffies_stall;	/* jiffies when it counts as stalled */
+	unsigned long n_force_qs_gpstart;	/* n_force_qs when it started */
 
 	struct mutex barrier_mutex;
 	atomic_t barrier_cpu_count;
@@ -110,5 +115,10 @@ static void rcu_initiate_boost(struct rcu_node *rnp, unsigned long flags);
 static void rcu_preempt_boost_start_gp(struct rcu_node *rnp);
 static void rcu_spawn_one_boost_kthread(struct rcu_node *rnp);
 static void rcu_cpu_kthread_setup(struct task_struct *t);
+
+/* tree_stall.h */
+static void record_gp_stall_check_time(void);
+static void zero_cpu_stall_ticks(struct rcu_data *rdp);
+static void check_cpu_stall(struct rcu_data *rdp);
 
 #endif /* __KERNEL_RCU_TREE_H */

@@ -9,6 +9,7 @@
 #include <linux/irq.h>
 #include <asm/hpet.h>
 #include <asm/io.h>
+#include <linux/ktime.h>
 #include <asm/io_apic.h>
 #include <asm/pgtable.h>
 
@@ -61,8 +62,25 @@ static u64 hpet_nmi_saved_rte;
 
 int hpet_nmi_start(unsigned int hz, unsigned int cpu, char *why, size_t len)
 {
+	u64 period_ns;
+
+	if (!hz || (hpet_freq_hz && hpet_freq_hz / hz < 2)) {
+		snprintf(why, len, "%u Hz is beyond the HPET's resolution", hz);
+		return -EINVAL;
+	}
+	period_ns = NSEC_PER_SEC / hz;
+	return hpet_nmi_start_period(&period_ns, cpu, why, len);
+}
+
+/*
+ * The comparator runs in 32-bit mode: a period of more than 2^31 ticks
+ * (21 s at QEMU's 100 MHz) is cut to that, and *@period_ns says so.
+ */
+int hpet_nmi_start_period(u64 *period_ns, unsigned int cpu, char *why, size_t len)
+{
 	struct irq_desc *irq0 = irq_to_desc(0);
 	u32 cfg, now, period;
+	u64 ticks;
 	int err;
 
 	if (!hpet_virt || !hpet_freq_hz) {
@@ -78,9 +96,19 @@ int hpet_nmi_start(unsigned int hz, unsigned int cpu, char *why, size_t len)
 		snprintf(why, len, "HPET timer 0 cannot run periodic");
 		return -ENODEV;
 	}
-	if (!hz || hpet_freq_hz / hz < 2) {
-		snprintf(why, len, "%u Hz is beyond the HPET's resolution", hz);
+	if (READ_ONCE(hpet_nmi_period)) {
+		snprintf(why, len, "HPET timer 0 already raises NMIs");
+		return -EBUSY;
+	}
+	ticks = *period_ns * hpet_freq_hz / NSEC_PER_SEC;
+	if (ticks < 2) {
+		snprintf(why, len, "%llu ns is beyond the HPET's resolution",
+			 (unsigned long long)*period_ns);
 		return -EINVAL;
+	}
+	if (ticks > 0x80000000ULL) {
+		ticks = 0x80000000ULL;
+		*period_ns = ticks * NSEC_PER_SEC / hpet_freq_hz;
 	}
 	/* The legacy route takes IRQ0's input; only while no driver owns it. */
 	if (irq0 && irq0->handler) {
@@ -107,7 +135,7 @@ int hpet_nmi_start(unsigned int hz, unsigned int cpu, char *why, size_t len)
 		snprintf(why, len, "GSI %d cannot be routed as an NMI (%d)", HPET_LEGACY_GSI, err);
 		return err;
 	}
-	period = hpet_freq_hz / hz;
+	period = ticks;
 	now = readl(hpet_virt + HPET_COUNTER);
 	cfg = (cfg & ~(HPET_TN_LEVEL | HPET_TN_FSB)) | HPET_TN_ENABLE |
 	      HPET_TN_PERIODIC | HPET_TN_SETVAL | HPET_TN_32BIT;

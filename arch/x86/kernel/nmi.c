@@ -5,11 +5,14 @@
  * by the sampling profiler (profile.source=nmi).  An NMI handler must not
  * take locks an interrupted context may hold; printk is lock-free on the
  * store side and only trylocks the console.  As in Linux, NMIs do not
- * queue, so every handler is asked on every NMI.
+ * queue, so every handler is asked on every NMI: the handlers live on
+ * Linux's per-type lists (asm/nmi.h), the backtrace one first.
  */
 #include <linux/kernel.h>
 #include <linux/smp.h>
 #include <linux/hardirq.h>
+#include <linux/errno.h>
+#include <linux/irqflags.h>
 #include <linux/delay.h>
 #include <asm/apic.h>
 #include <asm/hardirq.h>
@@ -17,7 +20,7 @@
 #include <asm/spinlock.h>
 #include <asm/traps.h>
 #include <asm/stacktrace.h>
-#include <linux/profile.h>
+#include <asm/nmi.h>
 
 static struct cpumask backtrace_mask;
 static struct cpumask stopped_mask;
@@ -33,20 +36,69 @@ static void nmi_print_backtrace(struct pt_regs *regs, const char *why)
 	arch_spin_unlock(&nmi_print_lock);
 }
 
+static int nmi_cpu_backtrace_handler(unsigned int type, struct pt_regs *regs)
+{
+	int cpu = smp_processor_id();
+
+	if (!cpumask_test_cpu(cpu, &backtrace_mask))
+		return NMI_DONE;
+	nmi_print_backtrace(regs, "");
+	cpumask_clear_cpu(cpu, &backtrace_mask);
+	return NMI_HANDLED;
+}
+
+static struct nmiaction nmi_backtrace_action = {
+	.handler = nmi_cpu_backtrace_handler, .name = "arch_bt",
+};
+
+/*
+ * Singly linked, appended to under nmi_desc_lock; an NMI walking a list
+ * sees either the old tail or the new action, fully set up before the
+ * release store that links it.  Nothing is ever taken off.
+ */
+static struct nmiaction *nmi_desc[NMI_MAX] = { [NMI_LOCAL] = &nmi_backtrace_action };
+static arch_spinlock_t nmi_desc_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+
+int __register_nmi_handler(unsigned int type, struct nmiaction *action)
+{
+	struct nmiaction **pp;
+	unsigned long flags;
+
+	if (type >= NMI_MAX || !action->handler)
+		return -EINVAL;
+	local_irq_save(flags);
+	arch_spin_lock(&nmi_desc_lock);
+	for (pp = &nmi_desc[type]; *pp; pp = &(*pp)->next)
+		if (*pp == action)
+			break;
+	if (!*pp) {
+		action->next = NULL;
+		__atomic_store_n(pp, action, __ATOMIC_RELEASE);
+	}
+	arch_spin_unlock(&nmi_desc_lock);
+	local_irq_restore(flags);
+	return 0;
+}
+
+/* Ask every handler of @type; the number of events they found. */
+static int nmi_handle(unsigned int type, struct pt_regs *regs)
+{
+	struct nmiaction *a = __atomic_load_n(&nmi_desc[type], __ATOMIC_ACQUIRE);
+	int handled = 0;
+
+	for (; a; a = __atomic_load_n(&a->next, __ATOMIC_ACQUIRE))
+		handled += a->handler(type, regs);
+	return handled;
+}
+
 void do_nmi(struct pt_regs *regs)
 {
 	int cpu = smp_processor_id();
-	bool handled = false;
+	int handled;
 
 	nmi_enter();
 	inc_irq_stat(__nmi_count);
-	if (cpumask_test_cpu(cpu, &backtrace_mask)) {
-		nmi_print_backtrace(regs, "");
-		cpumask_clear_cpu(cpu, &backtrace_mask);
-		handled = true;
-	}
-	if (profile_nmi(regs, handled))
-		handled = true;
+	handled = nmi_handle(NMI_LOCAL, regs);
 	if (READ_ONCE(stopping_cpu) >= 0 && stopping_cpu != cpu) {
 		nmi_print_backtrace(regs, " (stopping)");
 		cpumask_clear_cpu(cpu, cpu_online_mask);
@@ -55,7 +107,7 @@ void do_nmi(struct pt_regs *regs)
 		for (;;)
 			asm volatile("cli; hlt");
 	}
-	if (!handled)
+	if (!handled && !nmi_handle(NMI_UNKNOWN, regs))
 		pr_warn("NMI: unexpected NMI on CPU %d at %016lx\n", cpu, regs->ip);
 	nmi_exit();
 }

@@ -36,6 +36,8 @@ u64 hpet_readl_counter(void);
  * to @cpu.  Returns 0, or -ENODEV / -EBUSY / -EINVAL with @why filled in.
  */
 int hpet_nmi_start(unsigned int hz, unsigned int cpu, char *why, size_t len);
+/* The same with a period (the lockup detector's are seconds long). */
+int hpet_nmi_start_period(u64 *period_ns, unsigned int cpu, char *why, size_t len);
 void hpet_nmi_stop(void);
 /* NMI context: has timer 0 fired since the last call?  @periods: how often. */
 bool hpet_nmi_fired(u64 *periods);
