@@ -272,7 +272,7 @@ $(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
 -include $(OBJS:.o=.d)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all build _build kernel iso efi run test test-busy test-ubsan-long latency-figures ktrace-paths figures check-figures \
+.PHONY: all build _build kernel iso efi run test test-busy test-long latency-figures ktrace-paths figures check-figures \
 	experiment-seeds iso-experiments debug deps clean distclean help \
 	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
 
@@ -396,10 +396,12 @@ HOGS	?= $(shell nproc)
 test-busy: deps
 	$(Q)scripts/test-busy.sh '$(HOGS)' -j $(J) --accel $(ACCEL)
 
-# The UBSAN entries' long forms (test/ubsan_long.cfg: PREEMPT_RT under UBSAN),
-# kept out of make test for its time budget.
-test-ubsan-long: deps
-	$(Q)test/run -j $(J) --accel $(ACCEL) --cfg test/ubsan_long.cfg
+# The long table (test/long.cfg): the configuration matrix, UBSAN on
+# PREEMPT_RT and the entries that do not pass every time yet.  Each
+# configuration there is another kernel build: minutes, not part of make
+# test.
+test-long: deps
+	$(Q)test/run -j $(J) --accel $(ACCEL) --cfg test/long.cfg
 
 # The seeds' experiments E1-E7 (tools/experiments/; long, resumable; not
 # part of make test).  Results and comparisons in build/experiments/eN/.
@@ -476,7 +478,7 @@ help:
 	@echo '  make run      build and boot CONFIG in QEMU; without CMDLINE, the default measurement'
 	@echo '  make test     build and run every test configuration (test/unittests.cfg)'
 	@echo '  make test-busy        make test with HOGS=$(HOGS) CPU hogs beside it'
-	@echo '  make test-ubsan-long  the UBSAN entries on PREEMPT_RT (test/ubsan_long.cfg)'
+	@echo '  make test-long        the long table: config matrix, RT UBSAN, flaky watchdog entries'
 	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
 	@echo '  make ktrace-paths     the traced alloc+free path of default, legacy, rt (KTRACE_OUT=file)'
 	@echo '  make figures          rewrite the generated figure blocks of the docs (FIGURES="...")'
