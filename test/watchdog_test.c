@@ -49,6 +49,19 @@ static void expect_one_report(struct ktest *t, struct planted *p)
 	atomic_set(&lockup_report_count, p->before);
 }
 
+/*
+ * The cases spin for a few thresholds: with the defaults (10 s, 21 s)
+ * that is a minute or more per case, so they run only where the entry
+ * lowered both (the watchdog entries do); a run of every suite skips them.
+ */
+static void need_short_thresholds(struct ktest *t)
+{
+	if (watchdog_thresh > 2 || rcu_cpu_stall_timeout > 6)
+		ktest_skip(t, "needs watchdog_thresh<=2 and rcupdate.rcu_cpu_stall_timeout<=6 "
+			   "(now %d, %d): the watchdog entries lower them", watchdog_thresh,
+			   rcu_cpu_stall_timeout);
+}
+
 /* Seconds the longest planted spin may take before the case gives up. */
 static u64 spin_bound_ns(void)
 {
@@ -217,6 +230,7 @@ static void busy_preemptible_quiet(struct ktest *t)
 	struct planted p;
 	u64 end = ktime_get_ns() + (u64)(2 * watchdog_thresh + 2) * NSEC_PER_SEC;
 
+	need_short_thresholds(t);
 	plant_begin(&p);
 	while (ktime_get_ns() < end)
 		cond_resched();
@@ -229,6 +243,7 @@ static void softlockup_reported(struct ktest *t)
 	struct planted p;
 	struct spin_job j = { .spin = watchdog_test_spin_preempt_off, .p = &p };
 
+	need_short_thresholds(t);
 	if (!(watchdog_enabled & SOFT_WATCHDOG_ENABLED))
 		ktest_skip(t, "soft lockup detector off");
 	run_spin(t, &j);
@@ -245,6 +260,7 @@ static void hardlockup_reported(struct ktest *t)
 	struct planted p;
 	struct spin_job j = { .spin = watchdog_test_spin_irqs_off, .p = &p };
 
+	need_short_thresholds(t);
 	if (!(watchdog_enabled & NMI_WATCHDOG_ENABLED))
 		ktest_skip(t, "hard lockup detector off (nmi_watchdog=1, HPET needed)");
 	run_spin(t, &j);
@@ -283,6 +299,7 @@ static void rcu_stall_preempt_off(struct ktest *t)
 	};
 	const char *name = IS_ENABLED(CONFIG_PREEMPT_RCU) ? "rcu_preempt" : "rcu_sched";
 
+	need_short_thresholds(t);
 	if (num_online_cpus() > 1) {
 		struct task_struct *k;
 
@@ -335,6 +352,7 @@ static void rcu_stall_reader(struct ktest *t)
 		.spin = watchdog_test_spin_rcu_reader, .p = &p, .want_gp = first,
 	};
 
+	need_short_thresholds(t);
 	WRITE_ONCE(kick_in_reader, !first);
 	run_spin(t, &j);
 	KTEST_ASSERT_TRUE(t, reported(&p));
@@ -395,6 +413,7 @@ static void detector_cpu_offline(struct ktest *t)
 	struct spin_job hard = { .spin = watchdog_test_spin_irqs_off, .p = &p, .on_cpu = 2 };
 	struct spin_job soft = { .spin = watchdog_test_spin_preempt_off, .p = &p, .on_cpu = 1 };
 
+	need_short_thresholds(t);
 	if (num_online_cpus() < 2)
 		ktest_skip(t, "needs two CPUs");
 	if (!(watchdog_enabled & NMI_WATCHDOG_ENABLED))
