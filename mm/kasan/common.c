@@ -1,17 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KASAN's hooks for the allocators (Linux 5.15's mm/kasan/common.c, generic
- * mode).  The page allocator's pair is complete; the SLUB hooks here are
- * the minimum that keeps object memory correctly marked (accessible while
- * allocated, poisoned once freed) and are completed by the SLUB side:
- * red zones and metadata in kasan_cache_create(), the quarantine, and the
- * allocation and free stacks printed by kasan_print_slab_object().
+ * KASAN's hooks for the allocators (Linux 5.15's mm/kasan/common.c, the
+ * generic mode): the page allocator's pair, and for SLUB where each cache
+ * keeps its per-object metadata, how a new slab, an
+ * allocated object and a freed object are marked in the shadow, and the
+ * alloc/free tracks that reports print.
+ *
+ * Shadow states an object goes through:
+ *   new slab           whole slab KASAN_KMALLOC_REDZONE (kasan_poison_slab)
+ *   allocated          object_size (kmem_cache_alloc) or the requested size
+ *                      (kmalloc) accessible, the rest of the slot red zone
+ *   freed              KASAN_KMALLOC_FREE, its first shadow byte
+ *                      KASAN_KMALLOC_FREETRACK while the free track is valid
+ *   out of quarantine  KASAN_KMALLOC_FREE again, back on a SLUB freelist
+ * SLUB itself is not instrumented: it reads and writes free pointers and
+ * metadata inside poisoned slots.
  */
 #include <linux/kernel.h>
+#include <linux/kasan.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/slub_def.h>
+#include <linux/string.h>
+#include <asm/stacktrace.h>
+
 #include "kasan.h"
+#include "../slab.h"
 
 /* ------------------------------------------------------------ pages */
 
@@ -25,33 +39,142 @@ void __kasan_unpoison_pages(struct page *page, unsigned int order, bool init)
 	kasan_unpoison(page_address(page), PAGE_SIZE << order, init);
 }
 
-/* ------------------------------------------------------------ slab */
+/* ------------------------------------------------------------- tracks */
 
-slab_flags_t __kasan_never_merge(void)
+depot_stack_handle_t kasan_save_stack(gfp_t flags)
 {
-	return 0;
+	unsigned long entries[KASAN_STACK_DEPTH];
+	unsigned int nr_entries;
+
+	/* Starts at this function, as Linux's stacks start at kasan_save_stack. */
+	nr_entries = save_stack_trace(entries, ARRAY_SIZE(entries), 0);
+	return stack_depot_save(entries, nr_entries, flags);
 }
 
+void kasan_set_track(struct kasan_track *track, gfp_t flags)
+{
+	track->pid = current ? current->pid : 0;
+	track->stack = kasan_save_stack(flags);
+}
+
+/* ------------------------------------------------------ cache layout */
+
+/* Caches with KASAN metadata never share their slabs with another. */
+slab_flags_t __kasan_never_merge(void)
+{
+	return kasan_stack_collection_enabled() ? SLAB_KASAN : 0;
+}
+
+/*
+ * The red zone after an object grows with the object, as in user-space
+ * AddressSanitizer: small objects get 16 bytes, 64 KiB ones 2 KiB.  Each
+ * threshold leaves the object plus its red zone at a power of two.
+ */
+static inline unsigned int optimal_redzone(unsigned int object_size)
+{
+	static const struct {
+		unsigned int slot;	/* object + red zone up to this size */
+		unsigned int redzone;
+	} steps[] = {
+		{ 64, 16 }, { 128, 32 }, { 512, 64 }, { 4096, 128 },
+		{ 1 << 14, 256 }, { 1 << 15, 512 }, { 1 << 16, 1024 },
+	};
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(steps); i++)
+		if (object_size <= steps[i].slot - steps[i].redzone)
+			return steps[i].redzone;
+	return 2048;
+}
+
+/*
+ * Called by calculate_sizes() after the slub_debug tracks and before the
+ * slub_debug red zone: @size is the slot so far.  The alloc metadata goes
+ * at its end; the free metadata goes into the freed object unless that
+ * must keep its contents or cannot hold it; then the slot is grown to at
+ * least object + optimal_redzone().
+ */
 void __kasan_cache_create(struct kmem_cache *cache, unsigned int *size,
 			  slab_flags_t *flags)
 {
+	unsigned int orig_size;
+	unsigned int optimal_size;
+
+	/* Marks the cache as sanitized: never merged, ksize() is exact. */
+	*flags |= SLAB_KASAN;
+
+	orig_size = *size;
+	cache->kasan_info.alloc_meta_offset = *size;
+	*size += sizeof(struct kasan_alloc_meta);
+	/* Only possible with huge objects SLUB would hand to kmalloc_large. */
+	if (*size > KMALLOC_MAX_SIZE) {
+		cache->kasan_info.alloc_meta_offset = 0;
+		*size = orig_size;
+	}
+
+	/* 0: the free metadata overlays the start of the freed object. */
+	cache->kasan_info.free_meta_offset = 0;
+	if ((cache->flags & SLAB_TYPESAFE_BY_RCU) || cache->ctor ||
+	    cache->object_size < sizeof(struct kasan_free_meta)) {
+		orig_size = *size;
+		cache->kasan_info.free_meta_offset = *size;
+		*size += sizeof(struct kasan_free_meta);
+		if (*size > KMALLOC_MAX_SIZE) {
+			cache->kasan_info.free_meta_offset = KASAN_NO_FREE_META;
+			*size = orig_size;
+		}
+	}
+
+	optimal_size = cache->object_size + optimal_redzone(cache->object_size);
+	if (optimal_size > KMALLOC_MAX_SIZE)
+		optimal_size = KMALLOC_MAX_SIZE;
+	if (*size < optimal_size)
+		*size = optimal_size;
 }
 
 void __kasan_cache_create_kmalloc(struct kmem_cache *cache)
 {
+	cache->kasan_info.is_kmalloc = true;
 }
 
 size_t __kasan_metadata_size(struct kmem_cache *cache)
 {
-	return 0;
+	size_t n = 0;
+
+	if (cache->kasan_info.alloc_meta_offset)
+		n += sizeof(struct kasan_alloc_meta);
+	if (cache->kasan_info.free_meta_offset)
+		n += sizeof(struct kasan_free_meta);
+	return n;
 }
 
-/* A new slab is all red zone until its objects are handed out. */
+struct kasan_alloc_meta *kasan_get_alloc_meta(struct kmem_cache *cache,
+					      const void *object)
+{
+	if (!cache->kasan_info.alloc_meta_offset)
+		return NULL;
+	return (void *)object + cache->kasan_info.alloc_meta_offset;
+}
+
+struct kasan_free_meta *kasan_get_free_meta(struct kmem_cache *cache,
+					    const void *object)
+{
+	_Static_assert(sizeof(struct kasan_free_meta) <= 32,
+		       "the free metadata must fit a 32-byte object");
+	if (cache->kasan_info.free_meta_offset == KASAN_NO_FREE_META)
+		return NULL;
+	return (void *)object + cache->kasan_info.free_meta_offset;
+}
+
+/* ------------------------------------------------- slabs and objects */
+
+/* A new slab: nothing in it may be touched until it is allocated. */
 void __kasan_poison_slab(struct page *page)
 {
-	kasan_poison(page_address(page), page_size(page), KASAN_KMALLOC_REDZONE, false);
+	kasan_poison(page_address(page), page_size(page),
+		     KASAN_KMALLOC_REDZONE, false);
 }
 
+/* Around a constructor call on a new object. */
 void __kasan_unpoison_object_data(struct kmem_cache *cache, void *object)
 {
 	kasan_unpoison(object, cache->object_size, false);
@@ -63,89 +186,199 @@ void __kasan_poison_object_data(struct kmem_cache *cache, void *object)
 		     KASAN_KMALLOC_REDZONE, false);
 }
 
+/* setup_object(): a new object starts with no alloc track. */
 void *__kasan_init_slab_obj(struct kmem_cache *cache, const void *object)
 {
+	struct kasan_alloc_meta *alloc_meta;
+
+	alloc_meta = kasan_get_alloc_meta(cache, object);
+	if (alloc_meta)
+		memset(alloc_meta, 0, sizeof(*alloc_meta));
 	return (void *)object;
 }
 
-bool __kasan_slab_free(struct kmem_cache *cache, void *object, unsigned long ip, bool init)
+/*
+ * A free.  True means KASAN keeps the object (quarantined, or the free
+ * was reported as invalid) and SLUB must not put it on a freelist.
+ */
+static bool ____kasan_slab_free(struct kmem_cache *cache, void *object,
+				unsigned long ip, bool quarantine, bool init)
 {
-	/* A free of memory that is already poisoned is a double or bad free. */
+	struct page *page;
+
+	if (!kasan_arch_is_ready())
+		return false;
+
+	/* Not the start of an object: a pointer into the middle of one. */
+	page = virt_to_head_page(object);
+	if (unlikely(nearest_obj(cache, page, object) != object)) {
+		kasan_report_invalid_free(object, ip);
+		return true;
+	}
+
+	/* Readers may still look at the object until a grace period ends. */
+	if (unlikely(cache->flags & SLAB_TYPESAFE_BY_RCU))
+		return false;
+
+	/* Freed already (or never allocated): a double or invalid free. */
 	if (!kasan_byte_accessible(object)) {
 		kasan_report_invalid_free(object, ip);
 		return true;
 	}
+
 	kasan_poison(object, round_up(cache->object_size, KASAN_GRANULE_SIZE),
 		     KASAN_KMALLOC_FREE, init);
+
+	if (!quarantine)
+		return false;
+
+	kasan_set_free_info(cache, object, 0xff);
+	return kasan_quarantine_put(cache, object);
+}
+
+bool __kasan_slab_free(struct kmem_cache *cache, void *object,
+		       unsigned long ip, bool init)
+{
+	return ____kasan_slab_free(cache, object, ip, true, init);
+}
+
+/* kfree() of a kmalloc_large() buffer: the page hooks poison it. */
+static bool ____kasan_kfree_large(void *ptr, unsigned long ip)
+{
+	if (ptr != page_address(virt_to_head_page(ptr)) ||
+	    !kasan_byte_accessible(ptr)) {
+		kasan_report_invalid_free(ptr, ip);
+		return true;
+	}
 	return false;
 }
 
 void __kasan_kfree_large(void *ptr, unsigned long ip)
 {
-	/* The pages are poisoned when free_pages_prepare() gives them back. */
-	if (ptr != page_address(virt_to_head_page(ptr)))
-		kasan_report_invalid_free(ptr, ip);
+	____kasan_kfree_large(ptr, ip);
 }
 
+/* A mempool keeps the element: poison it without freeing it. */
 void __kasan_slab_free_mempool(void *ptr, unsigned long ip)
 {
 	struct page *page = virt_to_head_page(ptr);
 
-	if (!PageSlab(page))
-		__kasan_kfree_large(ptr, ip);
-	else
-		__kasan_slab_free(page->slab_cache, ptr, ip, false);
+	if (unlikely(!PageSlab(page))) {
+		if (____kasan_kfree_large(ptr, ip))
+			return;
+		kasan_poison(ptr, page_size(page), KASAN_FREE_PAGE, false);
+	} else {
+		____kasan_slab_free(page->slab_cache, ptr, ip, false, false);
+	}
 }
 
-void *__kasan_slab_alloc(struct kmem_cache *cache, void *object, gfp_t flags, bool init)
+/*
+ * kmalloc caches record the allocation in kasan_kmalloc(), which knows
+ * the requested size and runs after kasan_slab_alloc().
+ */
+static void set_alloc_info(struct kmem_cache *cache, void *object,
+			   gfp_t flags, bool is_kmalloc)
 {
-	if (object)
-		kasan_unpoison(object, cache->object_size, init);
+	struct kasan_alloc_meta *alloc_meta;
+
+	if (cache->kasan_info.is_kmalloc && !is_kmalloc)
+		return;
+	alloc_meta = kasan_get_alloc_meta(cache, object);
+	if (alloc_meta)
+		kasan_set_track(&alloc_meta->alloc_track, flags);
+}
+
+void *__kasan_slab_alloc(struct kmem_cache *cache, void *object,
+			 gfp_t flags, bool init)
+{
+	/* Allocations that may sleep pay for draining the quarantine. */
+	if (gfpflags_allow_blocking(flags))
+		kasan_quarantine_reduce();
+
+	if (unlikely(!object))
+		return NULL;
+
+	/* All of it; kasan_kmalloc() then trims it to the requested size. */
+	kasan_unpoison(object, cache->object_size, init);
+	set_alloc_info(cache, object, flags, false);
 	return object;
 }
 
-/* The bytes between the request and the object's end become red zone. */
-void *__kasan_kmalloc(struct kmem_cache *cache, const void *object, size_t size,
-		      gfp_t flags)
+/*
+ * Poison [object + size, end of the object) as red zone: the last
+ * granule partially (the shadow counts accessible bytes), the granules
+ * after it whole.
+ */
+static void *____kasan_kmalloc(struct kmem_cache *cache, const void *object,
+			       size_t size, gfp_t flags)
 {
-	unsigned long redzone_start, redzone_end;
+	unsigned long redzone_start;
+	unsigned long redzone_end;
 
-	if (!object)
+	if (gfpflags_allow_blocking(flags))
+		kasan_quarantine_reduce();
+
+	if (unlikely(!object))
 		return NULL;
-	kasan_unpoison(object, size, false);
-	redzone_start = round_up((unsigned long)object + size, KASAN_GRANULE_SIZE);
-	redzone_end = round_up((unsigned long)object + cache->object_size, KASAN_GRANULE_SIZE);
+
+	kasan_poison_last_granule(object, size);
+	redzone_start = round_up((unsigned long)object + size,
+				 KASAN_GRANULE_SIZE);
+	redzone_end = round_up((unsigned long)object + cache->object_size,
+			       KASAN_GRANULE_SIZE);
 	kasan_poison((void *)redzone_start, redzone_end - redzone_start,
 		     KASAN_KMALLOC_REDZONE, false);
+
+	/* Also what kasan_krealloc() relies on to renew the alloc track. */
+	set_alloc_info(cache, (void *)object, flags, true);
 	return (void *)object;
 }
 
+void *__kasan_kmalloc(struct kmem_cache *cache, const void *object,
+		      size_t size, gfp_t flags)
+{
+	return ____kasan_kmalloc(cache, object, size, flags);
+}
+
+/* The tail of a kmalloc_large() buffer's pages is its red zone. */
 void *__kasan_kmalloc_large(const void *ptr, size_t size, gfp_t flags)
 {
-	unsigned long redzone_start, redzone_end;
+	unsigned long redzone_start;
+	unsigned long redzone_end;
 
-	if (!ptr)
+	if (gfpflags_allow_blocking(flags))
+		kasan_quarantine_reduce();
+
+	if (unlikely(!ptr))
 		return NULL;
+
+	kasan_poison_last_granule(ptr, size);
 	redzone_start = round_up((unsigned long)ptr + size, KASAN_GRANULE_SIZE);
 	redzone_end = (unsigned long)ptr + page_size(virt_to_page(ptr));
-	kasan_unpoison(ptr, size, false);
 	kasan_poison((void *)redzone_start, redzone_end - redzone_start,
 		     KASAN_PAGE_REDZONE, false);
 	return (void *)ptr;
 }
 
+/*
+ * krealloc() kept the buffer: @size bytes are now valid (an unknown part
+ * of them was before), the rest is red zone again.
+ */
 void *__kasan_krealloc(const void *object, size_t size, gfp_t flags)
 {
 	struct page *page;
 
-	if (!object)
-		return NULL;
+	if (unlikely(object == ZERO_SIZE_PTR))
+		return (void *)object;
+
+	kasan_unpoison(object, size, false);
 	page = virt_to_head_page(object);
-	if (!PageSlab(page))
+	if (unlikely(!PageSlab(page)))
 		return __kasan_kmalloc_large(object, size, flags);
-	return __kasan_kmalloc(page->slab_cache, object, size, flags);
+	return ____kasan_kmalloc(page->slab_cache, object, size, flags);
 }
 
+/* ksize(), krealloc(): the object must be live. */
 bool __kasan_check_byte(const void *addr, unsigned long ip)
 {
 	if (!kasan_byte_accessible(addr)) {
@@ -153,35 +386,4 @@ bool __kasan_check_byte(const void *addr, unsigned long ip)
 		return false;
 	}
 	return true;
-}
-
-void kasan_cache_shrink(struct kmem_cache *cache)
-{
-}
-
-void kasan_cache_shutdown(struct kmem_cache *cache)
-{
-}
-
-void kasan_record_aux_stack(void *ptr)
-{
-}
-
-/* The object part of a report; the SLUB side adds the alloc/free stacks. */
-void kasan_print_slab_object(struct kmem_cache *cache, void *object, const void *addr)
-{
-	long off = (long)addr - (long)object;
-
-	pr_err("The buggy address belongs to the object at %px\n"
-	       " which belongs to the cache %s of size %u\n",
-	       object, cache->name, cache->object_size);
-	if (off < 0)
-		pr_err("The buggy address is located %ld bytes to the left of\n", -off);
-	else if (off >= cache->object_size)
-		pr_err("The buggy address is located %ld bytes to the right of\n",
-		       off - cache->object_size);
-	else
-		pr_err("The buggy address is located %ld bytes inside of\n", off);
-	pr_err(" %u-byte region [%px, %px)\n", cache->object_size, object,
-	       (char *)object + cache->object_size);
 }

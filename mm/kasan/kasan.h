@@ -9,6 +9,8 @@
  */
 #include <linux/kasan.h>
 #include <linux/kernel.h>
+#include <linux/stackdepot.h>
+#include <limits.h>
 
 #define KASAN_GRANULE_SIZE	(1UL << KASAN_SHADOW_SCALE_SHIFT)
 #define KASAN_GRANULE_MASK	(KASAN_GRANULE_SIZE - 1)
@@ -160,5 +162,76 @@ void __asan_report_load16_noabort(unsigned long addr);
 void __asan_report_store16_noabort(unsigned long addr);
 void __asan_report_load_n_noabort(unsigned long addr, size_t size);
 void __asan_report_store_n_noabort(unsigned long addr, size_t size);
+
+/* ------------------------------------------------ slab object metadata */
+
+/*
+ * Generic KASAN always collects stacks (Linux switches collection only in
+ * the hardware-tag mode).
+ */
+static inline bool kasan_stack_collection_enabled(void)
+{
+	return true;
+}
+
+/* Frames kept per alloc or free stack. */
+#define KASAN_STACK_DEPTH	64
+
+/* Who allocated or freed an object: the task and its stack. */
+struct kasan_track {
+	u32 pid;
+	depot_stack_handle_t stack;
+};
+
+/*
+ * Lives in the slot after the object (in its red zone) from the slab's
+ * creation on: the allocation track, and the last two call_rcu() stacks
+ * that named the object (kasan_record_aux_stack()).
+ */
+struct kasan_alloc_meta {
+	struct kasan_track alloc_track;
+	depot_stack_handle_t aux_stack[2];
+};
+
+/* The quarantine's singly linked queue link. */
+struct qlist_node {
+	struct qlist_node *next;
+};
+
+/* free_meta_offset when a cache has no room for the free metadata. */
+#define KASAN_NO_FREE_META	INT_MAX
+
+/*
+ * Valid only while the object is free: the quarantine link and the free
+ * track.  Stored at the start of the freed object itself unless the
+ * object's contents must survive the free (a constructor, RCU type
+ * safety) or it is too small; then after the alloc metadata.
+ */
+struct kasan_free_meta {
+	struct qlist_node quarantine_link;
+	struct kasan_track free_track;
+};
+
+struct kasan_alloc_meta *kasan_get_alloc_meta(struct kmem_cache *cache,
+					      const void *object);
+struct kasan_free_meta *kasan_get_free_meta(struct kmem_cache *cache,
+					    const void *object);
+
+depot_stack_handle_t kasan_save_stack(gfp_t flags);
+void kasan_set_track(struct kasan_track *track, gfp_t flags);
+void kasan_set_free_info(struct kmem_cache *cache, void *object, u8 tag);
+struct kasan_track *kasan_get_free_track(struct kmem_cache *cache,
+					 void *object, u8 tag);
+
+/* Quarantine (mm/kasan/quarantine.c). */
+bool kasan_quarantine_put(struct kmem_cache *cache, void *object);
+void kasan_quarantine_reduce(void);
+void kasan_quarantine_remove_cache(struct kmem_cache *cache);
+
+/*
+ * SLUB's free fast path without the hooks, for objects leaving the
+ * quarantine (mm/slub.c, mm/slub_legacy.c).
+ */
+void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr);
 
 #endif /* __MM_KASAN_KASAN_H */
