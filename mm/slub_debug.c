@@ -343,6 +343,7 @@ static void print_trailer(struct kmem_cache *cache, struct page *pg,
 	meta_end = get_info_end(cache);
 	if (cache->flags & SLAB_STORE_USER)
 		meta_end += 2 * sizeof(struct track);
+	meta_end += kasan_metadata_size(cache);
 	if (meta_end != size_from_object(cache))
 		/* The free pointer, when outside, is the first word here. */
 		print_section(KERN_ERR, "Padding  ", obj + meta_end,
@@ -491,6 +492,8 @@ static int check_pad_bytes(struct kmem_cache *cache, struct page *pg, u8 *obj)
 
 	if (cache->flags & SLAB_STORE_USER)
 		meta_end += 2 * sizeof(struct track);
+	/* KASAN's metadata follows the tracks; its red zone is padding. */
+	meta_end += kasan_metadata_size(cache);
 	if (meta_end == slot_end)
 		return 1;
 
