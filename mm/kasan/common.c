@@ -387,3 +387,84 @@ bool __kasan_check_byte(const void *addr, unsigned long ip)
 	}
 	return true;
 }
+
+/* ------------------------------------------------ the report's object */
+
+static void print_track(struct kasan_track *track, const char *prefix)
+{
+	pr_err("%s by task %u:\n", prefix, track->pid);
+	if (track->stack)
+		stack_depot_print(track->stack);
+	else
+		pr_err("(stack is not available)\n");
+}
+
+/* Who allocated it, who freed it, who queued RCU work on it. */
+static void describe_object_stacks(struct kmem_cache *cache, void *object)
+{
+	struct kasan_alloc_meta *alloc_meta;
+	struct kasan_track *free_track;
+
+	alloc_meta = kasan_get_alloc_meta(cache, object);
+	if (alloc_meta) {
+		print_track(&alloc_meta->alloc_track, "Allocated");
+		pr_err("\n");
+	}
+
+	free_track = kasan_get_free_track(cache, object, 0xff);
+	if (free_track) {
+		print_track(free_track, "Freed");
+		pr_err("\n");
+	}
+
+	if (!alloc_meta)
+		return;
+	if (alloc_meta->aux_stack[0]) {
+		pr_err("Last potentially related work creation:\n");
+		stack_depot_print(alloc_meta->aux_stack[0]);
+		pr_err("\n");
+	}
+	if (alloc_meta->aux_stack[1]) {
+		pr_err("Second to last potentially related work creation:\n");
+		stack_depot_print(alloc_meta->aux_stack[1]);
+		pr_err("\n");
+	}
+}
+
+/* Where @addr lies relative to @object. */
+static void describe_object_addr(struct kmem_cache *cache, void *object,
+				 const void *addr)
+{
+	unsigned long access_addr = (unsigned long)addr;
+	unsigned long object_addr = (unsigned long)object;
+	const char *rel_type;
+	int rel_bytes;
+
+	pr_err("The buggy address belongs to the object at %px\n"
+	       " which belongs to the cache %s of size %d\n",
+	       object, cache->name, cache->object_size);
+
+	if (access_addr < object_addr) {
+		rel_type = "to the left";
+		rel_bytes = object_addr - access_addr;
+	} else if (access_addr >= object_addr + cache->object_size) {
+		rel_type = "to the right";
+		rel_bytes = access_addr - (object_addr + cache->object_size);
+	} else {
+		rel_type = "inside";
+		rel_bytes = access_addr - object_addr;
+	}
+
+	pr_err("The buggy address is located %d bytes %s of\n"
+	       " %d-byte region [%px, %px)\n",
+	       rel_bytes, rel_type, cache->object_size, object,
+	       (void *)(object_addr + cache->object_size));
+}
+
+/* Linux's describe_object(): the stacks, then the object's place. */
+void kasan_print_slab_object(struct kmem_cache *cache, void *object,
+			     const void *addr)
+{
+	describe_object_stacks(cache, object);
+	describe_object_addr(cache, object, addr);
+}
