@@ -27,6 +27,9 @@
 #include "kasan.h"
 #include "../slab.h"
 
+/* newlib's memset, not the checking wrapper: metadata lies in red zones. */
+void *__real_memset(void *s, int c, size_t n);
+
 /* ------------------------------------------------------------ pages */
 
 void __kasan_poison_pages(struct page *page, unsigned int order, bool init)
@@ -193,7 +196,7 @@ void *__kasan_init_slab_obj(struct kmem_cache *cache, const void *object)
 
 	alloc_meta = kasan_get_alloc_meta(cache, object);
 	if (alloc_meta)
-		memset(alloc_meta, 0, sizeof(*alloc_meta));
+		__real_memset(alloc_meta, 0, sizeof(*alloc_meta));
 	return (void *)object;
 }
 
