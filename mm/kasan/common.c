@@ -443,9 +443,10 @@ static void describe_object_addr(struct kmem_cache *cache, void *object,
 	const char *rel_type;
 	int rel_bytes;
 
-	pr_err("The buggy address belongs to the object at %px\n"
+	/* Addresses as Linux's %px prints them: 16 hex digits, no 0x. */
+	pr_err("The buggy address belongs to the object at %016lx\n"
 	       " which belongs to the cache %s of size %d\n",
-	       object, cache->name, cache->object_size);
+	       object_addr, cache->name, cache->object_size);
 
 	if (access_addr < object_addr) {
 		rel_type = "to the left";
@@ -459,9 +460,9 @@ static void describe_object_addr(struct kmem_cache *cache, void *object,
 	}
 
 	pr_err("The buggy address is located %d bytes %s of\n"
-	       " %d-byte region [%px, %px)\n",
-	       rel_bytes, rel_type, cache->object_size, object,
-	       (void *)(object_addr + cache->object_size));
+	       " %d-byte region [%016lx, %016lx)\n",
+	       rel_bytes, rel_type, cache->object_size, object_addr,
+	       object_addr + cache->object_size);
 }
 
 /* Linux's describe_object(): the stacks, then the object's place. */
