@@ -40,6 +40,7 @@
 #include <linux/swap.h>
 #include <linux/vmstat.h>
 #include <linux/slab.h>
+#include <linux/kasan.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
 extern u64 acpi_hpet_addr;
@@ -581,6 +582,7 @@ __noreturn void start_kernel(void)
 
 	setup_memory();
 	paging_init();
+	kasan_init();
 	newlib_init();
 	pr_info("Memory: %lluK RAM, %lluK reserved at boot\n",
 		(unsigned long long)memblock_phys_mem_size() >> 10,

@@ -25,6 +25,7 @@ typedef unsigned int slab_flags_t;
 #ifdef CONFIG_KASAN
 
 #include <asm/kasan.h>
+#include <asm/page.h>
 
 /* Shadow bytes stay 0 ("all accessible") for memory nobody poisoned. */
 #define KASAN_SHADOW_INIT	0
