@@ -452,6 +452,21 @@ static void verdict_add(char *buf, const char *fmt, ...)
 }
 
 /*
+ * Constructors of instrumented files (KASAN registers global variables
+ * from them), run where Linux's do_basic_setup() runs them.
+ */
+static void do_ctors(void)
+{
+#ifdef CONFIG_CONSTRUCTORS
+	typedef void (*ctor_fn_t)(void);
+	extern ctor_fn_t __ctors_start[], __ctors_end[];
+
+	for (ctor_fn_t *fn = __ctors_start; fn < __ctors_end; fn++)
+		(*fn)();
+#endif
+}
+
+/*
  * pid 1: waits until the boot CPU has finished setting up (as Linux's
  * kernel_init waits for kthreadd), then runs what the command line asked
  * for and reports the verdict.  Bound to CPU 0 so tests start from a
@@ -477,6 +492,7 @@ static int kernel_init(void *unused)
 	kswapd_init();
 	if (kmem_cache_shrinker_register())
 		pr_warn("slab: the slab shrinker could not be registered\n");
+	do_ctors();
 	system_state = SYSTEM_RUNNING;
 #ifdef CONFIG_KTEST_BROKEN_BOOTS
 	ktest_selftest_broken_boot();
