@@ -532,6 +532,12 @@ static int kernel_init(void *unused)
 	failed += atomic_read(&lockdep_bug_count);
 #endif
 	failed += atomic_read(&sched_bug_count) != 0;
+	/* A KASAN report is a memory-safety bug: tests take back the ones they plant. */
+	if (kasan_report_count()) {
+		pr_err("irqlab: KASAN reported %lu bug(s): see above\n", kasan_report_count());
+		verdict_add(why, "%lu KASAN report(s)", kasan_report_count());
+		failed++;
+	}
 	if (latency_tracer_breach_ns()) {
 		verdict_add(why, "tracing_thresh crossed");
 		failed++;
