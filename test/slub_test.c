@@ -818,7 +818,8 @@ void slub_t_shrink_kmalloc(void)
 
 static void kfree_bulk_mixed_body(struct ktest *t)
 {
-	static void *p[256];
+	/* Six rounds of one kmalloc object of each size and one cache object. */
+	static void *p[6 * 2 * ARRAY_SIZE(kmalloc_sizes)];
 	struct kmem_cache *s;
 	unsigned long before, after;
 	int n = 0;

@@ -107,7 +107,8 @@ bool kasan_byte_accessible(const void *addr);
 bool kasan_check_range(unsigned long addr, size_t size, bool write,
 		       unsigned long ret_ip);
 
-/* report.c and report_generic.c */
+/* report.c and report_generic.c; kasan_reports: reports printed so far */
+extern unsigned long kasan_reports;
 void *kasan_find_first_bad_addr(void *addr, size_t size);
 const char *kasan_get_bug_type(struct kasan_access_info *info);
 void kasan_report_invalid_free(void *object, unsigned long ip);
