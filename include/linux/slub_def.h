@@ -126,7 +126,9 @@ static inline void *nearest_obj(struct kmem_cache *kc,
 	void *object = x - (x - base) % kc->size;
 	void *last = base + (page->objects - 1) * kc->size;
 
-	return object < last ? object : last;
+	object = object < last ? object : last;
+	/* fixup_red_left(): red_left_pad is 0 without SLAB_RED_ZONE. */
+	return object + kc->red_left_pad;
 }
 
 static inline unsigned int

@@ -131,10 +131,8 @@ static void print_address_description(const void *addr)
 	pr_err("\n");
 	if (page && PageSlab(page)) {
 		struct kmem_cache *cache = page->slab_cache;
-		void *start = page_address(page);
-		unsigned long size = cache->size;
-		/* The object whose slot holds @addr (slot = object + red zones). */
-		void *object = start + ((addr - start) / size) * size + cache->red_left_pad;
+		/* The object whose slot holds @addr (the last one for the tail). */
+		void *object = nearest_obj(cache, page, (void *)addr);
 
 		kasan_print_slab_object(cache, object, addr);
 		pr_err("\n");
