@@ -64,9 +64,13 @@ static inline struct stack_record *handle_to_record(depot_stack_handle_t h)
 {
 	size_t offset = (size_t)(h - 1) << DEPOT_ALIGN_SHIFT;
 
+	struct stack_record *r;
+
 	if (!h || offset >= READ_ONCE(depot_offset))
 		return NULL;
-	return (struct stack_record *)(depot_pool + offset);
+	/* A record knows its own handle: garbage does not pass. */
+	r = (struct stack_record *)(depot_pool + offset);
+	return r->handle == h ? r : NULL;
 }
 
 /*
