@@ -58,7 +58,12 @@ bool kasan_byte_accessible(const void *addr)
 	if (!kasan_arch_is_ready())
 		return true;
 	shadow = *(s8 *)kasan_mem_to_shadow(addr);
-	return shadow == 0 || ((unsigned long)addr & KASAN_GRANULE_MASK) < shadow;
+	/*
+	 * Linux's test: any byte of the granule valid.  (Comparing the
+	 * offset, an unsigned long, with the s8 would promote a negative
+	 * shadow to a huge value and call freed memory accessible.)
+	 */
+	return shadow >= 0 && shadow < KASAN_GRANULE_SIZE;
 }
 
 void __kasan_unpoison_range(const void *addr, size_t size)
