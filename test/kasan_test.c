@@ -170,6 +170,29 @@ static noinline void kasan_reports_while_disabled(struct ktest *t)
 	__free_page(page);
 }
 
+/*
+ * Linux's default: the first report is printed, later ones are not (the
+ * boot parameter kasan_multi_shot prints them all).  Runs last: it uses
+ * up the single report of a boot without kasan_multi_shot.
+ */
+static noinline void kasan_report_once(struct ktest *t)
+{
+	struct kasan_case_state s;
+	struct page *page = alloc_page(GFP_KERNEL);
+	volatile char *p;
+
+	KTEST_ASSERT_TRUE(t, page != NULL);
+	p = kasan_kmalloc_large(page_address(page), 16, GFP_KERNEL);
+	kasan_case_begin(&s);
+	kasan_restore_multi_shot(false);
+	(void)p[16];
+	(void)p[24];
+	expect_report(t, &s, "slab-out-of-bounds", "kasan_report_once", "Read of size 1",
+		      (const void *)&p[16]);
+	kasan_case_end(t, &s, 1);
+	__free_page(page);
+}
+
 static struct ktest_case kasan_cases[] = {
 	KTEST_CASE(kasan_shadow_offset),
 	KTEST_CASE(kasan_page_use_after_free),
@@ -179,6 +202,7 @@ static struct ktest_case kasan_cases[] = {
 	KTEST_CASE(kasan_global_out_of_bounds),
 #endif
 	KTEST_CASE(kasan_reports_while_disabled),
+	KTEST_CASE(kasan_report_once),
 	{}
 };
 

@@ -7,12 +7,17 @@
 #include <linux/mm.h>
 #include "kasan.h"
 
+/*
+ * The first granule of the access whose shadow is not zero, as Linux
+ * does: a partial granule counts, get_shadow_bug_type() then looks past
+ * it.
+ */
 void *kasan_find_first_bad_addr(void *addr, size_t size)
 {
 	void *p = addr;
 
-	while (p < addr + size && kasan_byte_accessible(p))
-		p++;
+	while (p < addr + size && !*(u8 *)kasan_mem_to_shadow(p))
+		p += KASAN_GRANULE_SIZE;
 	return p;
 }
 

@@ -16,8 +16,10 @@
 					 (0xffff800000000000UL >> KASAN_SHADOW_SCALE_SHIFT))
 #define KASAN_SHADOW_END		(KASAN_SHADOW_START + (1UL << (47 - KASAN_SHADOW_SCALE_SHIFT)))
 
-#ifndef __ASSEMBLY__
-void kasan_early_init(void);
-#endif
+/*
+ * No kasan_early_init(): Linux maps the early zero shadow from head64.c
+ * because inline checks and stack instrumentation touch the shadow from
+ * the first C instruction; irqlab's outline checks wait for kasan_init().
+ */
 
 #endif /* _ASM_X86_KASAN_H */
