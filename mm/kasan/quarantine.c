@@ -14,6 +14,9 @@
  * quarantine_lock is a raw spinlock taken with IRQs off, as in Linux:
  * frees come from any context, hard IRQ included.
  *
+ * On PREEMPT_RT the IPI of kasan_quarantine_remove_cache() only parks
+ * objects; they are freed from task context (see per_cpu_remove_cache()).
+ *
  * Not done: CPU hotplug's offline callback (Linux frees a dying CPU's
  * list and refuses new puts on it): irqlab's kernel/cpu.c does not take
  * callbacks yet; q->offline is kept for it.
@@ -257,14 +260,42 @@ static void qlist_move_cache(struct qlist_head *from, struct qlist_head *to,
 	}
 }
 
+#ifdef CONFIG_PREEMPT_RT
+/*
+ * On PREEMPT_RT SLUB's free path takes sleeping locks (the cpu_slab local
+ * lock, list_lock), so the IPI handler below must not free.  It parks the
+ * cache's objects here instead, and kasan_quarantine_remove_cache() frees
+ * them from task context: Linux's later fix for the same problem
+ * ("kasan: fix sleeping function called from invalid context on RT
+ * kernel", 5.18), where 5.15 freed from the IPI on every kernel.
+ */
+struct cpu_shrink_qlist {
+	raw_spinlock_t lock;
+	struct qlist_head qlist;
+};
+
+static DEFINE_PER_CPU(struct cpu_shrink_qlist, shrink_qlist) = {
+	.lock = __RAW_SPIN_LOCK_INITIALIZER(shrink_qlist.lock),
+};
+#endif
+
 /* IPI handler: this CPU's queued objects of @arg's cache. */
 static void per_cpu_remove_cache(void *arg)
 {
 	struct kmem_cache *cache = arg;
+	struct qlist_head *q = this_cpu_ptr(&cpu_quarantine);
+#ifndef CONFIG_PREEMPT_RT
 	struct qlist_head to_free = QLIST_INIT;
 
-	qlist_move_cache(this_cpu_ptr(&cpu_quarantine), &to_free, cache);
+	qlist_move_cache(q, &to_free, cache);
 	qlist_free_all(&to_free, cache);
+#else
+	struct cpu_shrink_qlist *sq = this_cpu_ptr(&shrink_qlist);
+
+	raw_spin_lock(&sq->lock);
+	qlist_move_cache(q, &sq->qlist, cache);
+	raw_spin_unlock(&sq->lock);
+#endif
 }
 
 /* Give every quarantined object of @cache back to it (shrink, destroy). */
@@ -279,6 +310,19 @@ void kasan_quarantine_remove_cache(struct kmem_cache *cache)
 	 * the end the batches a reducer is freeing.
 	 */
 	on_each_cpu(per_cpu_remove_cache, cache, 1);
+#ifdef CONFIG_PREEMPT_RT
+	{
+		int cpu;
+
+		for_each_online_cpu(cpu) {
+			struct cpu_shrink_qlist *sq = per_cpu_ptr(&shrink_qlist, cpu);
+
+			raw_spin_lock_irqsave(&sq->lock, flags);
+			qlist_move_cache(&sq->qlist, &to_free, cache);
+			raw_spin_unlock_irqrestore(&sq->lock, flags);
+		}
+	}
+#endif
 
 	raw_spin_lock_irqsave(&quarantine_lock, flags);
 	for (i = 0; i < QUARANTINE_BATCHES; i++) {
