@@ -206,6 +206,29 @@ ubsan_cflags = $(if $(filter y,$(CONFIG_UBSAN)),$(if $(patsubst n%,,\
 ubsan_choices = $(CFLAGS_UBSAN) \
 	$(foreach v,$(sort $(filter UBSAN_SANITIZE_%,$(.VARIABLES))),$(v)=$($(v)))
 
+# KASAN (lib/Kconfig.kasan; Linux's scripts/Makefile.kasan): generic,
+# outline.  Every load and store of an instrumented file calls
+# __asan_{load,store}N_noabort (mm/kasan/generic.c); globals get red zones
+# registered by constructors; no stack instrumentation (KASAN_STACK says
+# why).  newlib's memcpy/memset/memmove are reached through checking
+# wrappers (--wrap).  The files in KASAN_SANITIZE_n are built without it,
+# as Linux's KASAN_SANITIZE_<file>.o := n: KASAN itself, the stack
+# unwinder (it reads other frames' memory), and SLUB, which reads and
+# writes the free pointer inside freed objects, and the stack depot (KASAN
+# saves stacks from inside its hooks).
+ifeq ($(CONFIG_KASAN),y)
+CFLAGS_KASAN := -fsanitize=kernel-address -fasan-shadow-offset=0xdffffc0000000000 \
+	--param asan-instrumentation-with-call-threshold=0 \
+	--param asan-globals=$(if $(CONFIG_KASAN_GLOBALS),1,0) \
+	--param asan-stack=0 --param asan-instrument-allocas=0
+LDFLAGS_kernel += --wrap=memcpy --wrap=memset --wrap=memmove
+endif
+KASAN_SANITIZE_n := mm/kasan/%.o arch/x86/mm/kasan_init_64.o \
+	arch/x86/kernel/dumpstack.o \
+	mm/slub.o mm/slub_legacy.o mm/slub_cache.o mm/slub_debug.o mm/slub_probe.o \
+	mm/slab_common.o lib/stackdepot.o
+kasan_cflags = $(if $(filter $(KASAN_SANITIZE_n),$(patsubst $(O)/%,%,$@)),,$(CFLAGS_KASAN))
+
 # ------------------------------------------------------------------ rules
 # Objects depend on the flags they were compiled with: the file changes
 # (and everything is rebuilt) only when the flags do, so that no object
@@ -214,7 +237,7 @@ ubsan_choices = $(CFLAGS_UBSAN) \
 # prerequisite of its own (AUTOCONF_RSP), and newlib's include path reads
 # differently before and after the first build made its link.
 CFLAGS_STAMP := $(O)/.cflags
-cflags_now := $(KBUILD_CFLAGS) | $(GENERAL_REGS) | $(FPU_STACK)
+cflags_now := $(KBUILD_CFLAGS) | $(GENERAL_REGS) | $(FPU_STACK) | $(CFLAGS_KASAN)
 ifeq ($(CONFIG_UBSAN),y)
 cflags_now += | $(ubsan_choices)
 endif
@@ -229,7 +252,7 @@ $(O)/%.o: %.c $(AUTOCONF_RSP) $(CFLAGS_STAMP) | $(NEWLIB_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CCACHE_CMD) $(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(if $(filter $@,$(FPU_OBJS)),$(FPU_STACK),$(GENERAL_REGS)) \
-		$(call ubsan_cflags,$*.o) -c $< -o $@
+		$(call ubsan_cflags,$*.o) $(kasan_cflags) -c $< -o $@
 
 $(O)/%.o: %.S $(AUTOCONF_RSP) | $(NEWLIB_STAMP)
 	@mkdir -p $(dir $@)

@@ -42,6 +42,7 @@
 #include <linux/swap.h>
 #include <linux/vmstat.h>
 #include <linux/slab.h>
+#include <linux/kasan.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
 extern u64 acpi_hpet_addr;
@@ -453,6 +454,21 @@ static void verdict_add(char *buf, const char *fmt, ...)
 }
 
 /*
+ * Constructors of instrumented files (KASAN registers global variables
+ * from them), run where Linux's do_basic_setup() runs them.
+ */
+static void do_ctors(void)
+{
+#ifdef CONFIG_CONSTRUCTORS
+	typedef void (*ctor_fn_t)(void);
+	extern ctor_fn_t __ctors_start[], __ctors_end[];
+
+	for (ctor_fn_t *fn = __ctors_start; fn < __ctors_end; fn++)
+		(*fn)();
+#endif
+}
+
+/*
  * pid 1: waits until the boot CPU has finished setting up (as Linux's
  * kernel_init waits for kthreadd), then runs what the command line asked
  * for and reports the verdict.  Bound to CPU 0 so tests start from a
@@ -478,6 +494,7 @@ static int kernel_init(void *unused)
 	kswapd_init();
 	if (kmem_cache_shrinker_register())
 		pr_warn("slab: the slab shrinker could not be registered\n");
+	do_ctors();
 	system_state = SYSTEM_RUNNING;
 #ifdef CONFIG_KTEST_BROKEN_BOOTS
 	ktest_selftest_broken_boot();
@@ -529,6 +546,12 @@ static int kernel_init(void *unused)
 		pr_err("irqlab: %d lockup(s) or RCU stall(s) reported: see above\n",
 		       atomic_read(&lockup_report_count));
 		verdict_add(why, "%d lockup report(s)", atomic_read(&lockup_report_count));
+		failed++;
+	}
+	/* A KASAN report is a memory-safety bug: tests take back the ones they plant. */
+	if (kasan_report_count()) {
+		pr_err("irqlab: KASAN reported %lu bug(s): see above\n", kasan_report_count());
+		verdict_add(why, "%lu KASAN report(s)", kasan_report_count());
 		failed++;
 	}
 	if (latency_tracer_breach_ns()) {
@@ -599,6 +622,7 @@ __noreturn void start_kernel(void)
 
 	setup_memory();
 	paging_init();
+	kasan_init();
 	newlib_init();
 	pr_info("Memory: %lluK RAM, %lluK reserved at boot\n",
 		(unsigned long long)memblock_phys_mem_size() >> 10,

@@ -27,6 +27,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sched/mm.h>
 #include <linux/swap.h>
+#include <linux/kasan.h>
 #include "internal.h"
 
 /* ---------------------------------------------------------------- buddy */
@@ -269,6 +270,8 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 	page->flags &= ~PAGE_FLAGS_CHECK_AT_PREP;
 	if (_page_poisoning_enabled)
 		kernel_poison_pages(page, 1 << order);
+	/* Any access to the block until it is allocated again is reported. */
+	kasan_poison_pages(page, order, false);
 	return true;
 }
 
@@ -417,6 +420,8 @@ static void prep_new_page(struct page *page, unsigned int ord, gfp_t gfp_flags,
 	init_page_count(page);
 	if (_page_poisoning_enabled)
 		kernel_unpoison_pages(page, 1 << ord);
+	/* After the poison check (it reads free memory), before __GFP_ZERO writes. */
+	kasan_unpoison_pages(page, ord, false);
 	if (gfp_flags & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << ord);
 	if (ord && (gfp_flags & __GFP_COMP))

@@ -15,6 +15,7 @@
 #include <linux/fault-inject.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/kasan.h>
 
 /*
  * list_lock: a spinlock_t (a sleeping rtlock on PREEMPT_RT) as in 5.15;
@@ -148,11 +149,15 @@ bool __kmem_cache_empty(struct kmem_cache *s);
 	 SLAB_ACCOUNT | SLAB_TEMPORARY | SLAB_RECLAIM_ACCOUNT |	\
 	 SLAB_NOLEAKTRACE)
 
-/* Flags that make a cache unmergeable (slab_common.c). */
+/*
+ * Flags that make a cache unmergeable (slab_common.c).  Linux ORs in
+ * kasan_never_merge(), which in the generic mode is always SLAB_KASAN:
+ * written as the flag, so that without KASAN the code stays as it was.
+ */
 #define SLAB_NEVER_MERGE					\
 	(SLAB_POISON | SLAB_RED_ZONE | SLAB_STORE_USER |	\
 	 SLAB_TRACE | SLAB_FAILSLAB | SLAB_NOLEAKTRACE |	\
-	 SLAB_TYPESAFE_BY_RCU)
+	 SLAB_TYPESAFE_BY_RCU | SLAB_KASAN)
 #define SLAB_MERGE_SAME						\
 	(SLAB_ACCOUNT | SLAB_CACHE_DMA | SLAB_CACHE_DMA32 |	\
 	 SLAB_RECLAIM_ACCOUNT)
@@ -222,7 +227,23 @@ slab_pre_alloc_hook(struct kmem_cache *s, gfp_t flags)
 	return s;
 }
 
-/* After every allocation: zeroing (kasan/kmemleak/memcg have no port). */
+/*
+ * After every allocation: KASAN unpoisons the object and records who
+ * allocated it, then the object is zeroed if asked (kmemleak and memcg
+ * have no port).  Without KASAN only the zeroing is left.
+ */
+#ifdef CONFIG_KASAN
+static inline void slab_post_alloc_hook(struct kmem_cache *s, gfp_t flags,
+					size_t size, void **p, bool init)
+{
+	for (size_t i = 0; i < size; i++) {
+		/* Unpoisoned first: the zeroing writes through KASAN's view. */
+		p[i] = kasan_slab_alloc(s, p[i], flags, init);
+		if (p[i] && init && !kasan_has_integrated_init())
+			memset(p[i], 0, s->object_size);
+	}
+}
+#else
 static inline void slab_post_alloc_hook(struct kmem_cache *s, gfp_t flags,
 					size_t size, void **p, bool init)
 {
@@ -232,6 +253,7 @@ static inline void slab_post_alloc_hook(struct kmem_cache *s, gfp_t flags,
 		if (p[i])
 			memset(p[i], 0, s->object_size);
 }
+#endif
 
 /*
  * The entry points (mm/slub_entry.h) pass SLAB_RET_IP for "my caller", and
@@ -255,6 +277,10 @@ static __always_inline void *
 slab_post_alloc_hook_one(struct kmem_cache *s, gfp_t flags, void *object,
 			 bool init)
 {
+	if (IS_ENABLED(CONFIG_KASAN)) {
+		slab_post_alloc_hook(s, flags, 1, &object, init);
+		return object;
+	}
 	if (unlikely(init))
 		return memset(object, 0, s->object_size);
 	return object;

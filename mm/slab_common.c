@@ -342,6 +342,9 @@ slab_kmem_cache_release(struct kmem_cache *s)
  */
 static int shutdown_cache(struct kmem_cache *s)
 {
+	/* Quarantined objects would keep the cache from being empty. */
+	kasan_cache_shutdown(s);
+
 	if (__kmem_cache_shutdown(s) != 0)
 		return -EBUSY;
 
@@ -397,6 +400,7 @@ void kmem_cache_destroy(struct kmem_cache *s)
  */
 int kmem_cache_shrink(struct kmem_cache *s)
 {
+	kasan_cache_shrink(s);
 	return __kmem_cache_shrink(s);
 }
 
@@ -496,6 +500,7 @@ create_kmalloc_cache(const char *cname, unsigned int objsize,
 		panic("Out of memory when creating slab %s\n", cname);
 	create_boot_cache(kc, cname, objsize, flags, uoffset, ulen);
 	list_add(&kc->list, &slab_caches);
+	kasan_cache_create_kmalloc(kc);
 	WRITE_ONCE(nr_slab_caches, nr_slab_caches + 1);
 	kc->refcount = 1;
 	return kc;
@@ -667,7 +672,7 @@ void *kmalloc_order(size_t bytes, gfp_t gfp, unsigned int order)
 		gfp = kmalloc_fix_flags(gfp);
 
 	page = alloc_pages(gfp | __GFP_COMP, order);
-	return page ? page_address(page) : NULL;
+	return kasan_kmalloc_large(page ? page_address(page) : NULL, bytes, gfp);
 }
 
 /* irqlab has no kmem tracepoints: the same as kmalloc_order(). */
@@ -686,15 +691,25 @@ void *kmalloc_order_trace(size_t bytes, gfp_t gfp, unsigned int order)
 static __always_inline void *
 __do_krealloc(const void *p, size_t want, gfp_t gfp)
 {
-	size_t ks = ZERO_OR_NULL_PTR(p) ? 0 : __ksize(p);
+	size_t ks;
 	void *ret;
 
+	/* A freed @p is reported here, not copied from. */
+	if (!ZERO_OR_NULL_PTR(p) && !kasan_check_byte(p))
+		return NULL;
+	ks = ZERO_OR_NULL_PTR(p) ? 0 : __ksize(p);
+
+	/* Still fits: KASAN moves the red zone to the new end. */
 	if (ks >= want)
-		return (void *)p;
+		return kasan_krealloc((void *)p, want, gfp);
 
 	ret = kmalloc_track_caller(want, gfp);
-	if (ret && ks)
+	if (ret && ks) {
+		/* The old bytes past the old size are red zone: copy quietly. */
+		kasan_disable_current();
 		memcpy(ret, p, ks);
+		kasan_enable_current();
+	}
 	return ret;
 }
 
@@ -734,9 +749,15 @@ void kfree_sensitive(const void *p)
  */
 size_t ksize(const void *objp)
 {
-	if (unlikely(ZERO_OR_NULL_PTR(objp)))
+	size_t size;
+
+	/* ksize() of a freed object is reported (and answers 0). */
+	if (unlikely(ZERO_OR_NULL_PTR(objp)) || !kasan_check_byte(objp))
 		return 0;
-	return __ksize(objp);
+	size = __ksize(objp);
+	/* The caller may use all of it now: no red zone inside. */
+	kasan_unpoison_range(objp, size);
+	return size;
 }
 
 /* ------------------------------------------------------------ slabinfo */

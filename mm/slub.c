@@ -188,13 +188,7 @@ static inline bool cmpxchg_double_slab(struct kmem_cache *s,
 
 /* ------------------------------------------------------------ hooks */
 
-/* Nothing to do on free without KASAN/kmemleak/init_on_free. */
-static __always_inline bool slab_free_freelist_hook(struct kmem_cache *s,
-						    void **head, void **tail,
-						    int *cnt)
-{
-	return *head != NULL;
-}
+/* slab_free_hook(), slab_free_freelist_hook(): mm/slub_entry.h. */
 
 
 /* ----------------------------------------------- slab pages in and out */
@@ -238,6 +232,8 @@ allocate_slab(struct kmem_cache *s, gfp_t gfp, int node)
 	page->slab_cache = s;
 	__SetPageSlab(page);
 
+	/* Nothing in a new slab is accessible until it is allocated. */
+	kasan_poison_slab(page);
 	setup_page_debug(s, page, page_address(page));
 	setup_slab_freelist(s, page);
 

@@ -37,8 +37,13 @@ void *
 setup_object(struct kmem_cache *s, struct page *page, void *object)
 {
 	setup_object_debug(s, page, object);
-	if (unlikely(s->ctor))
+	object = kasan_init_slab_obj(s, object);
+	if (unlikely(s->ctor)) {
+		/* The constructor may touch the object, nothing else. */
+		kasan_unpoison_object_data(s, object);
 		s->ctor(object);
+		kasan_poison_object_data(s, object);
+	}
 	return object;
 }
 
@@ -321,6 +326,8 @@ early_kmem_cache_node_alloc(int node)
 	page->freelist =
 		get_freepointer(kmem_cache_node, n);
 	page->inuse = 1;
+	/* Taken by hand, so KASAN is told as the allocation hooks would. */
+	n = kasan_slab_alloc(kmem_cache_node, n, GFP_KERNEL, false);
 	page->frozen = 0;
 	kmem_cache_node->node[node] = n;
 	init_kmem_cache_node(n);
@@ -595,15 +602,19 @@ static unsigned int debug_object_end(struct kmem_cache *s, slab_flags_t flags,
 }
 
 /*
- * Debug layout after the free pointer: the alloc and free tracks, one
- * word of right red zone behind the metadata, and the left red zone in
- * front of each slot, padded so that objects keep s->align.
+ * Layout after the free pointer: the alloc and free tracks, KASAN's
+ * metadata and red zone (where Linux's calculate_sizes() calls
+ * kasan_cache_create()), one word of right red zone behind the metadata,
+ * and the left red zone in front of each slot, padded so that objects
+ * keep s->align.
  */
-static unsigned int debug_slot_end(struct kmem_cache *s, slab_flags_t flags,
-				   unsigned int size)
+static unsigned int slot_meta_end(struct kmem_cache *s, slab_flags_t flags,
+				  unsigned int size)
 {
 	if (flags & SLAB_STORE_USER)
 		size += 2 * sizeof(struct track);
+
+	kasan_cache_create(s, &size, &s->flags);
 
 	if (flags & SLAB_RED_ZONE) {
 		s->red_left_pad = ALIGN(sizeof(void *), s->align);
@@ -619,10 +630,12 @@ static inline unsigned int debug_object_end(struct kmem_cache *s,
 	return size;
 }
 
-static inline unsigned int debug_slot_end(struct kmem_cache *s,
-					  slab_flags_t flags,
-					  unsigned int size)
+/* Without debugging only KASAN adds to the slot. */
+static inline unsigned int slot_meta_end(struct kmem_cache *s,
+					 slab_flags_t flags,
+					 unsigned int size)
 {
+	kasan_cache_create(s, &size, &s->flags);
 	return size;
 }
 #endif
@@ -672,7 +685,7 @@ calculate_sizes(struct kmem_cache *s, int forced_order)
 		s->offset = ALIGN_DOWN(middle, sizeof(void *));
 	}
 
-	size = debug_slot_end(s, flags, size);
+	size = slot_meta_end(s, flags, size);
 	s->size = ALIGN(size, s->align);
 
 	order = forced_order >= 0 ? forced_order : calculate_order(s->size);
@@ -822,6 +835,9 @@ static inline unsigned int slab_ksize(const struct kmem_cache *s)
 	if (s->flags & (SLAB_RED_ZONE | SLAB_POISON))
 		return s->object_size;
 #endif
+	/* KASAN poisons everything past the object: that is all there is. */
+	if (s->flags & SLAB_KASAN)
+		return s->object_size;
 	if (s->flags & SLAB_STORE_USER)
 		return s->inuse;
 	return s->size;

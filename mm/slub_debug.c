@@ -185,11 +185,27 @@ static int check_valid_pointer(struct kmem_cache *s, struct page *page,
 	return offset % s->size == 0;
 }
 
+/*
+ * The hex dump runs in instrumented code and reads red zones and freed
+ * objects: KASAN is told this is SLUB looking at its own metadata.
+ */
+static inline void metadata_access_enable(void)
+{
+	kasan_disable_current();
+}
+
+static inline void metadata_access_disable(void)
+{
+	kasan_enable_current();
+}
+
 static void print_section(const char *level, const char *text, u8 *addr,
 			  unsigned int length)
 {
+	metadata_access_enable();
 	print_hex_dump(level, text, DUMP_PREFIX_ADDRESS, 16, 1, addr, length,
 		       true);
+	metadata_access_disable();
 }
 
 /* ------------------------------------------------------------ tracking */
@@ -343,6 +359,7 @@ static void print_trailer(struct kmem_cache *cache, struct page *pg,
 	meta_end = get_info_end(cache);
 	if (cache->flags & SLAB_STORE_USER)
 		meta_end += 2 * sizeof(struct track);
+	meta_end += kasan_metadata_size(cache);
 	if (meta_end != size_from_object(cache))
 		/* The free pointer, when outside, is the first word here. */
 		print_section(KERN_ERR, "Padding  ", obj + meta_end,
@@ -491,6 +508,8 @@ static int check_pad_bytes(struct kmem_cache *cache, struct page *pg, u8 *obj)
 
 	if (cache->flags & SLAB_STORE_USER)
 		meta_end += 2 * sizeof(struct track);
+	/* KASAN's metadata follows the tracks; its red zone is padding. */
+	meta_end += kasan_metadata_size(cache);
 	if (meta_end == slot_end)
 		return 1;
 

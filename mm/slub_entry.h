@@ -6,8 +6,86 @@
  * Not a header for anyone else.
  */
 
-/* The free hooks (nothing to do without KASAN and friends), then the
- * port's free fast path. */
+/* ------------------------------------------------------------ free hooks */
+
+#ifdef CONFIG_KASAN
+/*
+ * Each object on its way back: true means KASAN keeps it (in its
+ * quarantine, or because the free was reported as invalid or double).
+ */
+static __always_inline bool slab_free_hook(struct kmem_cache *s, void *x,
+					   bool init)
+{
+	/*
+	 * Zeroing on free (init) and KASAN's poisoning go together; irqlab
+	 * has no init_on_free, so init is always false here.
+	 */
+	if (init) {
+		int rsize = (s->flags & SLAB_RED_ZONE) ? s->red_left_pad : 0;
+
+		memset(x, 0, s->object_size);
+		memset((char *)x + s->inuse, 0, s->size - s->inuse - rsize);
+	}
+	return kasan_slab_free(s, x, init);
+}
+
+/*
+ * Run slab_free_hook() on every object of the chain head..tail (cnt
+ * objects) and rebuild the chain from those SLUB may free now, in
+ * reverse order.  False: nothing is left to free.
+ */
+static __always_inline bool slab_free_freelist_hook(struct kmem_cache *s,
+						    void **head, void **tail,
+						    int *cnt)
+{
+	void *next = *head;
+	void *old_tail = *tail ? *tail : *head;
+	void *object;
+
+	*head = NULL;
+	*tail = NULL;
+
+	do {
+		object = next;
+		/* Read first: the hook may write the free track over it. */
+		next = get_freepointer(s, object);
+
+		if (!slab_free_hook(s, object, false)) {
+			set_freepointer(s, object, *head);
+			*head = object;
+			if (!*tail)
+				*tail = object;
+		} else {
+			--(*cnt);
+		}
+	} while (object != old_tail);
+
+	/* A single object is passed as head with no tail. */
+	if (*head == *tail)
+		*tail = NULL;
+
+	return *head != NULL;
+}
+
+/* The quarantine's way back into SLUB (mm/kasan/quarantine.c). */
+void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr)
+{
+	do_slab_free(cache, virt_to_head_page(x), x, NULL, 1, addr);
+}
+#else
+/*
+ * Nothing to do on free without KASAN (irqlab has no kmemleak,
+ * debug_objects or init_on_free): the chain goes to SLUB as it is.
+ */
+static __always_inline bool slab_free_freelist_hook(struct kmem_cache *s,
+						    void **head, void **tail,
+						    int *cnt)
+{
+	return *head != NULL;
+}
+#endif
+
+/* The free hooks, then the port's free fast path. */
 static __always_inline void
 slab_free(struct kmem_cache *s, struct page *page, void *head, void *last,
 	  int cnt, unsigned long addr)
@@ -26,7 +104,9 @@ kmem_cache_alloc(struct kmem_cache *s, gfp_t gfp)
 void *kmem_cache_alloc_trace(struct kmem_cache *s, gfp_t gfp,
 			     size_t size)
 {
-	return slab_alloc(s, gfp, SLAB_RET_IP, size);
+	void *ret = slab_alloc(s, gfp, SLAB_RET_IP, size);
+
+	return kasan_kmalloc(s, ret, size, gfp);
 }
 
 void *
@@ -38,7 +118,9 @@ kmem_cache_alloc_node(struct kmem_cache *s, gfp_t gfp, int node)
 void *kmem_cache_alloc_node_trace(struct kmem_cache *s, gfp_t gfp,
 				  int node, size_t size)
 {
-	return slab_alloc_node(s, gfp, node, SLAB_RET_IP, size);
+	void *ret = slab_alloc_node(s, gfp, node, SLAB_RET_IP, size);
+
+	return kasan_kmalloc(s, ret, size, gfp);
 }
 
 void
@@ -60,6 +142,8 @@ free_nonslab_page(struct page *page, void *object)
 		       object);
 		return;
 	}
+	/* kfree_hook(): KASAN checks the pointer; the page hook poisons. */
+	kasan_kfree_large(object);
 	__free_pages(page, order);
 }
 
@@ -198,6 +282,7 @@ kmem_cache_free_bulk(struct kmem_cache *s, size_t nr, void **p)
 void *__kmalloc(size_t size, gfp_t flags)
 {
 	struct kmem_cache *s;
+	void *ret;
 
 	if (unlikely(size > KMALLOC_MAX_CACHE_SIZE))
 		return kmalloc_large(size, flags);
@@ -206,7 +291,8 @@ void *__kmalloc(size_t size, gfp_t flags)
 	if (unlikely(ZERO_OR_NULL_PTR(s)))
 		return s;
 
-	return slab_alloc(s, flags, SLAB_RET_IP, size);
+	ret = slab_alloc(s, flags, SLAB_RET_IP, size);
+	return kasan_kmalloc(s, ret, size, flags);
 }
 
 static void *kmalloc_large_node(size_t size, gfp_t gfp, int node)
@@ -216,12 +302,14 @@ static void *kmalloc_large_node(size_t size, gfp_t gfp, int node)
 
 	gfp |= __GFP_COMP;
 	page = alloc_pages_node(node, gfp, order);
-	return page ? page_address(page) : NULL;
+	/* kmalloc_large_node_hook(): the pages' tail is red zone. */
+	return kasan_kmalloc_large(page ? page_address(page) : NULL, size, gfp);
 }
 
 void *__kmalloc_node(size_t size, gfp_t gfp, int node)
 {
 	struct kmem_cache *s;
+	void *ret;
 
 	if (unlikely(size > KMALLOC_MAX_CACHE_SIZE))
 		return kmalloc_large_node(size, gfp, node);
@@ -230,12 +318,14 @@ void *__kmalloc_node(size_t size, gfp_t gfp, int node)
 	if (unlikely(ZERO_OR_NULL_PTR(s)))
 		return s;
 
-	return slab_alloc_node(s, gfp, node, SLAB_RET_IP, size);
+	ret = slab_alloc_node(s, gfp, node, SLAB_RET_IP, size);
+	return kasan_kmalloc(s, ret, size, gfp);
 }
 
 void *__kmalloc_track_caller(size_t size, gfp_t flags, unsigned long caller)
 {
 	struct kmem_cache *s;
+	void *ret;
 
 	if (unlikely(size > KMALLOC_MAX_CACHE_SIZE))
 		return kmalloc_large(size, flags);
@@ -244,7 +334,8 @@ void *__kmalloc_track_caller(size_t size, gfp_t flags, unsigned long caller)
 	if (unlikely(ZERO_OR_NULL_PTR(s)))
 		return s;
 
-	return slab_alloc(s, flags, caller, size);
+	ret = slab_alloc(s, flags, caller, size);
+	return kasan_kmalloc(s, ret, size, flags);
 }
 
 

@@ -113,6 +113,13 @@ static const struct opener linux_openers[] = {
 	{ "__slab_free", "spin_lock_irqsave(&n->list_lock): raw on RT, as the RT patches made it before the series" },
 	{ "flush_cpu_slab", "IPI handler / on_each_cpu_cond local call, IRQ-off" },
 #endif
+#ifdef CONFIG_KASAN
+	/* KASAN's slab side (mm/kasan/quarantine.c, lib/stackdepot.c). */
+	{ "kasan_quarantine_put", "local_irq_save() until a full per-CPU queue is in the ring" },
+	{ "kasan_quarantine_reduce", "raw_spin_lock_irqsave(&quarantine_lock)" },
+	{ "kasan_quarantine_remove_cache", "on_each_cpu()'s local call, then quarantine_lock irqsave" },
+	{ "stack_depot_save", "raw_spin_lock_irqsave(&depot_lock) to store a new stack" },
+#endif
 };
 
 struct opener_check {

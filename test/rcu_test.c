@@ -29,6 +29,7 @@
 #include <linux/atomic.h>
 #include <linux/bug.h>
 #include <linux/spinlock.h>
+#include <linux/kasan.h>
 
 #define RCU_TEST_MAGIC	0x5a5aa5a5UL
 /* Long enough for several ticks: a broken GP would end meanwhile. */
@@ -310,7 +311,10 @@ static void rcu_kfree_rcu_after_gp(struct ktest *t)
 	rcu_read_unlock();
 	rcu_barrier();
 	KTEST_EXPECT_TRUE(t, inside);
+	/* A read of freed memory on purpose (KASAN's metadata is there now). */
+	kasan_disable_current();
 	KTEST_EXPECT_FALSE(t, kfree_obj_intact(o));
+	kasan_enable_current();
 }
 
 /* -------------------------------------------------------- idle progress */

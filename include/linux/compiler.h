@@ -32,6 +32,15 @@
 #define __printf(a, b)	__attribute__((__format__(printf, a, b)))
 #define __cold		__attribute__((__cold__))
 #define __returns_twice	__attribute__((__returns_twice__))
+#ifndef __must_check
+#define __must_check	__attribute__((__warn_unused_result__))
+#endif
+/*
+ * A function the address sanitizer leaves alone although its file is
+ * instrumented (code that runs before the shadow exists, or that walks
+ * memory it does not own, such as a stack unwinder).
+ */
+#define __no_sanitize_address	__attribute__((__no_sanitize_address__))
 
 /* The caller's and this code's address, for lock and tracer annotations. */
 #define _RET_IP_	((unsigned long)__builtin_return_address(0))

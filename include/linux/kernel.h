@@ -9,6 +9,7 @@
 #include <linux/bug.h>
 #include <asm/barrier.h>
 #include <string.h>
+#include <asm/string.h>	/* KASAN: unchecked mem*() where not instrumented */
 #include <stdio.h>	/* newlib: sniprintf and friends (integer-only, SSE-free) */
 
 #define ALIGN(x, a)		(((x) + ((typeof(x))(a) - 1)) & ~((typeof(x))(a) - 1))

@@ -230,6 +230,10 @@ struct task_struct {
 	struct _reent *reent;	/* newlib's per-task state */
 	/* Set while reclaiming: where freed slab pages are counted (linux/swap.h). */
 	struct reclaim_state *reclaim_state;
+#ifdef CONFIG_KASAN
+	/* Non-zero: KASAN reports nothing for this task (kasan_disable_current). */
+	unsigned int kasan_depth;
+#endif
 #ifdef CONFIG_FAULT_INJECTION
 	/* Fails where a fault_attr has task_filter set (lib/fault-inject.c). */
 	unsigned make_it_fail:1;

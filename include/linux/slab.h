@@ -44,7 +44,11 @@ typedef unsigned int slab_flags_t;
 #define SLAB_NOLEAKTRACE	((slab_flags_t)0x00800000U)
 #define SLAB_FAILSLAB		((slab_flags_t)0x02000000U)	/* A */
 #define SLAB_ACCOUNT		((slab_flags_t)0x04000000U)
+#ifdef CONFIG_KASAN
+#define SLAB_KASAN		((slab_flags_t)0x08000000U)	/* sanitized: see mm/kasan */
+#else
 #define SLAB_KASAN		0
+#endif
 #define SLAB_DEACTIVATED	((slab_flags_t)0x10000000U)
 #define SLAB_TEMPORARY		SLAB_RECLAIM_ACCOUNT
 

@@ -18,6 +18,7 @@
 #include <linux/list.h>
 #include <linux/local_lock.h>
 #include <linux/slab.h>
+#include <linux/kasan.h>
 
 enum stat_item {
 	ALLOC_FASTPATH,		/* taken from c->freelist */
@@ -111,6 +112,9 @@ struct kmem_cache {
 #endif
 	unsigned int useroffset;
 	unsigned int usersize;
+#ifdef CONFIG_KASAN
+	struct kasan_cache kasan_info;	/* where its metadata sits */
+#endif
 	struct kmem_cache_node *node[MAX_NUMNODES];
 };
 
@@ -122,7 +126,9 @@ static inline void *nearest_obj(struct kmem_cache *kc,
 	void *object = x - (x - base) % kc->size;
 	void *last = base + (page->objects - 1) * kc->size;
 
-	return object < last ? object : last;
+	object = object < last ? object : last;
+	/* fixup_red_left(): red_left_pad is 0 without SLAB_RED_ZONE. */
+	return object + kc->red_left_pad;
 }
 
 static inline unsigned int

@@ -7,6 +7,7 @@
  * both behind this one header).
  */
 #include <string.h>
+#include <asm/string.h>
 #include <linux/types.h>
 #include <linux/compiler.h>
 

@@ -25,6 +25,7 @@
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/kasan.h>
 #include <linux/smp.h>
 #include <linux/moduleparam.h>
 #include <linux/jiffies.h>
@@ -461,6 +462,8 @@ void call_rcu(struct rcu_head *head, rcu_callback_t func)
 	head->func = func;
 	head->next = NULL;
 	local_irq_save(flags);
+	/* The free this leads to runs from a callback: keep who queued it. */
+	kasan_record_aux_stack(head);
 	rdp = this_cpu_ptr(&rcu_data);
 	rcu_segcblist_enqueue(&rdp->cblist, head);
 	local_irq_restore(flags);

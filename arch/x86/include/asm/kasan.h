@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_KASAN_H
+#define _ASM_X86_KASAN_H
+
+/*
+ * Linux's x86_64 shadow placement for 4-level paging: shadow(addr) =
+ * (addr >> 3) + KASAN_SHADOW_OFFSET.  The kernel half
+ * [0xffff800000000000, 2^64) thus lands in [KASAN_SHADOW_START,
+ * KASAN_SHADOW_END), 16 TiB at 0xffffec0000000000 (Linux's "KASAN shadow
+ * memory" line in Documentation/x86/x86_64/mm.rst).  The compiler is
+ * told the same offset (-fasan-shadow-offset, scripts/Makefile.kasan).
+ */
+#define KASAN_SHADOW_OFFSET		0xdffffc0000000000UL
+#define KASAN_SHADOW_SCALE_SHIFT	3
+#define KASAN_SHADOW_START		(KASAN_SHADOW_OFFSET + \
+					 (0xffff800000000000UL >> KASAN_SHADOW_SCALE_SHIFT))
+#define KASAN_SHADOW_END		(KASAN_SHADOW_START + (1UL << (47 - KASAN_SHADOW_SCALE_SHIFT)))
+
+/*
+ * No kasan_early_init(): Linux maps the early zero shadow from head64.c
+ * because inline checks and stack instrumentation touch the shadow from
+ * the first C instruction; irqlab's outline checks wait for kasan_init().
+ */
+
+#endif /* _ASM_X86_KASAN_H */
