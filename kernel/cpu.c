@@ -37,6 +37,7 @@
 #include <linux/irqflags.h>
 #include <linux/lockdep.h>
 #include <linux/sched/hotplug.h>
+#include <linux/smpboot.h>
 
 void tick_offline_cpu(void);
 
@@ -110,6 +111,11 @@ static struct cpuhp_step cpuhp_hp_states[CPUHP_ONLINE + 1] = {
 		.cant_stop = true,
 	},
 	[CPUHP_AP_ONLINE_IDLE] = { .name = "ap:online-idle" },
+	[CPUHP_AP_SMPBOOT_THREADS] = {
+		.name = "smpboot/threads:online",
+		.startup = smpboot_unpark_threads,
+		.teardown = smpboot_park_threads,
+	},
 	[CPUHP_AP_SCHED_WAIT_EMPTY] = {
 		.name = "sched:waitempty",
 		.teardown = sched_cpu_wait_empty,

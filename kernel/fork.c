@@ -190,7 +190,10 @@ void kthread_parkme(void)
 		 * CPU sees the flag only once we are off it.
 		 */
 		preempt_disable();
-		WRITE_ONCE(current->is_parked, true);
+		if (!current->is_parked) {
+			WRITE_ONCE(current->is_parked, true);
+			wake_up_process(current->park_waiter);
+		}
 		schedule_preempt_disabled();
 		preempt_enable();
 	}
@@ -202,10 +205,20 @@ void kthread_park(struct task_struct *k)
 	if (WARN_ON_ONCE(k == current || READ_ONCE(k->should_park)))
 		return;
 	k->park_cpu = task_cpu(k);
+	k->park_waiter = current;
 	WRITE_ONCE(k->should_park, true);
 	wake_up_process(k);
-	while (!READ_ONCE(k->is_parked))
-		msleep(1);
+	/*
+	 * Woken by the thread itself, not by a timer: on PREEMPT_RT a
+	 * sleep's timer may need the very ksoftirqd being parked.
+	 */
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (READ_ONCE(k->is_parked))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
 	/* Parked: now wait for the switch away to complete. */
 	while (READ_ONCE(k->on_rq) || smp_load_acquire(&k->on_cpu))
 		cpu_relax();

@@ -98,9 +98,14 @@ static int spot_fn(void *arg)
 		migrate_disable();
 		s->cpu_in_section = smp_processor_id();
 		WRITE_ONCE(s->pinned, true);
+		/*
+		 * Preemptible but pinned: the CPU must wait for it.  It polls
+		 * rather than sleeps: on PREEMPT_RT a sleep's timer would
+		 * expire in ksoftirqd, which the take-down has parked.
+		 */
 		while (!READ_ONCE(s->release)) {
-			/* Sleeps pinned: the CPU must wait for it all the same. */
-			msleep(1);
+			cond_resched();
+			cpu_relax();
 			if (smp_processor_id() != s->cpu_in_section)
 				s->cpu_in_section = -1;
 		}
@@ -205,8 +210,10 @@ static void hotplug_migrate_disabled(struct ktest *t)
 	set_cpus_allowed_ptr(p, cpu_possible_mask);
 	d = (struct downer){ .cpu = cpu };
 	start_downer(t, &d);
-	msleep(50);
-	/* Still in the section: the CPU must still be there. */
+	/* Deactivated, then given time: it cannot finish while pinned. */
+	while (cpu_active(cpu) && !READ_ONCE(d.done))
+		msleep(1);
+	msleep(20);
 	KTEST_EXPECT_FALSE(t, READ_ONCE(d.done));
 	KTEST_EXPECT_TRUE(t, cpu_online(cpu));
 	KTEST_EXPECT_FALSE(t, cpu_active(cpu));

@@ -232,6 +232,7 @@ struct task_struct {
 	bool should_park;
 	bool is_parked;
 	int park_cpu;
+	struct task_struct *park_waiter;
 	struct task_struct *stop_waiter;
 
 	struct _reent *reent;	/* newlib's per-task state */

@@ -824,6 +824,8 @@ void cpu_rq_set_online(int cpu)
 }
 
 void init_cpumask_of(void);
+void softirq_threads_register(void);
+void rcu_cpu_threads_register(void);
 void sched_init_granularity(unsigned int ncpus);
 
 /* After SMP bring-up: tune CFS for the CPU count, start the stoppers. */
@@ -835,7 +837,9 @@ void sched_init_smp(void)
 	cpu_stop_init();
 	cpuhp_threads_init();
 	spawn_ksoftirqd();
+	softirq_threads_register();
 	rcu_init_smp();
+	rcu_cpu_threads_register();
 	workqueue_init();
 }
 

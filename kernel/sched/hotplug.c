@@ -213,8 +213,8 @@ static void dump_rq_tasks(struct rq *rq)
 {
 	struct task_struct *p;
 
-	pr_warn("CPU%d enqueued tasks (%u total, %lu pinned):\n", rq->cpu, rq->nr_running,
-		rq->nr_pinned);
+	pr_warn("CPU%d enqueued tasks (%u total, %lu pinned, wake list %s):\n", rq->cpu,
+		rq->nr_running, rq->nr_pinned, llist_empty(&rq->wake_list) ? "empty" : "NOT empty");
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
 		return;
 	list_for_each_entry(p, &task_list, tasks) {
@@ -235,7 +235,8 @@ int sched_cpu_dying(unsigned int cpu)
 	bool vacated;
 
 	raw_spin_lock_irqsave(&rq->__lock, flags);
-	vacated = rq->nr_running == 1 && !rq_has_pinned_tasks(rq);
+	/* A wakeup still queued for this CPU would be stranded here. */
+	vacated = rq->nr_running == 1 && !rq_has_pinned_tasks(rq) && llist_empty(&rq->wake_list);
 	raw_spin_unlock_irqrestore(&rq->__lock, flags);
 	if (!vacated) {
 		pr_warn("Dying CPU not properly vacated!\n");
