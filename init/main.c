@@ -75,6 +75,8 @@ static const struct irqlab_workload workloads[] = {
 	{ "rcutorture", rcu_torture_run,
 	  "RCU/SRCU torture, Linux rcutorture-like (rcutorture.torture_type/nreaders/"
 	  "nfakewriters/stat_interval/irqreader/n_barrier_cbs/duration_ms)" },
+	{ "hotplug", hotplug_run,
+	  "CPUs offline and online in a loop; run with hackbench as load (hotplug.cycles/cpus)" },
 	{ "hackbench", hackbench_run,
 	  "messaging over kmalloc'd buffers (hackbench.groups/fds/loops/size/affinity)",
 	  WL_LOAD, hackbench_end },

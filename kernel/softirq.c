@@ -18,6 +18,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/hardirq.h>
+#include <linux/smpboot.h>
 #include <linux/interrupt.h>
 #include <linux/kernel_stat.h>
 #include <linux/irqflags.h>
@@ -45,6 +46,17 @@ const char *const softirq_to_name[NR_SOFTIRQS] = {
 static struct softirq_action softirq_vec[NR_SOFTIRQS];
 static DEFINE_PER_CPU(unsigned long, softirq_pending);
 DEFINE_PER_CPU(struct task_struct *, ksoftirqd);
+
+/* ksoftirqd/N is parked while N is down (kernel/smpboot.c). */
+static struct smp_hotplug_thread softirq_threads = {
+	.store = &ksoftirqd,
+	.thread_comm = "ksoftirqd/%u",
+};
+
+void softirq_threads_register(void)
+{
+	smpboot_register_percpu_thread(&softirq_threads);
+}
 DEFINE_PER_CPU(unsigned long [NR_SOFTIRQS], softirq_count);
 
 unsigned long local_softirq_pending(void)
@@ -350,6 +362,11 @@ static int ksoftirqd_fn(void *unused)
 {
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_park()) {
+			__set_current_state(TASK_RUNNING);
+			kthread_parkme();
+			continue;
+		}
 		if (!this_cpu_read(softirq_pending)) {
 			schedule();
 			continue;
@@ -374,6 +391,7 @@ void spawn_ksoftirqd(void)
 		if (WARN_ON(!p))
 			continue;
 		kthread_bind(p, cpu);
+		kthread_set_per_cpu(p, cpu);
 		per_cpu(ksoftirqd, cpu) = p;
 		wake_up_process(p);
 	}

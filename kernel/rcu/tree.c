@@ -23,6 +23,7 @@
 #include <linux/kernel.h>
 #include <linux/interrupt.h>
 #include <linux/kthread.h>
+#include <linux/smpboot.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/kasan.h>
@@ -384,12 +385,28 @@ static void invoke_rcu_core(void)
 }
 
 /* rcuc/N: rcu_core() in a thread, with bottom halves off as Linux's. */
+static struct smp_hotplug_thread rcu_cpu_thread_spec = {
+	.store = &rcu_data.rcu_cpu_kthread_task,
+	.thread_comm = "rcuc/%u",
+};
+
+void rcu_cpu_threads_register(void)
+{
+	smpboot_register_percpu_thread(&rcu_cpu_thread_spec);
+}
+
 static int rcu_cpu_kthread(void *unused)
 {
 	struct rcu_data *rdp;
 
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
+		/* Parked while its CPU is down (kernel/smpboot.c). */
+		if (kthread_should_park()) {
+			__set_current_state(TASK_RUNNING);
+			kthread_parkme();
+			continue;
+		}
 		rdp = this_cpu_ptr(&rcu_data);
 		if (!READ_ONCE(rdp->rcu_cpu_has_work)) {
 			schedule();
@@ -775,6 +792,7 @@ void rcu_init_smp(void)
 			if (WARN_ON(!t))
 				continue;
 			kthread_bind(t, cpu);
+			kthread_set_per_cpu(t, cpu);
 			rcu_cpu_kthread_setup(t);
 			per_cpu(rcu_data, cpu).rcu_cpu_kthread_task = t;
 			wake_up_process(t);

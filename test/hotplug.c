@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run=hotplug: the CPUs of hotplug.cpus= (default: every online CPU but 0)
+ * go offline and come back, hotplug.cycles= times each, while whatever
+ * runs beside it (run=hotplug,hackbench) keeps the machine busy.  Prints
+ * one record with the counts; any cpu_down()/cpu_up() error, or a CPU
+ * not in the state it should be in afterwards, fails the run.
+ *
+ * The slab check (every object cached on a CPU that went away comes
+ * back) belongs to the subsystems' callbacks; it is called here, once all
+ * cycles are done, through hotplug_workload_check(), which is a weak
+ * no-op until a subsystem provides it.
+ */
+#include <linux/ktest.h>
+#include <linux/cpu.h>
+#include <linux/moduleparam.h>
+#include <linux/record.h>
+#include <linux/sched.h>
+#include <linux/atomic.h>
+#include <linux/errno.h>
+#include "cpulist.h"
+
+extern atomic_long_t sched_hotplug_pushed;
+
+static int hotplug_cycles = 20;
+core_param_range("hotplug.cycles", hotplug_cycles, int, 1, 100000,
+		 "offline/online cycles per CPU");
+static struct cpulist_param hotplug_cpus;
+core_param_cb("hotplug.cpus", &cpulist_param_ops, &hotplug_cpus,
+	      "CPUs to take down and bring back (default: all online but CPU 0)");
+
+/* The subsystems' end-of-run check (hook); nonzero fails the run. */
+int __weak hotplug_workload_check(void)
+{
+	return 0;
+}
+
+int hotplug_run(void)
+{
+	long pushed0 = atomic_long_read(&sched_hotplug_pushed);
+	unsigned int cpu, cycles = 0, errors = 0;
+	struct cpumask mask;
+	char cpus[64];
+
+	if (hotplug_cpus.set) {
+		cpulist_param_mask(&hotplug_cpus, &mask);
+	} else {
+		cpumask_copy(&mask, cpu_online_mask);
+		cpumask_clear_cpu(0, &mask);
+	}
+	if (cpulist_check_online("hotplug", &mask))
+		return 1;
+	if (cpumask_test_cpu(0, &mask)) {
+		pr_err("hotplug: CPU 0 cannot go offline in irqlab; leave it out of hotplug.cpus=\n");
+		return 1;
+	}
+	if (!cpumask_weight(&mask)) {
+		pr_err("hotplug: no CPU to take down (needs SMP >= 2)\n");
+		return 1;
+	}
+	cpulist_format(cpus, sizeof(cpus), &mask);
+	for (int i = 0; i < hotplug_cycles; i++) {
+		for_each_cpu(cpu, &mask) {
+			int down = cpu_down(cpu), up;
+
+			if (!down && (cpu_online(cpu) || cpu_active(cpu)))
+				down = -EIO;
+			up = cpu_up(cpu);
+			if (!up && (!cpu_online(cpu) || !cpu_active(cpu)))
+				up = -EIO;
+			if (down || up) {
+				pr_err("hotplug: cycle %d CPU %u: cpu_down %d, cpu_up %d\n", i, cpu,
+				       down, up);
+				errors++;
+			}
+			cycles++;
+		}
+	}
+	errors += hotplug_workload_check() != 0;
+	pr_info("hotplug: %u cycle(s) on CPUs %s, %ld task(s) pushed off dying CPUs, %u error(s)\n",
+		cycles, cpus, atomic_long_read(&sched_hotplug_pushed) - pushed0, errors);
+	record_emitf("{\"type\":\"hotplug\",\"cpus\":\"%s\",\"cycles\":%u,\"pushed\":%ld,"
+		     "\"errors\":%u}", cpus, cycles,
+		     atomic_long_read(&sched_hotplug_pushed) - pushed0, errors);
+	return errors ? 1 : 0;
+}
