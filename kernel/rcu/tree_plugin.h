@@ -384,7 +384,7 @@ static void rcu_boost_kthread_setaffinity(struct rcu_node *rnp, int outgoingcpu)
 	cpumask_copy(&cm, cpu_online_mask);
 	if (outgoingcpu >= 0)
 		cpumask_clear_cpu(outgoingcpu, &cm);
-	if (cpumask_empty(&cm))
+	if (!cpumask_weight(&cm))
 		return;
 	set_cpus_allowed_ptr(t, &cm);
 }
