@@ -158,8 +158,20 @@ static int hs_victim(struct ktest *t)
 	return cpu;
 }
 
+/* The last plant's timers and callbacks are done with before reuse. */
+static void hs_settle(void)
+{
+	if (!plant.planted)
+		return;
+	hrtimer_cancel(&plant.hard.timer);
+	hrtimer_cancel(&plant.soft.timer);
+	rcu_barrier();
+	plant.planted = false;
+}
+
 static void hs_arm(struct ktest *t, int victim, struct kmem_cache *s)
 {
+	hs_settle();
 	memset(&plant, 0, sizeof(plant));
 	atomic_set(&plant.cbs_invoked, 0);
 	atomic_set(&plant.cbs_on_victim, 0);
@@ -255,6 +267,7 @@ static void dead_cpu_caches(struct ktest *t)
 
 	KTEST_EXPECT_EQ(t, cpu_up(victim), 0);
 	count_vm_events(SLABS_SCANNED, -(long)HS_EVENTS);	/* put back */
+	hs_settle();
 	kmem_cache_destroy(s);
 }
 
@@ -322,6 +335,7 @@ static void dead_cpu_timers_rcu(struct ktest *t)
 	KTEST_EXPECT_EQ(t, cpu_up(victim), 0);
 	/* and with the CPU back, grace periods still end */
 	synchronize_rcu();
+	hs_settle();
 }
 
 struct hs_work {
