@@ -15,6 +15,7 @@
 #include <linux/workqueue.h>
 #include <linux/llist.h>
 #include <linux/errno.h>
+#include <linux/delay.h>
 #include <asm/stacktrace.h>
 #include <reent.h>
 #include "sched/sched.h"
@@ -154,6 +155,79 @@ void kthread_bind(struct task_struct *p, unsigned int cpu)
 	p->cpu = p->wake_cpu = cpu;
 	p->flags |= PF_NO_SETAFFINITY;
 	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+}
+
+void kthread_set_per_cpu(struct task_struct *p, int cpu)
+{
+	if (!(p->flags & PF_KTHREAD))
+		return;
+	if (cpu < 0) {
+		WRITE_ONCE(p->kthread_per_cpu, false);
+		return;
+	}
+	WARN_ON_ONCE(p->nr_cpus_allowed != 1 || !cpumask_test_cpu(cpu, &p->cpus_mask));
+	WRITE_ONCE(p->kthread_per_cpu, true);
+}
+
+bool kthread_is_per_cpu(struct task_struct *p)
+{
+	return (p->flags & PF_KTHREAD) && READ_ONCE(p->kthread_per_cpu);
+}
+
+bool kthread_should_park(void)
+{
+	return READ_ONCE(current->should_park);
+}
+
+void kthread_parkme(void)
+{
+	for (;;) {
+		set_special_state(TASK_PARKED);
+		if (!READ_ONCE(current->should_park))
+			break;
+		/*
+		 * Preemption off from the flag to the switch: a parker on this
+		 * CPU sees the flag only once we are off it.
+		 */
+		preempt_disable();
+		WRITE_ONCE(current->is_parked, true);
+		schedule_preempt_disabled();
+		preempt_enable();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+void kthread_park(struct task_struct *k)
+{
+	if (WARN_ON_ONCE(k == current || READ_ONCE(k->should_park)))
+		return;
+	k->park_cpu = task_cpu(k);
+	WRITE_ONCE(k->should_park, true);
+	wake_up_process(k);
+	while (!READ_ONCE(k->is_parked))
+		msleep(1);
+	/* Parked: now wait for the switch away to complete. */
+	while (READ_ONCE(k->on_rq) || smp_load_acquire(&k->on_cpu))
+		cpu_relax();
+}
+
+void kthread_unpark(struct task_struct *k)
+{
+	unsigned long flags;
+
+	if (!READ_ONCE(k->should_park))
+		return;
+	raw_spin_lock_irqsave(&k->pi_lock, flags);
+	/* Pushed elsewhere while its CPU was away?  Bind it home again. */
+	if (READ_ONCE(k->is_parked)) {
+		cpumask_copy(&k->cpus_mask, cpumask_of(k->park_cpu));
+		k->nr_cpus_allowed = 1;
+		k->cpu = k->wake_cpu = k->park_cpu;
+	}
+	WRITE_ONCE(k->should_park, false);
+	WRITE_ONCE(k->is_parked, false);
+	raw_spin_unlock_irqrestore(&k->pi_lock, flags);
+	wake_up_state(k, TASK_PARKED);
 }
 
 bool kthread_should_stop(void)

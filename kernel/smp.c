@@ -218,3 +218,14 @@ void on_each_cpu_cond(smp_cond_func_t cond_func, smp_call_func_t func,
 	__smp_call_function_many(&mask, func, info, wait, true);
 	preempt_enable();
 }
+
+/*
+ * CPUHP_AP_SMPCFD_DYING, on the dying CPU in stop_machine: it is out of
+ * the online mask, so nothing new is queued for it; run what was queued
+ * before, so that no sender waits forever on a dead CPU.
+ */
+int smpcfd_dying_cpu(unsigned int cpu)
+{
+	flush_smp_call_function_queue();
+	return 0;
+}

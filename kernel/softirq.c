@@ -405,6 +405,7 @@ void spawn_ksoftirqd(void)
 		if (WARN_ON(!p))
 			continue;
 		kthread_bind(p, cpu);
+		kthread_set_per_cpu(p, cpu);
 		per_cpu(ksoftirqd, cpu) = p;
 		wake_up_process(p);
 	}

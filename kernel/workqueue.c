@@ -645,6 +645,7 @@ static struct worker *create_worker(struct worker_pool *wp)
 		return NULL;
 	}
 	kthread_bind(p, wp->cpu);
+	kthread_set_per_cpu(p, wp->cpu);
 	if (wp->highpri)
 		set_user_nice(p, HIGHPRI_NICE_LEVEL);
 	wkr->task = p;

@@ -9,6 +9,7 @@
  * reader and may sleep.
  */
 #include <linux/types.h>
+#include <linux/compiler.h>
 #include <linux/cpuhotplug.h>
 
 int cpu_down(unsigned int cpu);
@@ -23,5 +24,20 @@ void lockdep_assert_cpus_held(void);
 
 /* In the take-down, on the dying CPU with IRQs off (stop_machine). */
 void cpuhp_report_idle_dead(void);
+
+/* The CPU coming up: starting section (IRQs off), then idle reached. */
+void notify_cpu_starting(unsigned int cpu);
+void cpuhp_online_idle(enum cpuhp_state state);
+
+/* Boot: APs started by smp_init(), then the cpuhp/N threads. */
+void cpuhp_boot_ap(unsigned int cpu);
+void cpuhp_threads_init(void);
+enum cpuhp_state cpuhp_get_state(unsigned int cpu);
+
+/* The architecture's part (arch/x86/kernel/smpboot.c). */
+int __cpu_up(unsigned int cpu);
+int __cpu_disable(void);
+void __cpu_die(unsigned int cpu);
+__noreturn void arch_cpu_idle_dead(void);
 
 #endif

@@ -12,9 +12,12 @@ struct cpumask {
 typedef struct cpumask cpumask_t;
 
 extern struct cpumask __cpu_possible_mask, __cpu_online_mask, __cpu_present_mask;
+extern struct cpumask __cpu_active_mask;
 #define cpu_possible_mask	(&__cpu_possible_mask)
 #define cpu_online_mask		(&__cpu_online_mask)
 #define cpu_present_mask	(&__cpu_present_mask)
+/* CPUs the scheduler may place tasks on: online minus those going down. */
+#define cpu_active_mask		(&__cpu_active_mask)
 extern unsigned int nr_cpu_ids;
 
 #define cpumask_bits(m)		((m)->bits)
@@ -96,5 +99,26 @@ const struct cpumask *cpumask_of(int cpu);
 #define num_online_cpus()	cpumask_weight(cpu_online_mask)
 #define num_possible_cpus()	cpumask_weight(cpu_possible_mask)
 #define cpu_online(cpu)		cpumask_test_cpu((cpu), cpu_online_mask)
+#define cpu_present(cpu)	cpumask_test_cpu((cpu), cpu_present_mask)
+#define cpu_possible(cpu)	cpumask_test_cpu((cpu), cpu_possible_mask)
+#define cpu_active(cpu)		cpumask_test_cpu((cpu), cpu_active_mask)
+#define cpu_is_offline(cpu)	unlikely(!cpu_online(cpu))
+#define num_active_cpus()	cpumask_weight(cpu_active_mask)
+
+static inline void set_cpu_online(unsigned int cpu, bool online)
+{
+	if (online)
+		cpumask_set_cpu(cpu, cpu_online_mask);
+	else
+		cpumask_clear_cpu(cpu, cpu_online_mask);
+}
+
+static inline void set_cpu_active(unsigned int cpu, bool active)
+{
+	if (active)
+		cpumask_set_cpu(cpu, cpu_active_mask);
+	else
+		cpumask_clear_cpu(cpu, cpu_active_mask);
+}
 
 #endif

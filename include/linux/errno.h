@@ -22,5 +22,6 @@
 #define EDEADLK		35
 #define ENOSYS		38
 #define ETIMEDOUT	110
+#define ECANCELED	125
 
 #endif

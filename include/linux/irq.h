@@ -45,6 +45,7 @@ struct irq_desc {
 #define IRQTF_FORCED_THREAD	3	/* a plain handler forced into the thread */
 
 struct irq_desc *irq_to_desc(unsigned int irq);
+bool irq_routed_to_cpu(unsigned int cpu);
 void handle_irq_desc(struct irq_desc *desc);
 void early_irq_init(void);
 

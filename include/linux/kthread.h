@@ -21,6 +21,23 @@ struct task_struct *kthread_create_on_cpu_node(int (*threadfn)(void *data), void
 	__k;									\
 })
 void kthread_bind(struct task_struct *p, unsigned int cpu);
+/*
+ * A per-CPU kthread (stopper, cpuhp, ksoftirqd, a bound kworker) may run
+ * on its CPU until the CPU is dead; any other task, bound or not, is
+ * pushed off a CPU going down.  @cpu < 0 clears the mark.
+ */
+void kthread_set_per_cpu(struct task_struct *p, int cpu);
+/*
+ * Parking (for per-CPU threads of a CPU going down): kthread_park()
+ * returns once @k sleeps in TASK_PARKED, off every CPU; the thread parks
+ * at its next kthread_should_park() check by calling kthread_parkme().
+ * kthread_unpark() binds it to its CPU again and lets it go on.
+ */
+void kthread_park(struct task_struct *k);
+void kthread_unpark(struct task_struct *k);
+bool kthread_should_park(void);
+void kthread_parkme(void);
+bool kthread_is_per_cpu(struct task_struct *p);
 int kthread_stop(struct task_struct *k);
 bool kthread_should_stop(void);
 __noreturn void kthread_exit(int result);

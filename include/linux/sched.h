@@ -21,6 +21,7 @@
 #define TASK_INTERRUPTIBLE	0x0001
 #define TASK_UNINTERRUPTIBLE	0x0002
 #define __TASK_STOPPED		0x0004
+#define TASK_PARKED		0x0040
 #define TASK_DEAD		0x0080
 #define TASK_WAKING		0x0200
 #define TASK_NEW		0x0800
@@ -178,6 +179,8 @@ struct task_struct {
 	const cpumask_t *cpus_ptr;
 	cpumask_t cpus_mask;
 	unsigned short migration_disabled;
+	/* Linux's KTHREAD_IS_PER_CPU: stays on its CPU until it goes down. */
+	bool kthread_per_cpu;
 	/* printk_report_enter() depth: what it prints is a result. */
 	unsigned short printk_report;
 #ifdef CONFIG_TRACE_MIGRATE
@@ -225,6 +228,10 @@ struct task_struct {
 	void *thread_data;
 	int exit_code;
 	bool should_stop;
+	/* kthread_park(): asked to park, parked, the CPU to come back to. */
+	bool should_park;
+	bool is_parked;
+	int park_cpu;
 	struct task_struct *stop_waiter;
 
 	struct _reent *reent;	/* newlib's per-task state */

@@ -32,4 +32,15 @@ bool stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
 			 struct cpu_stop_work *work_buf);
 void cpu_stop_init(void);
 
+struct cpumask;
+/*
+ * Run @fn on @cpus (NULL: one CPU) while every online CPU spins in its
+ * stopper with IRQs off.  The _cpuslocked form is for callers that hold
+ * the hotplug lock already (cpu_down()'s take-down).
+ */
+int stop_machine(cpu_stop_fn_t fn, void *data, const struct cpumask *cpus);
+int stop_machine_cpuslocked(cpu_stop_fn_t fn, void *data, const struct cpumask *cpus);
+void stop_machine_park(int cpu);
+void stop_machine_unpark(int cpu);
+
 #endif

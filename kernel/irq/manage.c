@@ -230,3 +230,15 @@ void enable_irq(unsigned int irq)
 		desc->chip->irq_unmask(desc);
 	raw_spin_unlock_irqrestore(&desc->lock, f);
 }
+
+/* A requested line still delivered to @cpu (a CPU going down must have none). */
+bool irq_routed_to_cpu(unsigned int cpu)
+{
+	for (unsigned int irq = 0; irq < NR_IRQS; irq++) {
+		struct irq_desc *desc = irq_to_desc(irq);
+
+		if (desc && READ_ONCE(desc->handler) && desc->cpu == cpu)
+			return true;
+	}
+	return false;
+}

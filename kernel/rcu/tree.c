@@ -788,6 +788,7 @@ void rcu_init_smp(void)
 			if (WARN_ON(!t))
 				continue;
 			kthread_bind(t, cpu);
+			kthread_set_per_cpu(t, cpu);
 			rcu_cpu_kthread_setup(t);
 			per_cpu(rcu_data, cpu).rcu_cpu_kthread_task = t;
 			wake_up_process(t);

@@ -176,7 +176,7 @@ static struct rq *move_queued_task(struct rq *rq, struct task_struct *p, int new
 	return rq;
 }
 
-static struct rq *__migrate_task(struct rq *rq, struct task_struct *p, int dest_cpu)
+struct rq *__migrate_task(struct rq *rq, struct task_struct *p, int dest_cpu)
 {
 	if (!is_cpu_allowed(p, dest_cpu))
 		return rq;

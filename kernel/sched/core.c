@@ -10,6 +10,8 @@
  * wake_list for the reschedule IPI to complete (ttwu_queue_cond()).
  */
 #include "sched.h"
+#include <linux/cpu.h>
+#include <linux/kthread.h>
 #include <linux/smp.h>
 #include <linux/hardirq.h>
 #include <linux/interrupt.h>
@@ -202,11 +204,20 @@ void move_queued_task_locked(struct rq *src, struct rq *dst, struct task_struct 
 	check_preempt_curr(dst, p, 0);
 }
 
+/*
+ * May @p run on @cpu now?  As Linux 5.15: a pinned task may finish its
+ * section on any online CPU; per-CPU kthreads stay till their CPU is
+ * dead; every other task only on active CPUs (not on one going down).
+ */
 bool is_cpu_allowed(struct task_struct *p, int cpu)
 {
 	if (!cpumask_test_cpu(cpu, p->cpus_ptr))
 		return false;
-	return cpu_online(cpu) || (is_per_cpu_kthread(p) && cpu_rq(cpu)->online);
+	if (is_migration_disabled(p))
+		return cpu_online(cpu);
+	if (kthread_is_per_cpu(p))
+		return cpu_online(cpu);
+	return cpu_active(cpu);
 }
 
 /* ------------------------------------------------------------ wakeups */
@@ -216,7 +227,7 @@ static int select_task_rq(struct task_struct *task, int cpu, int wake_flags)
 	if (task->nr_cpus_allowed > 1 && !is_migration_disabled(task))
 		cpu = task->sched_class->select_task_rq(task, cpu, wake_flags);
 	if (!is_cpu_allowed(task, cpu))
-		cpu = cpumask_first(task->cpus_ptr);
+		cpu = select_fallback_rq(cpu, task);
 	return cpu;
 }
 
@@ -268,7 +279,8 @@ void scheduler_ipi(void)
  */
 static bool ttwu_queue_cond(int cpu, int wake_flags)
 {
-	if (IS_ENABLED(CONFIG_PREEMPT_RT) || !cpu_online(cpu))
+	/* No wake list on a CPU going down: it may never be run. */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) || !cpu_active(cpu))
 		return false;
 	if (!cpus_share_cache(smp_processor_id(), cpu))
 		return true;
@@ -508,6 +520,8 @@ static void finish_task_switch(struct task_struct *prev)
 	raw_spin_rq_unlock(rq);
 	local_irq_enable();
 	balance_after_unlock(rq);
+	if (unlikely(rq->balance_push))
+		balance_push(rq);
 	if (prev_state == TASK_DEAD) {
 		/* Off every CPU for good: the class lets go of it (dl bandwidth). */
 		if (prev->sched_class->task_dead)
@@ -598,6 +612,8 @@ static void __schedule(unsigned int sched_mode)
 		local_irq_enable();
 		/* pick_next_task() may have queued push/pull work even so. */
 		balance_after_unlock(rq);
+		if (unlikely(rq->balance_push))
+			balance_push(rq);
 	}
 }
 
@@ -803,9 +819,7 @@ void cpu_rq_set_online(int cpu)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&rq->__lock, flags);
-	rq->online = 1;
-	rq_online_dl(rq);
-	rq_online_rt(rq);
+	set_rq_online(rq);
 	raw_spin_unlock_irqrestore(&rq->__lock, flags);
 }
 
@@ -819,6 +833,7 @@ void sched_init_smp(void)
 	sched_init_topology();
 	sched_init_domains();
 	cpu_stop_init();
+	cpuhp_threads_init();
 	spawn_ksoftirqd();
 	rcu_init_smp();
 	workqueue_init();
@@ -844,9 +859,8 @@ void sched_init(void)
 	init_sched_fair_class();
 	init_dl_task(&init_task);
 	init_idle(&init_task, 0);
-	cpu_rq(0)->online = 1;
-	rq_online_dl(cpu_rq(0));
-	rq_online_rt(cpu_rq(0));
+	set_rq_online(cpu_rq(0));
+	set_cpu_active(0, true);
 }
 
 /*

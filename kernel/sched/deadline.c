@@ -1310,6 +1310,15 @@ void rq_online_dl(struct rq *rq)
 		cpudl_set(&def_cpudl, rq->cpu, rq->dl.earliest_dl.curr);
 }
 
+/* @rq's CPU is going down: cpudl no longer offers it to pushers. */
+void rq_offline_dl(struct rq *rq)
+{
+	if (rq->dl.overloaded)
+		dl_clear_overload(rq);
+	cpudl_clear(&def_cpudl, rq->cpu);
+	cpudl_clear_freecpu(&def_cpudl, rq->cpu);
+}
+
 /* --- class changes ---------------------------------------------------- */
 
 static void switched_from_dl(struct rq *rq, struct task_struct *p)

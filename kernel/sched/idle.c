@@ -6,6 +6,7 @@
  * "bad: scheduling from the idle thread!", the message of the series'
  * v2r1 bug.
  */
+#include <linux/cpu.h>
 #include "sched.h"
 #include <linux/trace_irqsoff.h>
 #include <linux/irqflags.h>
@@ -89,6 +90,7 @@ void init_idle(struct task_struct *tsk, int cpu)
 	raw_spin_rq_lock(rq);
 	tsk->__state = TASK_RUNNING;
 	tsk->flags |= PF_IDLE | PF_KTHREAD | PF_NO_SETAFFINITY;
+	tsk->kthread_per_cpu = true;
 	tsk->cpu = cpu;
 	tsk->wake_cpu = cpu;
 	cpumask_copy(&tsk->cpus_mask, cpumask_of(cpu));
@@ -109,6 +111,19 @@ void init_idle(struct task_struct *tsk, int cpu)
 /* Halt until an interrupt brings work; never sleeps, only yields. */
 static void do_idle(void)
 {
+	int cpu = smp_processor_id();
+
+	/*
+	 * take_cpu_down() has run: the stopper left the CPU to us with
+	 * nothing else queued.  Report and halt for good, IRQs off.  The raw
+	 * disable keeps the irqsoff tracer out: a CPU that is gone runs
+	 * nothing, so its halt is no latency (start_secondary() starts over).
+	 */
+	if (cpu_is_offline(cpu)) {
+		raw_local_irq_disable();
+		cpuhp_report_idle_dead();
+		arch_cpu_idle_dead();
+	}
 	/* Halting is not a preempt-off latency: close the window first. */
 	stop_critical_timings();
 	rcu_idle_enter();

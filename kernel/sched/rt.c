@@ -35,7 +35,20 @@ static inline struct task_struct *rt_task_of(struct sched_rt_entity *rtse)
 /* An rq comes online: its CPU joins cpupri at its current level. */
 void rq_online_rt(struct rq *rq)
 {
+	if (rq->rt.overloaded)
+		cpumask_set_cpu(rq->cpu, &rto_mask);
 	cpupri_set(&def_cpupri, rq->cpu, rq->rt.highest_prio_curr);
+}
+
+/*
+ * An rq goes offline (its CPU is going down): cpupri forgets the CPU, so
+ * that no push picks it, and it stops advertising waiting RT tasks.
+ */
+void rq_offline_rt(struct rq *rq)
+{
+	if (rq->rt.overloaded)
+		cpumask_clear_cpu(rq->cpu, &rto_mask);
+	cpupri_set(&def_cpupri, rq->cpu, CPUPRI_INVALID);
 }
 
 /* @cpu's cpupri level: -1 offline, 0 no RT work, else the rt_priority. */

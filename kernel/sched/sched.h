@@ -173,6 +173,8 @@ struct rq {
 	unsigned int nr_running;
 	unsigned long nr_switches;
 	unsigned long nr_pinned;	/* migrate-disabled tasks on this CPU */
+	bool balance_push;		/* going down: push tasks away on switch */
+	struct task_struct *hotplug_wait;	/* sched_cpu_wait_empty() sleeper */
 	u64 clock;			/* ns, updated under the lock */
 	u64 clock_task;
 	struct cfs_rq cfs;
@@ -350,12 +352,21 @@ void init_rt_rq(struct rt_rq *rt_rq);
 void rt_balance_after_unlock(struct rq *rq);
 void init_rt_class(void);
 void rq_online_rt(struct rq *rq);
+void rq_offline_rt(struct rq *rq);
+/* CPU hotplug (kernel/sched/hotplug.c). */
+void set_rq_online(struct rq *rq);
+void set_rq_offline(struct rq *rq);
+void balance_push(struct rq *rq);
+int select_fallback_rq(int cpu, struct task_struct *p);
+struct rq *__migrate_task(struct rq *rq, struct task_struct *p, int dest_cpu);
+extern atomic_long_t sched_hotplug_pushed;
 int rt_cpupri_level(int cpu);
 void init_dl_rq(struct dl_rq *dl_rq);
 void dl_balance_after_unlock(struct rq *rq);
 void init_dl_task(struct task_struct *p);
 void init_sched_dl_class(void);
 void rq_online_dl(struct rq *rq);
+void rq_offline_dl(struct rq *rq);
 
 /* The deferred push/pull work of the classes, run with no rq lock held. */
 static inline void balance_after_unlock(struct rq *rq)

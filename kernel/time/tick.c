@@ -102,3 +102,17 @@ void tick_resume_local(void)
 	}
 	local_irq_restore(flags);
 }
+
+/*
+ * The dying CPU, in stop_machine with IRQs off (take_cpu_down()): its tick
+ * stops here.  Its clock event device was masked by __cpu_disable(); the
+ * tick timer is cancelled so that no hrtimer migration carries it to
+ * another CPU.  tick_setup_local() starts it again when the CPU returns.
+ */
+void tick_offline_cpu(void)
+{
+	if (!this_cpu_read(tick_running))
+		return;
+	this_cpu_write(tick_running, false);
+	hrtimer_try_to_cancel(this_cpu_ptr(&tick_sched_timer));
+}

@@ -28,6 +28,7 @@ DEFINE_PER_CPU(int, __preempt_count);
 unsigned long __per_cpu_offset[NR_CPUS];
 
 struct cpumask __cpu_possible_mask, __cpu_online_mask, __cpu_present_mask;
+struct cpumask __cpu_active_mask;
 unsigned int nr_cpu_ids = 1;
 
 void switch_to_percpu_area(int cpu)

@@ -18,6 +18,9 @@
 #include <linux/sched.h>
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
+#include <linux/cpu.h>
+#include <linux/errno.h>
+#include <linux/irq.h>
 #include <asm/apic.h>
 #include <asm/bootparam.h>
 #include <asm/cpu_entry_area.h>
@@ -43,6 +46,13 @@ int smpboot_cpu;		/* the CPU being started (one at a time) */
 static phys_addr_t trampoline_pa;
 static u64 *trampoline_pgd;
 static struct cpumask cpu_callin_mask;
+/* CPUs started once: their stacks and idle task exist (a re-start reuses them). */
+static struct cpumask cpu_booted_once_mask;
+/*
+ * Set by a dying CPU as its last act before it halts for good
+ * (cpu_report_death()); read by the control CPU in __cpu_die().
+ */
+static DEFINE_PER_CPU(int, cpu_dead_state);
 static unsigned int nr_registered;
 static u32 boot_cpu_apicid;
 
@@ -258,6 +268,8 @@ __noreturn void start_secondary(int cpu)
 {
 	switch_to_percpu_area(cpu);
 	this_cpu_write(current_task, cpu_rq_idle(cpu));
+	/* A restarted CPU: the count its idle task died with is gone. */
+	this_cpu_write(__preempt_count, 0);
 	preempt_disable();	/* the idle task never runs preemptible */
 	cpu_init(cpu);
 	idt_load();
@@ -268,9 +280,12 @@ __noreturn void start_secondary(int cpu)
 	tsc_sync_target();
 	setup_APIC_timer();
 	tick_setup_local();
-	cpumask_set_cpu(cpu, cpu_online_mask);
+	/* The starting section of the hotplug states, IRQs still off. */
+	notify_cpu_starting(cpu);
+	set_cpu_online(cpu, true);
 	cpu_rq_set_online(cpu);
 	local_irq_enable();
+	cpuhp_online_idle(CPUHP_AP_ONLINE_IDLE);
 	cpu_startup_entry();
 }
 
@@ -289,10 +304,16 @@ static int do_boot_cpu(int cpu)
 	u32 apicid = cpu_to_apicid[cpu];
 	unsigned long flags;
 
-	if (!cea_map_cpu(cpu))
-		return -1;
-	if (!fork_idle(cpu, cea_stack_top(cpu, CEA_STACK_TASK)))
-		return -1;
+	if (cpumask_test_cpu(cpu, &cpu_booted_once_mask)) {
+		/* Started before: same stacks, its idle task made new. */
+		init_idle(cpu_rq_idle(cpu), cpu);
+	} else {
+		if (!cea_map_cpu(cpu))
+			return -1;
+		if (!fork_idle(cpu, cea_stack_top(cpu, CEA_STACK_TASK)))
+			return -1;
+	}
+	per_cpu(cpu_dead_state, cpu) = 0;
 	setup_trampoline(cpu);
 	smpboot_cpu = cpu;
 	smp_wmb();
@@ -323,7 +344,76 @@ static int do_boot_cpu(int cpu)
 		pr_err("smpboot: CPU %d checked in but never came online\n", cpu);
 		return -1;
 	}
+	cpumask_set_cpu(cpu, &cpu_booted_once_mask);
 	return 0;
+}
+
+/*
+ * cpu_up()'s CPUHP_BRINGUP_CPU: wake a CPU that went down with INIT and
+ * STARTUP again.  INIT resets it wherever it halted; it comes back
+ * through the trampoline and start_secondary() like at boot.
+ */
+int __cpu_up(unsigned int cpu)
+{
+	int err;
+
+	if (!trampoline_pa || cpu_online(cpu))
+		return -EIO;
+	err = do_boot_cpu(cpu);
+	return err ? -EIO : 0;
+}
+
+/*
+ * In stop_machine on the dying CPU, IRQs off (Linux's native_cpu_disable()
+ * and cpu_disable_common()): mask the local APIC's timer and other local
+ * vectors so nothing more arrives, and leave the online mask so that no
+ * IPI or wakeup targets this CPU any more.  Device interrupts are routed
+ * to CPU 0 (irqlab's default); one routed here refuses the take-down.
+ */
+int __cpu_disable(void)
+{
+	int cpu = smp_processor_id();
+
+	if (irq_routed_to_cpu(cpu)) {
+		pr_warn("smpboot: CPU %d still receives a device interrupt: not taking it down\n",
+			cpu);
+		return -EBUSY;
+	}
+	clear_local_APIC();
+	set_cpu_online(cpu, false);
+	cpumask_clear_cpu(cpu, &cpu_callin_mask);
+	return 0;
+}
+
+/* The dying CPU's last word: after this store it only halts. */
+static void cpu_report_death(void)
+{
+	smp_store_release(this_cpu_ptr(&cpu_dead_state), 1);
+}
+
+/*
+ * The dying CPU's idle task, IRQs off (Linux's hlt_play_dead()): halt
+ * for good.  INIT from __cpu_up() is the only way out; an NMI returns to
+ * the loop.
+ */
+__noreturn void arch_cpu_idle_dead(void)
+{
+	cpu_report_death();
+	for (;;)
+		asm volatile("cli; hlt" ::: "memory");
+}
+
+/* On the control CPU: wait until the CPU has stopped (native_cpu_die()). */
+void __cpu_die(unsigned int cpu)
+{
+	for (unsigned int i = 0; i < 50000; i++) {
+		if (smp_load_acquire(per_cpu_ptr(&cpu_dead_state, cpu))) {
+			pr_info("smpboot: CPU %u is now offline\n", cpu);
+			return;
+		}
+		udelay(100);
+	}
+	pr_err("smpboot: CPU %u didn't die...\n", cpu);
 }
 
 /*
@@ -377,9 +467,12 @@ void smp_init(void)
 	for_each_present_cpu(cpu) {
 		if (cpu == 0)
 			continue;
+		cpuhp_boot_ap(cpu);
 		if (!do_boot_cpu(cpu))
 			booted++;
 	}
+	/* Boot brings CPUs up without the hotplug states: all are active. */
+	cpumask_copy(cpu_active_mask, cpu_online_mask);
 	pr_info("smp: Brought up %u CPU%s in %llu ms (trampoline at %#llx)\n",
 		booted, booted == 1 ? "" : "s",
 		(unsigned long long)((ktime_get_ns() - t0) / 1000000),

@@ -70,6 +70,8 @@ u64 x2apic_icr(u32 low, u32 apicid);
 bool lapic_want_tsc_deadline(bool cpuid_tsc_deadline, bool allowed, bool tsc_known);
 extern u64 lapic_phys_base;
 void setup_local_APIC(void);
+void clear_local_APIC(void);
+void lapic_timer_quiesce(void);
 void apic_icr_write(u32 low, u32 apicid);
 bool apic_wait_icr_idle(void);
 void apic_send_IPI(int cpu, int vector);

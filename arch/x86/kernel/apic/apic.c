@@ -125,6 +125,21 @@ void setup_local_APIC(void)
 			ack_APIC_irq();
 }
 
+/*
+ * The dying CPU, IRQs off: mask every local interrupt source (timer,
+ * LINT0/1, error, performance counter) so that nothing but INIT, SIPI and
+ * NMI IPIs reaches it while it is offline.
+ */
+void clear_local_APIC(void)
+{
+	lapic_timer_quiesce();
+	apic_write(APIC_LVT0, APIC_LVT_MASKED);
+	apic_write(APIC_LVT1, APIC_LVT_MASKED);
+	apic_write(APIC_LVTERR, APIC_LVT_MASKED);
+	apic_write(APIC_LVTPC, APIC_LVT_MASKED);
+	apic_write(APIC_ESR, 0);
+}
+
 bool apic_wait_icr_idle(void)
 {
 	unsigned long spins = 0;

@@ -52,6 +52,13 @@ static void lapic_timer_shutdown(struct clock_event_device *evt)
 		apic_write(APIC_TMICT, 0);
 }
 
+/* A CPU going down: no timer interrupt may arrive after this. */
+void lapic_timer_quiesce(void)
+{
+	apic_write(APIC_LVTT, APIC_LVT_MASKED);
+	lapic_timer_shutdown(this_cpu_ptr(&lapic_events));
+}
+
 /*
  * TSC-deadline counts in TSC cycles: without a TSC frequency (no CPUID
  * 15h, HPET or PIT to calibrate against) ns cannot be turned into

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU hotplug: cpu_down()/cpu_up() at run time, the masks they change,
+ * the refusals, cpus_read_lock() against a take-down, and what happens
+ * to tasks on a CPU going down (pinned by affinity: moved and no longer
+ * affine; migrate-disabled: the take-down waits for the section to end).
+ */
+#include <linux/ktest.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/kthread.h>
+#include <linux/delay.h>
+#include <linux/smp.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/errno.h>
+
+/* The highest online CPU other than 0, or skip. */
+static unsigned int hotplug_victim(struct ktest *t)
+{
+	unsigned int cpu = cpumask_last(cpu_online_mask);
+
+	if (cpu == 0 || cpu >= nr_cpu_ids)
+		ktest_skip(t, "needs a second CPU");
+	return cpu;
+}
+
+static void expect_up(struct ktest *t, unsigned int cpu)
+{
+	KTEST_EXPECT_TRUE(t, cpu_online(cpu));
+	KTEST_EXPECT_TRUE(t, cpu_active(cpu));
+	KTEST_EXPECT_EQ(t, cpuhp_get_state(cpu), CPUHP_ONLINE);
+}
+
+static void expect_down(struct ktest *t, unsigned int cpu)
+{
+	KTEST_EXPECT_FALSE(t, cpu_online(cpu));
+	KTEST_EXPECT_FALSE(t, cpu_active(cpu));
+	KTEST_EXPECT_EQ(t, cpuhp_get_state(cpu), CPUHP_OFFLINE);
+}
+
+static void hotplug_refusals(struct ktest *t)
+{
+	unsigned int online = num_online_cpus();
+
+	KTEST_EXPECT_EQ(t, cpu_down(NR_CPUS), -EINVAL);
+	KTEST_EXPECT_EQ(t, cpu_down(nr_cpu_ids), -EINVAL);
+	KTEST_EXPECT_EQ(t, cpu_up(nr_cpu_ids), -EINVAL);
+	KTEST_EXPECT_EQ(t, cpu_up(-1U), -EINVAL);
+	/* CPU 0 stays (irqlab's CPU 0 is not hotpluggable). */
+	KTEST_EXPECT_EQ(t, cpu_down(0), -EBUSY);
+	/* Bringing up a CPU that is up is no error and changes nothing. */
+	KTEST_EXPECT_EQ(t, cpu_up(0), 0);
+	KTEST_EXPECT_EQ(t, num_online_cpus(), online);
+}
+
+static void hotplug_last_cpu(struct ktest *t)
+{
+	unsigned int cpu, n = 0;
+
+	hotplug_victim(t);
+	/* Down to CPU 0 alone: the last online CPU is refused, as Linux. */
+	for (cpu = nr_cpu_ids - 1; cpu > 0; cpu--)
+		if (cpu_online(cpu)) {
+			KTEST_EXPECT_EQ(t, cpu_down(cpu), 0);
+			n++;
+		}
+	KTEST_EXPECT_EQ(t, num_online_cpus(), 1);
+	KTEST_EXPECT_EQ(t, cpu_down(0), -EBUSY);
+	KTEST_EXPECT_TRUE(t, cpu_online(0));
+	for (cpu = 1; cpu < nr_cpu_ids; cpu++)
+		if (cpu_present(cpu))
+			KTEST_EXPECT_EQ(t, cpu_up(cpu), 0);
+	KTEST_EXPECT_TRUE(t, n > 0);
+}
+
+static void where_am_i(void *arg)
+{
+	*(int *)arg = smp_processor_id();
+}
+
+struct spot {
+	volatile bool stop;
+	volatile bool pinned;		/* in its migrate-disabled section */
+	volatile bool release;		/* end the section */
+	bool migrate_disable;
+	int cpu_in_section;
+	int last_cpu;
+	unsigned long loops;
+};
+
+/* Runs until told to stop, noting where; optionally pinned for a while. */
+static int spot_fn(void *arg)
+{
+	struct spot *s = arg;
+
+	if (s->migrate_disable) {
+		migrate_disable();
+		s->cpu_in_section = smp_processor_id();
+		WRITE_ONCE(s->pinned, true);
+		while (!READ_ONCE(s->release)) {
+			/* Sleeps pinned: the CPU must wait for it all the same. */
+			msleep(1);
+			if (smp_processor_id() != s->cpu_in_section)
+				s->cpu_in_section = -1;
+		}
+		migrate_enable();
+		WRITE_ONCE(s->pinned, false);
+	}
+	while (!READ_ONCE(s->stop)) {
+		s->last_cpu = smp_processor_id();
+		s->loops++;
+		msleep(1);
+	}
+	return 0;
+}
+
+static void hotplug_down_up(struct ktest *t)
+{
+	unsigned int cpu = hotplug_victim(t), online = num_online_cpus();
+	int where = -1;
+
+	for (int i = 0; i < 3; i++) {
+		KTEST_ASSERT_EQ(t, cpu_down(cpu), 0);
+		expect_down(t, cpu);
+		KTEST_EXPECT_EQ(t, num_online_cpus(), online - 1);
+		/* An IPI to a CPU that is gone is refused, not lost. */
+		KTEST_EXPECT_EQ(t, smp_call_function_single(cpu, where_am_i, &where, 1), -ENXIO);
+		KTEST_ASSERT_EQ(t, cpu_up(cpu), 0);
+		expect_up(t, cpu);
+		KTEST_EXPECT_EQ(t, smp_call_function_single(cpu, where_am_i, &where, 1), 0);
+		KTEST_EXPECT_EQ(t, where, (int)cpu);
+	}
+}
+
+/*
+ * A task bound to the CPU by affinity alone (not a per-CPU kthread) is
+ * pushed off and its affinity widened, as Linux's select_fallback_rq().
+ */
+static void hotplug_bound_task(struct ktest *t)
+{
+	unsigned int cpu = hotplug_victim(t);
+	static struct spot s;
+	struct task_struct *p;
+	u64 mark;
+
+	s = (struct spot){ .last_cpu = -1 };
+	p = ktest_kthread(spot_fn, &s, "hp-bound", cpu, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	wake_up_process(p);
+	while (READ_ONCE(s.loops) < 3)
+		msleep(1);
+	KTEST_EXPECT_EQ(t, s.last_cpu, (int)cpu);
+	mark = ktest_log_mark();
+	KTEST_ASSERT_EQ(t, cpu_down(cpu), 0);
+	s.loops = 0;
+	while (READ_ONCE(s.loops) < 3)
+		msleep(1);
+	KTEST_EXPECT_NE(t, s.last_cpu, (int)cpu);
+	KTEST_EXPECT_TRUE(t, ktest_log_contains(mark, "no longer affine to cpu"));
+	KTEST_EXPECT_TRUE(t, p->nr_cpus_allowed > 1);
+	WRITE_ONCE(s.stop, true);
+	KTEST_EXPECT_EQ(t, cpu_up(cpu), 0);
+}
+
+struct downer {
+	unsigned int cpu;
+	int ret;
+	volatile bool done;
+};
+
+static int downer_fn(void *arg)
+{
+	struct downer *d = arg;
+
+	d->ret = cpu_down(d->cpu);
+	WRITE_ONCE(d->done, true);
+	return 0;
+}
+
+static struct task_struct *start_downer(struct ktest *t, struct downer *d)
+{
+	struct task_struct *p = ktest_kthread(downer_fn, d, "hp-down", 0, SCHED_NORMAL, 0);
+
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	wake_up_process(p);
+	return p;
+}
+
+/* A migrate-disabled task finishes its section before its CPU goes. */
+static void hotplug_migrate_disabled(struct ktest *t)
+{
+	unsigned int cpu = hotplug_victim(t);
+	static struct spot s;
+	static struct downer d;
+	struct task_struct *p;
+
+	s = (struct spot){ .migrate_disable = true, .last_cpu = -1 };
+	/* Started on the CPU, then free to go anywhere but for the section. */
+	p = ktest_kthread(spot_fn, &s, "hp-pinned", cpu, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	wake_up_process(p);
+	while (!READ_ONCE(s.pinned))
+		msleep(1);
+	set_cpus_allowed_ptr(p, cpu_possible_mask);
+	d = (struct downer){ .cpu = cpu };
+	start_downer(t, &d);
+	msleep(50);
+	/* Still in the section: the CPU must still be there. */
+	KTEST_EXPECT_FALSE(t, READ_ONCE(d.done));
+	KTEST_EXPECT_TRUE(t, cpu_online(cpu));
+	KTEST_EXPECT_FALSE(t, cpu_active(cpu));
+	WRITE_ONCE(s.release, true);
+	while (!READ_ONCE(d.done))
+		msleep(1);
+	KTEST_EXPECT_EQ(t, d.ret, 0);
+	KTEST_EXPECT_EQ(t, s.cpu_in_section, (int)cpu);
+	expect_down(t, cpu);
+	s.loops = 0;
+	while (READ_ONCE(s.loops) < 3)
+		msleep(1);
+	KTEST_EXPECT_NE(t, s.last_cpu, (int)cpu);
+	WRITE_ONCE(s.stop, true);
+	KTEST_EXPECT_EQ(t, cpu_up(cpu), 0);
+	expect_up(t, cpu);
+}
+
+/* cpus_read_lock() holds a take-down off until it is dropped. */
+static void hotplug_read_lock(struct ktest *t)
+{
+	unsigned int cpu = hotplug_victim(t);
+	static struct downer d;
+
+	d = (struct downer){ .cpu = cpu };
+	cpus_read_lock();
+	start_downer(t, &d);
+	msleep(50);
+	KTEST_EXPECT_FALSE(t, READ_ONCE(d.done));
+	KTEST_EXPECT_TRUE(t, cpu_online(cpu));
+	KTEST_EXPECT_TRUE(t, cpu_active(cpu));
+	cpus_read_unlock();
+	while (!READ_ONCE(d.done))
+		msleep(1);
+	KTEST_EXPECT_EQ(t, d.ret, 0);
+	expect_down(t, cpu);
+	KTEST_EXPECT_EQ(t, cpu_up(cpu), 0);
+}
+
+/* Per-state bookkeeping of the callbacks a dynamic state received. */
+static atomic_t ap_up_calls, ap_down_calls, bp_dead_calls;
+static volatile int ap_up_where, ap_down_where, bp_dead_where;
+static volatile bool bp_dead_was_online;
+
+static int test_ap_online(unsigned int cpu)
+{
+	ap_up_where = smp_processor_id() == cpu ? (int)cpu : -1;
+	atomic_inc(&ap_up_calls);
+	return 0;
+}
+
+static int test_ap_offline(unsigned int cpu)
+{
+	ap_down_where = smp_processor_id() == cpu ? (int)cpu : -1;
+	atomic_inc(&ap_down_calls);
+	return 0;
+}
+
+static int test_bp_dead(unsigned int cpu)
+{
+	bp_dead_where = smp_processor_id();
+	bp_dead_was_online = cpu_online(cpu);
+	atomic_inc(&bp_dead_calls);
+	return 0;
+}
+
+/*
+ * Callbacks run where their section says: the online section on the
+ * plugged CPU, the prepare section's teardown (_DEAD) on the control CPU
+ * after the CPU has gone.  cpuhp_setup_state() runs startup on every CPU
+ * past the state; _nocalls does not.
+ */
+static void hotplug_states(struct ktest *t)
+{
+	unsigned int cpu = hotplug_victim(t);
+	int ap, bp;
+
+	atomic_set(&ap_up_calls, 0);
+	atomic_set(&ap_down_calls, 0);
+	atomic_set(&bp_dead_calls, 0);
+	ap = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "test:online", test_ap_online,
+			       test_ap_offline);
+	KTEST_ASSERT_TRUE(t, ap >= CPUHP_AP_ONLINE_DYN && ap <= CPUHP_AP_ONLINE_DYN_END);
+	KTEST_EXPECT_EQ(t, atomic_read(&ap_up_calls), (int)num_online_cpus());
+	bp = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "test:dead", NULL, test_bp_dead);
+	KTEST_ASSERT_TRUE(t, bp >= CPUHP_BP_PREPARE_DYN && bp <= CPUHP_BP_PREPARE_DYN_END);
+	KTEST_EXPECT_EQ(t, atomic_read(&bp_dead_calls), 0);
+	/* A fixed state already taken is refused. */
+	KTEST_EXPECT_EQ(t, cpuhp_setup_state_nocalls(CPUHP_AP_ACTIVE, "test:taken", NULL, NULL),
+			-EBUSY);
+
+	atomic_set(&ap_up_calls, 0);
+	KTEST_ASSERT_EQ(t, cpu_down(cpu), 0);
+	KTEST_EXPECT_EQ(t, atomic_read(&ap_down_calls), 1);
+	KTEST_EXPECT_EQ(t, ap_down_where, (int)cpu);
+	KTEST_EXPECT_EQ(t, atomic_read(&bp_dead_calls), 1);
+	KTEST_EXPECT_NE(t, bp_dead_where, (int)cpu);
+	KTEST_EXPECT_FALSE(t, bp_dead_was_online);
+	KTEST_ASSERT_EQ(t, cpu_up(cpu), 0);
+	KTEST_EXPECT_EQ(t, atomic_read(&ap_up_calls), 1);
+	KTEST_EXPECT_EQ(t, ap_up_where, (int)cpu);
+
+	cpuhp_remove_state_nocalls(ap);
+	cpuhp_remove_state_nocalls(bp);
+	KTEST_ASSERT_EQ(t, cpu_down(cpu), 0);
+	KTEST_ASSERT_EQ(t, cpu_up(cpu), 0);
+	KTEST_EXPECT_EQ(t, atomic_read(&ap_down_calls), 1);
+	KTEST_EXPECT_EQ(t, atomic_read(&bp_dead_calls), 1);
+}
+
+static struct ktest_case hotplug_cases[] = {
+	KTEST_CASE(hotplug_refusals),
+	KTEST_CASE(hotplug_down_up),
+	KTEST_CASE(hotplug_states),
+	KTEST_CASE(hotplug_read_lock),
+	KTEST_CASE(hotplug_bound_task),
+	KTEST_CASE(hotplug_migrate_disabled),
+	KTEST_CASE(hotplug_last_cpu),
+	{}
+};
+
+static struct ktest_suite hotplug_suite = {
+	.name = "hotplug",
+	.cases = hotplug_cases,
+};
+ktest_register_suite(hotplug_suite);
