@@ -653,6 +653,7 @@ static struct worker *create_worker(struct worker_pool *wp)
 	/* the pool's CPU is down: the new worker is unbound like the others */
 	if (wp->flags & POOL_DISASSOCIATED) {
 		wkr->flags |= WORKER_UNBOUND;
+		kthread_set_per_cpu(p, -1);
 		WARN_ON_ONCE(set_cpus_allowed_ptr(p, cpu_possible_mask) < 0);
 	}
 
@@ -829,9 +830,12 @@ static void unbind_workers(int cpu)
 		wp->flags |= POOL_DISASSOCIATED;
 		raw_spin_unlock_irq(&wp->lock);
 
-		for_each_pool_worker(wkr, wp)
+		/* no longer per-CPU kthreads: balance_push moves them off */
+		for_each_pool_worker(wkr, wp) {
+			kthread_set_per_cpu(wkr->task, -1);
 			WARN_ON_ONCE(set_cpus_allowed_ptr(wkr->task,
 							  cpu_possible_mask) < 0);
+		}
 		mutex_unlock(&wq_pool_attach_mutex);
 
 		/*
@@ -865,9 +869,11 @@ static void rebind_workers(struct worker_pool *wp)
 
 	lockdep_assert_held(&wq_pool_attach_mutex);
 
-	for_each_pool_worker(wkr, wp)
+	for_each_pool_worker(wkr, wp) {
 		WARN_ON_ONCE(set_cpus_allowed_ptr(wkr->task,
 						  cpumask_of(wp->cpu)) < 0);
+		kthread_set_per_cpu(wkr->task, wp->cpu);
+	}
 
 	raw_spin_lock_irq(&wp->lock);
 	wp->flags &= ~POOL_DISASSOCIATED;
