@@ -90,10 +90,17 @@ static void __flush_smp_call_function_queue(bool warn_cpu_offline)
 	}
 }
 
-/* Runs when a CPU goes idle. */
+/*
+ * Runs when a CPU goes idle (and on the dying CPU): the callbacks expect
+ * hard-IRQ-like context, interrupts off, as in the IPI.
+ */
 void flush_smp_call_function_queue(void)
 {
+	unsigned long flags;
+
+	local_irq_save(flags);
 	__flush_smp_call_function_queue(false);
+	local_irq_restore(flags);
 }
 
 void generic_smp_call_function_interrupt(void)
