@@ -389,8 +389,9 @@ static int softirq_cpu_dead(unsigned int cpu)
 }
 
 /*
- * ksoftirqd/N stays bound to N; while N is down it is parked by the
- * hotplug core like Linux's smpboot threads.
+ * ksoftirqd/N stays bound to N, a per-CPU kthread that may run there
+ * until N is dead.  (Linux parks it, as an smpboot thread, at
+ * CPUHP_AP_SMPBOOT_THREADS; irqlab's core does not park it yet.)
  */
 void spawn_ksoftirqd(void)
 {
