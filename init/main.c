@@ -654,6 +654,7 @@ __noreturn void start_kernel(void)
 	tick_setup_local();
 	local_irq_enable();
 	smp_init();
+	hrtimers_init();
 	print_mode_line();
 	mm_init();
 	rest_init();

@@ -11,6 +11,9 @@
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
 #include <linux/errno.h>
+#include <linux/lockdep.h>
+#include <linux/printk.h>
+#include <linux/kallsyms.h>
 #include <asm/apic.h>
 #include <asm/irq_vectors.h>
 #include <asm/processor.h>
@@ -46,11 +49,36 @@ static bool csd_queue(int cpu, call_single_data_t *csd)
 	return llist_add(&csd->node, &per_cpu(call_single_queue, cpu));
 }
 
-/* Runs in the call-function IPI handler (and when a CPU goes idle). */
-void flush_smp_call_function_queue(void)
+/*
+ * Run this CPU's queued requests.  @warn_cpu_offline: called from the
+ * IPI, where requests found on a CPU already marked offline mean a sender
+ * raced with its take-down; they are still run, and named.
+ */
+static void __flush_smp_call_function_queue(bool warn_cpu_offline)
 {
-	struct llist_node *entry = llist_del_all(this_cpu_ptr(&call_single_queue));
+	struct llist_head *head = this_cpu_ptr(&call_single_queue);
+	struct llist_node *entry;
 
+	lockdep_assert_irqs_disabled();
+	if (unlikely(warn_cpu_offline && !cpu_online(smp_processor_id()) &&
+		     !llist_empty(head))) {
+		static bool warned;
+		struct llist_node *n;
+		char sym[128];
+
+		if (!warned) {
+			warned = true;
+			pr_warn("IPI on offline CPU %d\n", smp_processor_id());
+			WARN_ON_ONCE(1);
+			for (n = head->first; n; n = n->next) {
+				sprint_symbol(sym, (unsigned long)llist_entry(n,
+					call_single_data_t, node)->func);
+				pr_warn("IPI callback %s sent to offline CPU\n", sym);
+			}
+		}
+	}
+
+	entry = llist_del_all(head);
 	entry = llist_reverse_order(entry);
 	while (entry) {
 		call_single_data_t *csd = llist_entry(entry, call_single_data_t, node);
@@ -62,10 +90,24 @@ void flush_smp_call_function_queue(void)
 	}
 }
 
+/*
+ * Runs when a CPU goes idle (and on the dying CPU): the callbacks expect
+ * hard-IRQ-like context, interrupts off, as in the IPI.
+ */
+void flush_smp_call_function_queue(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__flush_smp_call_function_queue(false);
+	local_irq_restore(flags);
+}
+
 void generic_smp_call_function_interrupt(void)
 {
-	flush_smp_call_function_queue();
+	__flush_smp_call_function_queue(true);
 }
+
 
 static void smp_call_warn_irqs(bool wait)
 {

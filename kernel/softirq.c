@@ -28,6 +28,7 @@
 #include <linux/ktime.h>
 #include <linux/jiffies.h>
 #include <linux/local_lock.h>
+#include <linux/cpu.h>
 
 /*
  * One __do_softirq() call goes round again for what was raised meanwhile
@@ -381,9 +382,40 @@ static int ksoftirqd_fn(void *unused)
 	return 0;
 }
 
+/*
+ * CPUHP_SOFTIRQ_DEAD teardown, on the control CPU once @cpu has stopped.
+ * Linux hands the dead CPU's tasklet lists over here (takeover_tasklets)
+ * and raises TASKLET_SOFTIRQ locally; irqlab has no tasklets, so what is
+ * taken over is what the dead CPU still had pending: raised again here,
+ * so that nothing raised there in its last moments is lost.  The actions
+ * serve the CPU they run on, whose per-CPU queues the other teardowns
+ * (hrtimers, RCU) have filled with the dead CPU's work.
+ */
+static int softirq_cpu_dead(unsigned int cpu)
+{
+	unsigned long pending;
+
+	local_irq_disable();
+	pending = per_cpu(softirq_pending, cpu);
+	per_cpu(softirq_pending, cpu) = 0;
+	for (unsigned int nr = 0; nr < NR_SOFTIRQS; nr++)
+		if (pending & (1UL << nr))
+			raise_softirq_irqoff(nr);
+	local_irq_enable();
+	return 0;
+}
+
+/*
+ * ksoftirqd/N stays bound to N, a per-CPU kthread that may run there
+ * until N is dead.  (Linux parks it, as an smpboot thread, at
+ * CPUHP_AP_SMPBOOT_THREADS; irqlab's core does not park it yet.)
+ */
 void spawn_ksoftirqd(void)
 {
 	int cpu;
+
+	cpuhp_setup_state_nocalls(CPUHP_SOFTIRQ_DEAD, "softirq:dead", NULL,
+				  softirq_cpu_dead);
 
 	for_each_online_cpu(cpu) {
 		struct task_struct *p = kthread_create(ksoftirqd_fn, NULL, "ksoftirqd/%d", cpu);

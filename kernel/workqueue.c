@@ -35,6 +35,9 @@
 #include <linux/kallsyms.h>
 #include <linux/moduleparam.h>
 #include <linux/jiffies.h>
+#include <linux/cpu.h>
+#include <linux/mutex.h>
+#include <linux/lockdep.h>
 #include <asm/processor.h>
 
 #include "workqueue_internal.h"
@@ -45,13 +48,17 @@ enum {
 
 	/* pool->flags */
 	POOL_MANAGER_ACTIVE	= 1 << 0,	/* a worker is creating workers */
+	POOL_DISASSOCIATED	= 1 << 2,	/* the pool's CPU is down */
 
 	/* worker->flags */
 	WORKER_DIE		= 1 << 1,	/* reaped: exit when woken */
 	WORKER_IDLE		= 1 << 2,	/* on the idle list */
 	WORKER_PREP		= 1 << 3,	/* between waking and running items */
+	WORKER_UNBOUND		= 1 << 7,	/* may run anywhere (CPU down) */
+	WORKER_REBOUND		= 1 << 8,	/* bound again, not yet counted */
 	/* a worker with any of these is not counted in nr_running */
-	WORKER_NOT_RUNNING	= WORKER_PREP | WORKER_IDLE,
+	WORKER_NOT_RUNNING	= WORKER_PREP | WORKER_IDLE | WORKER_UNBOUND |
+				  WORKER_REBOUND,
 
 	MAX_IDLE_WORKERS_RATIO	= 4,	/* 1/4 of the busy ones may stay idle */
 };
@@ -63,6 +70,26 @@ core_param_range("workqueue.idle_timeout_ms", wq_idle_timeout_ms, uint, 1, 3600 
 
 static DEFINE_PER_CPU(struct worker_pool [NR_STD_WORKER_POOLS], cpu_worker_pools);
 static bool wq_online;
+/*
+ * Held while a worker's CPU binding is decided (create_worker()) and
+ * while a pool is unbound or rebound, so that POOL_DISASSOCIATED cannot
+ * change under either.
+ */
+static DEFINE_MUTEX(wq_pool_attach_mutex);
+
+#define for_each_cpu_worker_pool(wp, cpu)				\
+	for ((wp) = &per_cpu(cpu_worker_pools, cpu)[0];			\
+	     (wp) < &per_cpu(cpu_worker_pools, cpu)[NR_STD_WORKER_POOLS]; (wp)++)
+
+/*
+ * Every worker attached to @wp: a slot is taken and released under
+ * wq_pool_attach_mutex (create_worker(), a dying worker_thread()), which
+ * the caller holds, so each one seen has its task.
+ */
+#define for_each_pool_worker(wkr, wp)					\
+	for (int __id = 0; __id < NR_POOL_WORKERS; __id++)		\
+		if (!test_bit(__id, &(wp)->worker_ids) ||		\
+		    !((wkr) = &(wp)->workers[__id])->task) { } else
 
 static struct workqueue_struct system_wq_struct = { .name = "events" };
 static struct workqueue_struct system_highpri_wq_struct = {
@@ -202,8 +229,8 @@ void wq_worker_sleeping(struct task_struct *t)
 
 	raw_spin_lock_irqsave(&wp->lock, flags);
 	/*
-	 * Rechecked under the lock as Linux does; there, unbinding a pool on
-	 * CPU hotplug can set NOT_RUNNING meanwhile.  irqlab has no hotplug.
+	 * Rechecked under the lock: unbind_workers() may have set UNBOUND
+	 * meanwhile and zeroed nr_running, which must stay zero then.
 	 */
 	if (wkr->flags & WORKER_NOT_RUNNING) {
 		raw_spin_unlock_irqrestore(&wp->lock, flags);
@@ -495,6 +522,10 @@ static void process_one_work(struct worker *wkr, struct work_struct *wk)
 		return;
 	}
 
+	/* a bound pool's workers run on its CPU */
+	WARN_ON_ONCE(!(wp->flags & POOL_DISASSOCIATED) &&
+		     raw_smp_processor_id() != wp->cpu);
+
 	list_add(&wkr->busy_entry, &wp->busy_list);
 	wkr->current_work = wk;
 	wkr->current_func = func;
@@ -581,12 +612,15 @@ static struct worker *create_worker(struct worker_pool *wp)
 	struct task_struct *p;
 	int id;
 
+	/* held until the worker is bound or unbound as its pool is */
+	mutex_lock(&wq_pool_attach_mutex);
 	raw_spin_lock_irq(&wp->lock);
 	for (id = 0; id < NR_POOL_WORKERS; id++)
 		if (!test_bit(id, &wp->worker_ids))
 			break;
 	if (id == NR_POOL_WORKERS) {
 		raw_spin_unlock_irq(&wp->lock);
+		mutex_unlock(&wq_pool_attach_mutex);
 		return NULL;
 	}
 	__set_bit(id, &wp->worker_ids);
@@ -607,6 +641,7 @@ static struct worker *create_worker(struct worker_pool *wp)
 		raw_spin_lock_irq(&wp->lock);
 		__clear_bit(id, &wp->worker_ids);
 		raw_spin_unlock_irq(&wp->lock);
+		mutex_unlock(&wq_pool_attach_mutex);
 		return NULL;
 	}
 	kthread_bind(p, wp->cpu);
@@ -615,11 +650,19 @@ static struct worker *create_worker(struct worker_pool *wp)
 		set_user_nice(p, HIGHPRI_NICE_LEVEL);
 	wkr->task = p;
 
+	/* the pool's CPU is down: the new worker is unbound like the others */
+	if (wp->flags & POOL_DISASSOCIATED) {
+		wkr->flags |= WORKER_UNBOUND;
+		kthread_set_per_cpu(p, -1);
+		WARN_ON_ONCE(set_cpus_allowed_ptr(p, cpu_possible_mask) < 0);
+	}
+
 	raw_spin_lock_irq(&wp->lock);
 	wp->nr_workers++;
 	worker_enter_idle(wkr);
 	wake_up_process(p);
 	raw_spin_unlock_irq(&wp->lock);
+	mutex_unlock(&wq_pool_attach_mutex);
 	return wkr;
 }
 
@@ -707,11 +750,16 @@ static int worker_thread(void *arg)
 woke_up:
 	raw_spin_lock_irq(&wp->lock);
 	if (unlikely(wkr->flags & WORKER_DIE)) {
+		raw_spin_unlock_irq(&wp->lock);
+		/* leave the pool where unbind/rebind cannot be walking it */
+		mutex_lock(&wq_pool_attach_mutex);
+		raw_spin_lock_irq(&wp->lock);
 		current->flags &= ~PF_WQ_WORKER;
 		current->thread_data = NULL;
 		/* the slot may be reused once the bit is clear: touch it no more */
 		__clear_bit(wkr->id, &wp->worker_ids);
 		raw_spin_unlock_irq(&wp->lock);
+		mutex_unlock(&wq_pool_attach_mutex);
 		return 0;
 	}
 	worker_leave_idle(wkr);
@@ -723,8 +771,12 @@ recheck:
 		goto recheck;
 
 	WARN_ON_ONCE(!list_empty(&wkr->scheduled));
-	/* counted in nr_running from here: a second woken worker backs off */
-	worker_clr_flags(wkr, WORKER_PREP);
+	/*
+	 * Counted in nr_running from here: a second woken worker backs off.
+	 * A worker rebound after its CPU came back is counted again only
+	 * now, at the start of a run.
+	 */
+	worker_clr_flags(wkr, WORKER_PREP | WORKER_REBOUND);
 	do {
 		struct work_struct *wk = list_first_entry(&wp->worklist,
 							  struct work_struct, entry);
@@ -757,6 +809,132 @@ void wq_pool_counts(int cpu, bool highpri, int *nr_workers, int *idle)
 	raw_spin_unlock_irq(&wp->lock);
 }
 
+/* ---------------------------------------------------------- CPU hotplug */
+
+/*
+ * @cpu is going down: its pools stop being bound.  Every worker is
+ * marked UNBOUND (so none is counted in nr_running any more) and may run
+ * anywhere; the pool is DISASSOCIATED, so that items queued on it still
+ * run, on whichever CPU its workers get, without concurrency management.
+ */
+static void unbind_workers(int cpu)
+{
+	struct worker_pool *wp;
+	struct worker *wkr;
+
+	for_each_cpu_worker_pool(wp, cpu) {
+		mutex_lock(&wq_pool_attach_mutex);
+		raw_spin_lock_irq(&wp->lock);
+		for_each_pool_worker(wkr, wp)
+			wkr->flags |= WORKER_UNBOUND;
+		wp->flags |= POOL_DISASSOCIATED;
+		raw_spin_unlock_irq(&wp->lock);
+
+		/* no longer per-CPU kthreads: balance_push moves them off */
+		for_each_pool_worker(wkr, wp) {
+			kthread_set_per_cpu(wkr->task, -1);
+			WARN_ON_ONCE(set_cpus_allowed_ptr(wkr->task,
+							  cpu_possible_mask) < 0);
+		}
+		mutex_unlock(&wq_pool_attach_mutex);
+
+		/*
+		 * Pass through the scheduler once: a worker of this CPU that
+		 * was about to block has then seen UNBOUND, and no
+		 * wq_worker_sleeping() decrements nr_running after the reset.
+		 */
+		schedule();
+		atomic_set(&wp->nr_running, 0);
+
+		/*
+		 * Without concurrency management a blocking item could hold
+		 * up the rest: start a worker on what is queued.
+		 */
+		raw_spin_lock_irq(&wp->lock);
+		wake_up_worker(wp);
+		raw_spin_unlock_irq(&wp->lock);
+	}
+}
+
+/*
+ * @wp's CPU is back: bind its workers to it again.  The affinity is
+ * restored first, then UNBOUND is swapped for REBOUND under the pool lock;
+ * each worker drops REBOUND (and is counted again) when it next starts
+ * running items.  Idle workers are woken so they move to the CPU before
+ * any local wake-up expects them there.
+ */
+static void rebind_workers(struct worker_pool *wp)
+{
+	struct worker *wkr;
+
+	lockdep_assert_held(&wq_pool_attach_mutex);
+
+	for_each_pool_worker(wkr, wp) {
+		WARN_ON_ONCE(set_cpus_allowed_ptr(wkr->task,
+						  cpumask_of(wp->cpu)) < 0);
+		kthread_set_per_cpu(wkr->task, wp->cpu);
+	}
+
+	raw_spin_lock_irq(&wp->lock);
+	wp->flags &= ~POOL_DISASSOCIATED;
+	for_each_pool_worker(wkr, wp) {
+		unsigned int worker_flags = wkr->flags;
+
+		if (worker_flags & WORKER_IDLE)
+			wake_up_process(wkr->task);
+		WARN_ON_ONCE(!(worker_flags & WORKER_UNBOUND));
+		worker_flags |= WORKER_REBOUND;
+		worker_flags &= ~WORKER_UNBOUND;
+		/* wq_worker_running() reads the flags without the lock */
+		WRITE_ONCE(wkr->flags, worker_flags);
+	}
+	raw_spin_unlock_irq(&wp->lock);
+}
+
+/* CPUHP_WORKQUEUE_PREP startup: a pool that has no worker gets one. */
+int workqueue_prepare_cpu(unsigned int cpu)
+{
+	struct worker_pool *wp;
+
+	for_each_cpu_worker_pool(wp, cpu) {
+		if (wp->nr_workers)
+			continue;
+		if (!create_worker(wp))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* CPUHP_AP_WORKQUEUE_ONLINE startup, on @cpu in its hotplug thread. */
+int workqueue_online_cpu(unsigned int cpu)
+{
+	struct worker_pool *wp;
+
+	for_each_cpu_worker_pool(wp, cpu) {
+		mutex_lock(&wq_pool_attach_mutex);
+		if (wp->flags & POOL_DISASSOCIATED)
+			rebind_workers(wp);
+		mutex_unlock(&wq_pool_attach_mutex);
+	}
+	return 0;
+}
+
+/* CPUHP_AP_WORKQUEUE_ONLINE teardown, on @cpu in its hotplug thread. */
+int workqueue_offline_cpu(unsigned int cpu)
+{
+	/* the pools' workers must be unbound from their own CPU */
+	if (WARN_ON(cpu != smp_processor_id()))
+		return -1;
+	unbind_workers(cpu);
+	return 0;
+}
+
+/* True while @cpu's pools are unbound (tests). */
+bool wq_pool_disassociated(int cpu)
+{
+	return READ_ONCE(per_cpu(cpu_worker_pools, cpu)[0].flags) & POOL_DISASSOCIATED;
+}
+
 /* Called from sched_init_smp() with every CPU online. */
 void workqueue_init(void)
 {
@@ -782,4 +960,10 @@ void workqueue_init(void)
 			WARN_ON(!create_worker(per_cpu_ptr(&cpu_worker_pools[i], cpu)));
 	smp_mb();
 	WRITE_ONCE(wq_online, true);
+
+	/* Linux has these two in its static hotplug table. */
+	cpuhp_setup_state_nocalls(CPUHP_WORKQUEUE_PREP, "workqueue:prepare",
+				  workqueue_prepare_cpu, NULL);
+	cpuhp_setup_state_nocalls(CPUHP_AP_WORKQUEUE_ONLINE, "workqueue:online",
+				  workqueue_online_cpu, workqueue_offline_cpu);
 }

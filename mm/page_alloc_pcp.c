@@ -23,6 +23,8 @@
 #include <linux/workqueue.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/cpu.h>
+#include <linux/vmstat.h>
 #include "internal.h"
 
 struct pagesets {
@@ -194,6 +196,31 @@ void drain_local_pages(struct zone *zone)
 		drain_pages_zone(cpu, zone);
 }
 
+/* Every zone's lists of @cpu: this CPU, or one that is dead. */
+static void drain_pages(unsigned int cpu)
+{
+	struct zone *zone;
+
+	for_each_populated_zone(zone)
+		drain_pages_zone(cpu, zone);
+}
+
+/*
+ * CPUHP_PAGE_ALLOC teardown, on the control CPU once @cpu has stopped:
+ * the pages cached on its lists would otherwise stay there until it came
+ * back.  The lock taken is this CPU's pagesets.lock, as in Linux: the
+ * dead CPU's lists have no other user.  Its event counters are folded
+ * into this CPU's.  Linux then recomputes each zone's pcp high limit for
+ * the online CPU count (zone_pcp_update); irqlab's limit is per possible
+ * CPU, so it does not change.
+ */
+static int page_alloc_cpu_dead(unsigned int cpu)
+{
+	drain_pages(cpu);
+	vm_events_fold_cpu(cpu);
+	return 0;
+}
+
 struct pcpu_drain {
 	struct zone *zone;
 	struct work_struct work;
@@ -209,6 +236,9 @@ struct workqueue_struct *mm_percpu_wq;
 void init_mm_internals(void)
 {
 	mm_percpu_wq = system_wq;
+	/* Linux registers it in page_alloc_init(); irqlab's first fit is here. */
+	cpuhp_setup_state_nocalls(CPUHP_PAGE_ALLOC, "mm/page_alloc:pcp",
+				  NULL, page_alloc_cpu_dead);
 }
 
 /*

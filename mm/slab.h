@@ -123,6 +123,7 @@ slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
 int __kmem_cache_shutdown(struct kmem_cache *s);
 void __kmem_cache_release(struct kmem_cache *s);
 int __kmem_cache_shrink(struct kmem_cache *s);
+int __kmem_cache_shrink_cpus_locked(struct kmem_cache *s);
 void slab_kmem_cache_release(struct kmem_cache *s);
 bool __kmem_cache_empty(struct kmem_cache *s);
 

@@ -14,6 +14,7 @@
  * walk of it that may sleep (creation, destruction, the reports).
  */
 #include <linux/slab.h>
+#include <linux/cpu.h>
 #include <linux/string.h>
 #include <linux/err.h>
 #include <linux/errno.h>
@@ -373,6 +374,12 @@ void kmem_cache_destroy(struct kmem_cache *s)
 	if (unlikely(!s))
 		return;
 
+	/*
+	 * The hotplug lock before slab_mutex, as slub_cpu_dead() nests them
+	 * (it runs under the hotplug writer); the shutdown then flushes the
+	 * CPUs without taking the lock again.
+	 */
+	cpus_read_lock();
 	mutex_lock(&slab_mutex);
 	s->refcount--;
 	if (!s->refcount) {
@@ -387,6 +394,7 @@ void kmem_cache_destroy(struct kmem_cache *s)
 		}
 	}
 	mutex_unlock(&slab_mutex);
+	cpus_read_unlock();
 
 	if (release_after_gp) {
 		rcu_barrier();
@@ -425,15 +433,24 @@ static unsigned long slab_caches_scan(struct shrinker *sh, struct shrink_control
 	struct kmem_cache *s;
 	unsigned long n = 0;
 
-	if (!mutex_trylock(&slab_mutex))
+	/*
+	 * Same order as kmem_cache_destroy(): the hotplug lock, then
+	 * slab_mutex, both only tried (reclaim may run under either).
+	 */
+	if (!cpus_read_trylock())
 		return SHRINK_STOP;
+	if (!mutex_trylock(&slab_mutex)) {
+		cpus_read_unlock();
+		return SHRINK_STOP;
+	}
 	list_for_each_entry(s, &slab_caches, list) {
 		if (n >= sc->nr_to_scan)
 			break;
-		kmem_cache_shrink(s);
+		__kmem_cache_shrink_cpus_locked(s);
 		n++;
 	}
 	mutex_unlock(&slab_mutex);
+	cpus_read_unlock();
 	sc->nr_scanned = n;
 	return n;
 }

@@ -48,6 +48,7 @@
 #include <linux/bug.h>
 #include <linux/kernel.h>
 #include <linux/jiffies.h>
+#include <linux/cpu.h>
 #include <asm/processor.h>
 #include "slab.h"
 #include "slub.h"
@@ -795,9 +796,37 @@ flush_cpu_slab(struct work_struct *item)
 	unfreeze_partials(s);
 }
 
+/*
+ * The work items are queued on the online CPUs: hold the hotplug lock so
+ * that none of them goes away between queuing and waiting.  Callers that
+ * already hold it (kmem_cache_destroy, the slab shrinker) call
+ * flush_all_cpus_locked() directly.
+ */
 void flush_all(struct kmem_cache *s)
 {
+	cpus_read_lock();
 	flush_all_cpus_locked(s);
+	cpus_read_unlock();
+}
+
+/*
+ * CPUHP_SLUB_DEAD teardown, on the control CPU once @cpu has stopped:
+ * nothing runs on @cpu any more, so its CPU slab and CPU partial slabs
+ * of every cache are handed back from here.  The series removed the
+ * interrupt disabling around it: __flush_cpu_slab() takes list_lock with
+ * its own irqsave and the dead CPU's kmem_cache_cpu has no other user.
+ */
+int slub_cpu_dead(unsigned int cpu)
+{
+	struct kmem_cache *s;
+
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(s, &slab_caches, list) {
+		slub_probe(SLUB_PROBE_CPU_DEAD);
+		__flush_cpu_slab(s, cpu);
+	}
+	mutex_unlock(&slab_mutex);
+	return 0;
 }
 
 /* ------------------------------------------------------------- counts */

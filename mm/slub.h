@@ -509,6 +509,16 @@ static inline void list_slab_objects(struct kmem_cache *cache,
  * (mm/slub.c); validate_slab_cache() needs them all there.
  */
 void flush_all(struct kmem_cache *s);
+/*
+ * The same with the CPU hotplug lock already held by the caller (5.15:
+ * kmem_cache_destroy() takes it before slab_mutex; flush_all() would
+ * take it again).  The pre-series port never takes the lock.
+ */
+void flush_all_cpus_locked(struct kmem_cache *s);
+/* CPUHP_SLUB_DEAD: a dead CPU's slabs back to the node lists (each port). */
+int slub_cpu_dead(unsigned int cpu);
+/* No cache holds slabs on an offline CPU (run=hotplug); the count found. */
+int slub_hotplug_check(void);
 
 /*
  * Test-only observation points (CONFIG_SLUB_SCOPE_PROBE): SLUB reports
@@ -522,6 +532,7 @@ enum slub_probe_site {
 	SLUB_PROBE_FLUSH,		/* flush_cpu_slab / __flush_cpu_slab */
 	SLUB_PROBE_DEACTIVATE_WALK,	/* deactivate_slab's freelist walk */
 	SLUB_PROBE_UNFREEZE,		/* __unfreeze_partials */
+	SLUB_PROBE_CPU_DEAD,		/* slub_cpu_dead, before each __flush_cpu_slab */
 	NR_SLUB_PROBE_SITES
 };
 #ifdef CONFIG_SLUB_SCOPE_PROBE

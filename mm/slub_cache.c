@@ -25,6 +25,7 @@
 #include <linux/kernel.h>
 #include <linux/jiffies.h>
 #include <linux/rcupdate.h>
+#include <linux/cpu.h>
 #include <asm/processor.h>
 #include "slab.h"
 #include "slub.h"
@@ -817,7 +818,8 @@ int __kmem_cache_shutdown(struct kmem_cache *s)
 	struct kmem_cache_node *n;
 	int node;
 
-	flush_all(s);
+	/* kmem_cache_destroy() holds the hotplug lock, then slab_mutex */
+	flush_all_cpus_locked(s);
 	for_each_kmem_cache_node(s, node, n) {
 		free_partial(s, n);
 		if (n->nr_partial || slabs_node(s, node))
@@ -950,6 +952,44 @@ int __kmem_cache_shrink(struct kmem_cache *s)
 	return __kmem_cache_do_shrink(s);
 }
 
+/* The same for a caller that holds cpus_read_lock() (the slab shrinker). */
+int __kmem_cache_shrink_cpus_locked(struct kmem_cache *s)
+{
+	flush_all_cpus_locked(s);
+	return __kmem_cache_do_shrink(s);
+}
+
+/*
+ * run=hotplug's SLUB check: no cache may keep a CPU slab or CPU partial
+ * slabs on a CPU that is not online, since slub_cpu_dead() took them back
+ * when it went.  Each finding is reported; returns how many.
+ */
+int slub_hotplug_check(void)
+{
+	struct kmem_cache *s;
+	unsigned int cpu;
+	int bad = 0;
+
+	cpus_read_lock();
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(s, &slab_caches, list) {
+		for_each_possible_cpu(cpu) {
+			struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
+
+			if (cpu_online(cpu))
+				continue;
+			if (READ_ONCE(c->page) || slub_percpu_partial_read_once(c)) {
+				pr_err("slub: %s keeps slabs on offline CPU %u\n",
+				       s->name, cpu);
+				bad++;
+			}
+		}
+	}
+	mutex_unlock(&slab_mutex);
+	cpus_read_unlock();
+	return bad;
+}
+
 /* -------------------------------------------------------------- bring-up */
 
 /*
@@ -1013,6 +1053,10 @@ void kmem_cache_init(void)
 
 	setup_kmalloc_cache_index_table();
 	create_kmalloc_caches(0);
+
+	/* A CPU that goes down leaves its slabs behind: take them back. */
+	cpuhp_setup_state_nocalls(CPUHP_SLUB_DEAD, "slub:dead", NULL,
+				  slub_cpu_dead);
 
 	init_freelist_randomization();
 

@@ -49,10 +49,13 @@ static void wait_flush_on(unsigned int cpu)
 
 /*
  * Everything is queued before anything is waited for, so the CPUs flush
- * side by side.  Linux calls this with cpus_read_lock() held; irqlab has
- * no CPU hotplug, so the online mask cannot change under the two walks.
+ * side by side.  The post-series caller holds cpus_read_lock(), so the
+ * online mask cannot change between the two walks and no item is queued
+ * on a CPU that then goes down (its worker would be unbound and run the
+ * flush on the wrong CPU's kmem_cache_cpu).  The 5.13-rt form keeps its
+ * RT patch's shape and does not take the lock.
  */
-static void
+void
 flush_all_cpus_locked(struct kmem_cache *s)
 {
 	unsigned int cpu;

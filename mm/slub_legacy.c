@@ -643,17 +643,25 @@ flush_slab(struct kmem_cache *s, struct kmem_cache_cpu *c,
  * the section (5.13-rt, "slub: move discard_slab() calls out of IRQ-off
  * sections").
  */
-void __flush_cpu_slab(struct kmem_cache *s, int cpu)
+static void
+flush_cpu_slab_irqoff(struct kmem_cache *s, int cpu, struct list_head *to_free)
 {
 	struct kmem_cache_cpu *c;
+
+	lockdep_assert_irqs_disabled();
+	c = per_cpu_ptr(s->cpu_slab, cpu);
+	if (c->page)
+		flush_slab(s, c, to_free);
+	unfreeze_partials(s, c, to_free);
+}
+
+void __flush_cpu_slab(struct kmem_cache *s, int cpu)
+{
 	unsigned long irqflags;
 	LIST_HEAD(to_free);
 
 	local_irq_save(irqflags);
-	c = per_cpu_ptr(s->cpu_slab, cpu);
-	if (c->page)
-		flush_slab(s, c, &to_free);
-	unfreeze_partials(s, c, &to_free);
+	flush_cpu_slab_irqoff(s, cpu, &to_free);
 	local_irq_restore(irqflags);
 
 	discard_deferred(s, &to_free);
@@ -683,11 +691,21 @@ flush_cpu_slab(void *info)
 	__flush_cpu_slab(s, smp_processor_id());
 }
 
-/* Every CPU that has a CPU slab or partials flushes, by IPI; wait. */
+/*
+ * Every CPU that has a CPU slab or partials flushes, by IPI; wait.  No
+ * hotplug lock: on_each_cpu_cond() disables preemption, which holds off
+ * stop_machine() and so the take-down of any CPU.
+ */
 void flush_all(struct kmem_cache *s)
 {
 	on_each_cpu_cond(has_cpu_slab, flush_cpu_slab, s,
 			 true);
+}
+
+/* 5.13 has a single form; this name serves the shared shutdown path. */
+void flush_all_cpus_locked(struct kmem_cache *s)
+{
+	flush_all(s);
 }
 #else
 /*
@@ -714,6 +732,31 @@ void flush_all(struct kmem_cache *s)
 	flush_all_cpus_locked(s);
 }
 #endif /* CONFIG_PREEMPT_RT */
+
+/*
+ * CPUHP_SLUB_DEAD teardown, on the control CPU once @cpu has stopped.
+ * 5.13 disables interrupts around each cache's flush (its
+ * __flush_cpu_slab() expects to be called so); on RT the empty slabs
+ * found are freed after the section, as everywhere in this port.
+ */
+int slub_cpu_dead(unsigned int cpu)
+{
+	struct kmem_cache *s;
+	unsigned long flags;
+
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(s, &slab_caches, list) {
+		LIST_HEAD(to_free);
+
+		local_irq_save(flags);
+		slub_probe(SLUB_PROBE_CPU_DEAD);
+		flush_cpu_slab_irqoff(s, cpu, &to_free);
+		local_irq_restore(flags);
+		discard_deferred(s, &to_free);
+	}
+	mutex_unlock(&slab_mutex);
+	return 0;
+}
 
 /* ---------------------------------------------------------- slow path */
 

@@ -38,6 +38,22 @@ void all_vm_events(unsigned long *ret)
 }
 
 /*
+ * @cpu is dead: its events move to this CPU, so that the sums stay right
+ * and a CPU brought up again starts from zero.  irqlab keeps no per-CPU
+ * zone or node stat diffs (Linux's vm_stat_diff), so there is nothing
+ * for a CPUHP_MM_VMSTAT_DEAD callback to fold.
+ */
+void vm_events_fold_cpu(int cpu)
+{
+	struct vm_event_state *fold_state = &per_cpu(vm_event_states, cpu);
+
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++) {
+		count_vm_events(i, fold_state->event[i]);
+		fold_state->event[i] = 0;
+	}
+}
+
+/*
  * As many counters as fit in a record go in one; the rest start the next
  * record, so a reader merges the "vmstat" records of a report.
  */

@@ -21,6 +21,7 @@
 #include <linux/list.h>
 #include <linux/printk.h>
 #include <linux/cpumask.h>
+#include <linux/cpu.h>
 #include <stdlib.h>
 #include "slub_test.h"
 
@@ -84,10 +85,12 @@ unsigned long slub_t_free_pages(void)
 	 * included, so a count taken before and after a case compares
 	 * only what the case itself still holds.
 	 */
+	cpus_read_lock();	/* before slab_mutex, as slub_cpu_dead() nests them */
 	mutex_lock(&slab_mutex);
 	list_for_each_entry(s, &slab_caches, list)
-		kmem_cache_shrink(s);
+		__kmem_cache_shrink_cpus_locked(s);
 	mutex_unlock(&slab_mutex);
+	cpus_read_unlock();
 	drain_all_pages(NULL);
 	drain_all_pages(NULL);
 	return nr_free_pages();

@@ -146,6 +146,10 @@ ktime_t hrtimer_get_remaining(const struct hrtimer *timer);
 void hrtimer_sleeper_start_expires(struct hrtimer_sleeper *sl, enum hrtimer_mode mode);
 void hrtimer_interrupt(struct clock_event_device *dev);
 void hrtimers_init_cpu(void);
+/* CPU hotplug (CPUHP_HRTIMERS_PREPARE): set up a CPU's bases; take a dead one's timers. */
+int hrtimers_prepare_cpu(unsigned int cpu);
+int hrtimers_dead_cpu(unsigned int cpu);
+void hrtimers_init(void);
 void hrtimers_suspend_local(void);
 void hrtimers_resume_local(void);
 

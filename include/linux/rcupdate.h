@@ -35,6 +35,22 @@ void rcu_idle_exit(void);
 void rcu_init(void);
 void rcu_init_smp(void);
 
+/*
+ * CPU hotplug (kernel/rcu/tree.c).  The hotplug core calls
+ * rcu_cpu_starting() on the incoming CPU (notify_cpu_starting()),
+ * rcu_report_dead() on the outgoing CPU as it stops and
+ * rcutree_migrate_callbacks() on the control CPU once it is dead; the
+ * rest are state callbacks RCU registers itself.
+ */
+int rcutree_prepare_cpu(unsigned int cpu);
+void rcu_cpu_starting(unsigned int cpu);
+int rcutree_online_cpu(unsigned int cpu);
+int rcutree_offline_cpu(unsigned int cpu);
+int rcutree_dying_cpu(unsigned int cpu);
+void rcu_report_dead(unsigned int cpu);
+void rcutree_migrate_callbacks(int cpu);
+int rcutree_dead_cpu(unsigned int cpu);
+
 /* Observers for tests and reports. */
 unsigned long rcu_get_gp_seq(void);
 struct task_struct *rcu_get_gp_kthread(void);
@@ -43,6 +59,7 @@ void rcu_dump_state(void);
 struct task_struct *rcu_get_boost_kthread(void);
 unsigned long rcu_get_n_boosts(void);
 struct task_struct *rcu_get_cpu_kthread(int cpu);
+long rcu_get_n_cbs_cpu(int cpu);
 extern int rcu_scheduler_active;
 
 #ifdef CONFIG_PREEMPT_RCU

@@ -54,6 +54,8 @@ static inline void __count_zid_vm_events(enum vm_event_item item, int zid, long 
 
 /* Every CPU's counts summed, into @ret[NR_VM_EVENT_ITEMS]. */
 void all_vm_events(unsigned long *ret);
+/* A dead CPU's counts added to this CPU's and cleared (CPU hotplug). */
+void vm_events_fold_cpu(int cpu);
 extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];
 /*
  * The counters in /proc/vmstat's "name value" form on one line, and as

@@ -106,6 +106,11 @@ static inline bool schedule_work(struct work_struct *work)
 }
 
 void workqueue_init(void);
+/* CPU hotplug: per-CPU pools unbound on the way down, rebound on the way up. */
+int workqueue_prepare_cpu(unsigned int cpu);
+int workqueue_online_cpu(unsigned int cpu);
+int workqueue_offline_cpu(unsigned int cpu);
+bool wq_pool_disassociated(int cpu);
 
 struct task_struct;
 /* Scheduler hooks for PF_WQ_WORKER tasks (kernel/sched/core.c). */

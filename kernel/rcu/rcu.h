@@ -131,6 +131,7 @@ bool rcu_segcblist_entrain(struct rcu_segcblist *rsclp, struct rcu_head *rhp);
 bool rcu_segcblist_accelerate(struct rcu_segcblist *rsclp, unsigned long seq);
 void rcu_segcblist_advance(struct rcu_segcblist *rsclp, unsigned long seq);
 struct rcu_head *rcu_segcblist_extract_done_cbs(struct rcu_segcblist *rsclp, long *n);
+void rcu_segcblist_merge(struct rcu_segcblist *dst, struct rcu_segcblist *src);
 
 static inline bool rcu_segcblist_empty(struct rcu_segcblist *rsclp)
 {

@@ -106,6 +106,47 @@ void rcu_segcblist_advance(struct rcu_segcblist *rsclp, unsigned long seq)
 	}
 }
 
+/*
+ * Move every callback of @src (a dead CPU's list) to @dst.  @src's ready
+ * callbacks join the end of @dst's DONE segment; the others join @dst's
+ * NEXT segment, losing their grace-period numbers: the caller numbers
+ * them again, which can only make them wait longer, never too little.
+ * @src is left empty.
+ */
+void rcu_segcblist_merge(struct rcu_segcblist *dst, struct rcu_segcblist *src)
+{
+	struct rcu_head *done = NULL, **done_tail = NULL;
+	struct rcu_head *pend, **pend_tail;
+	struct rcu_head **old_done;
+	long n = src->len;
+	int i;
+
+	if (rcu_segcblist_ready_cbs(src)) {
+		done = src->head;
+		done_tail = src->tails[RCU_DONE_TAIL];
+	}
+	pend = *src->tails[RCU_DONE_TAIL];
+	pend_tail = src->tails[RCU_NEXT_TAIL];
+	if (done)
+		*done_tail = NULL;
+
+	if (done) {
+		old_done = dst->tails[RCU_DONE_TAIL];
+		*done_tail = *old_done;
+		WRITE_ONCE(*old_done, done);
+		/* DONE and the empty segments right behind it now end here */
+		for (i = RCU_NEXT_TAIL; i >= RCU_DONE_TAIL; i--)
+			if (dst->tails[i] == old_done)
+				WRITE_ONCE(dst->tails[i], done_tail);
+	}
+	if (pend) {
+		WRITE_ONCE(*dst->tails[RCU_NEXT_TAIL], pend);
+		WRITE_ONCE(dst->tails[RCU_NEXT_TAIL], pend_tail);
+	}
+	WRITE_ONCE(dst->len, dst->len + n);
+	rcu_segcblist_init(src);
+}
+
 /* Detach DONE's callbacks (@n of them) for invocation. */
 struct rcu_head *rcu_segcblist_extract_done_cbs(struct rcu_segcblist *rsclp, long *n)
 {

@@ -34,6 +34,7 @@
 #include <asm/stacktrace.h>
 #include <asm/traps.h>
 #include <asm-generic/irq_regs.h>
+#include <linux/cpu.h>
 #include "tree.h"
 
 struct rcu_state rcu_state = {
@@ -75,6 +76,12 @@ static void invoke_rcu_core(void);
 struct task_struct *rcu_get_gp_kthread(void)
 {
 	return READ_ONCE(rcu_state.gp_kthread);
+}
+
+/* Callbacks queued on @cpu (tests: none may stay on a dead CPU). */
+long rcu_get_n_cbs_cpu(int cpu)
+{
+	return rcu_segcblist_n_cbs(&per_cpu(rcu_data, cpu).cblist);
 }
 
 /* rcuc/@cpu where callbacks run in kthreads, else NULL. */
@@ -494,18 +501,31 @@ static bool rcu_gp_init(void)
 	struct rcu_node *rnp = rcu_get_root();
 	struct rcu_data *rdp;
 
-	raw_spin_lock_irq(&rnp->lock);
+	/*
+	 * ofl_lock first: a CPU coming or going changes qsmaskinitnext
+	 * under it, so this GP waits for exactly the CPUs online as it
+	 * starts (Linux's RCU_GP_ONOFF pass, for the one leaf).
+	 */
+	local_irq_disable();
+	raw_spin_lock(&rcu_state.ofl_lock);
+	raw_spin_lock(&rnp->lock);
 	if (!READ_ONCE(rcu_state.gp_flags)) {
-		raw_spin_unlock_irq(&rnp->lock);
+		raw_spin_unlock(&rnp->lock);
+		raw_spin_unlock(&rcu_state.ofl_lock);
+		local_irq_enable();
 		return false;
 	}
 	WRITE_ONCE(rcu_state.gp_flags, 0);
 	if (WARN_ON_ONCE(rcu_gp_in_progress())) {
-		raw_spin_unlock_irq(&rnp->lock);
+		raw_spin_unlock(&rnp->lock);
+		raw_spin_unlock(&rcu_state.ofl_lock);
+		local_irq_enable();
 		return false;
 	}
 	record_gp_stall_check_time();
 	rcu_seq_start(&rcu_state.gp_seq);
+	WRITE_ONCE(rnp->qsmaskinit, rnp->qsmaskinitnext);
+	raw_spin_unlock(&rcu_state.ofl_lock);
 	/* Readers preempted before now are readers of this GP. */
 	rcu_preempt_check_blocked_tasks(rnp);
 	WRITE_ONCE(rnp->qsmask, rnp->qsmaskinit);
@@ -696,11 +716,17 @@ void rcu_barrier(void)
 	mutex_lock(&rcu_state.barrier_mutex);
 	init_completion(&rcu_state.barrier_completion);
 	atomic_set(&rcu_state.barrier_cpu_count, 1);
+	/*
+	 * No CPU may go while the barrier callbacks are entrained: a dead
+	 * CPU's callbacks are merged behind this CPU's, after its barrier.
+	 */
+	cpus_read_lock();
 	for_each_online_cpu(cpu) {
 		if (!rcu_segcblist_n_cbs(&per_cpu(rcu_data, cpu).cblist))
 			continue;
 		smp_call_function_single(cpu, rcu_barrier_func, NULL, 1);
 	}
+	cpus_read_unlock();
 	if (atomic_dec_and_test(&rcu_state.barrier_cpu_count))
 		complete(&rcu_state.barrier_completion);
 	wait_for_completion(&rcu_state.barrier_completion);
@@ -723,6 +749,7 @@ void rcu_init(void)
 	int cpu;
 
 	raw_spin_lock_init(&rnp->lock);
+	raw_spin_lock_init(&rcu_state.ofl_lock);
 	INIT_LIST_HEAD(&rnp->blkd_tasks);
 #ifdef CONFIG_RCU_BOOST
 	rt_mutex_init(&rnp->boost_mtx);
@@ -784,6 +811,7 @@ void rcu_init_smp(void)
 	raw_spin_lock_irqsave(&rnp->lock, flags);
 	for_each_online_cpu(cpu)
 		rnp->qsmaskinit |= per_cpu(rcu_data, cpu).grpmask;
+	rnp->qsmaskinitnext = rnp->qsmaskinit;
 	raw_spin_unlock_irqrestore(&rnp->lock, flags);
 	rcu_check_kthread_prio();
 	if (!use_softirq) {
@@ -806,10 +834,189 @@ void rcu_init_smp(void)
 	wake_up_process(t);
 	rcu_spawn_one_boost_kthread(rnp);
 	WRITE_ONCE(rcu_scheduler_active, 1);
+	rcu_hotplug_init();
 }
 
 #include "tree_plugin.h"
 #include "tree_stall.h"
+
+/* ---------------------------------------------------------- CPU hotplug */
+
+/*
+ * CPUHP_RCUTREE_PREP startup, on the control CPU before @cpu runs: its
+ * rcu_data starts afresh at the node's GP with no QS owed (it is not in
+ * any GP's mask until rcu_cpu_starting()).  The callback list was left
+ * empty by rcutree_migrate_callbacks().
+ */
+int rcutree_prepare_cpu(unsigned int cpu)
+{
+	struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+	struct rcu_node *rnp = rdp->mynode;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&rnp->lock, flags);
+	WARN_ON_ONCE(!rcu_segcblist_empty(&rdp->cblist));
+	rcu_segcblist_init(&rdp->cblist);
+	rdp->gp_seq = READ_ONCE(rnp->gp_seq);
+	rdp->cpu_no_qs = true;
+	rdp->core_needs_qs = false;
+	rdp->rcu_in_idle = false;
+	raw_spin_unlock_irqrestore(&rnp->lock, flags);
+	return 0;
+}
+
+/*
+ * On the incoming CPU, interrupts off, before it runs anything that may
+ * read RCU-protected data (notify_cpu_starting(), as in Linux): from now
+ * on GPs that start wait for it.
+ */
+void rcu_cpu_starting(unsigned int cpu)
+{
+	struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+	struct rcu_node *rnp = rdp->mynode;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	raw_spin_lock(&rcu_state.ofl_lock);
+	raw_spin_lock(&rnp->lock);
+	WRITE_ONCE(rnp->qsmaskinitnext, rnp->qsmaskinitnext | rdp->grpmask);
+	rdp->gp_seq = rnp->gp_seq;
+	/* a GP cannot have started waiting for a CPU that was offline */
+	WARN_ON_ONCE(rnp->qsmask & rdp->grpmask);
+	raw_spin_unlock(&rnp->lock);
+	raw_spin_unlock(&rcu_state.ofl_lock);
+	local_irq_restore(flags);
+}
+
+/* CPUHP_AP_RCUTREE_ONLINE startup, on @cpu: rcub may run there again. */
+int rcutree_online_cpu(unsigned int cpu)
+{
+	if (!READ_ONCE(rcu_scheduler_active))
+		return 0;
+	rcu_boost_kthread_setaffinity(rcu_get_root(), -1);
+	return 0;
+}
+
+/* CPUHP_AP_RCUTREE_ONLINE teardown, on @cpu: rcub leaves it. */
+int rcutree_offline_cpu(unsigned int cpu)
+{
+	rcu_boost_kthread_setaffinity(rcu_get_root(), cpu);
+	return 0;
+}
+
+/*
+ * CPUHP_AP_RCUTREE_DYING teardown, on the dying CPU in stop_machine.
+ * Linux only traces here whether the current GP still waits for the CPU
+ * ("cpuofl-bgp"); irqlab counts the take-downs that found it so.
+ */
+int rcutree_dying_cpu(unsigned int cpu)
+{
+	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+
+	if (READ_ONCE(rdp->mynode->qsmask) & rdp->grpmask)
+		rdp->n_ofl_blocking_gp++;
+	return 0;
+}
+
+/*
+ * The outgoing CPU is about to stop (its idle task, interrupts off, the
+ * last RCU reader on it done): report the QS any GP still wants from it,
+ * then take it out of the CPUs that later GPs wait for.  The QS comes
+ * first, else the GP would wait for a CPU no longer in any mask.
+ * Linux calls this from cpuhp_report_idle_dead().  If the hotplug core
+ * has not (the CPU is still in the mask when it is dead),
+ * rcutree_dead_cpu() does it for the dead CPU from the control CPU.
+ */
+void rcu_report_dead(unsigned int cpu)
+{
+	struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+	struct rcu_node *rnp = rdp->mynode;
+	unsigned long mask = rdp->grpmask;
+	unsigned long flags, irqoff;
+
+	if (cpu == raw_smp_processor_id())
+		rcu_preempt_deferred_qs(current);
+
+	local_irq_save(flags);
+	local_save_flags(irqoff);
+	raw_spin_lock(&rcu_state.ofl_lock);
+	raw_spin_lock(&rnp->lock);
+	if (rnp->qsmask & mask) {
+		/* releases rnp->lock, leaving interrupts off (@irqoff) */
+		rcu_report_qs_rnp(mask, rnp, rnp->gp_seq, irqoff);
+		raw_spin_lock(&rnp->lock);
+	}
+	WRITE_ONCE(rnp->qsmaskinitnext, rnp->qsmaskinitnext & ~mask);
+	raw_spin_unlock(&rnp->lock);
+	raw_spin_unlock(&rcu_state.ofl_lock);
+	local_irq_restore(flags);
+}
+
+/*
+ * After @cpu has died, on the control CPU (Linux: takedown_cpu()): its
+ * callbacks become this CPU's.  Both lists are advanced against the
+ * node's GP first so that ready ones stay ready; the dead CPU's waiting
+ * ones join this CPU's NEXT and are numbered for the next GP.
+ */
+void rcutree_migrate_callbacks(int cpu)
+{
+	struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+	struct rcu_data *my_rdp;
+	struct rcu_node *my_rnp;
+	unsigned long flags;
+	bool needwake;
+
+	if (rcu_segcblist_empty(&rdp->cblist))
+		return;
+
+	local_irq_save(flags);
+	my_rdp = this_cpu_ptr(&rcu_data);
+	my_rnp = my_rdp->mynode;
+	raw_spin_lock(&my_rnp->lock);
+	needwake = rcu_advance_cbs(my_rnp, rdp);
+	needwake = rcu_advance_cbs(my_rnp, my_rdp) || needwake;
+	rcu_segcblist_merge(&my_rdp->cblist, &rdp->cblist);
+	needwake = rcu_advance_cbs(my_rnp, my_rdp) || needwake;
+	raw_spin_unlock(&my_rnp->lock);
+	/* ready ones are invoked here now */
+	if (rcu_segcblist_ready_cbs(&my_rdp->cblist))
+		invoke_rcu_core();
+	local_irq_restore(flags);
+	if (needwake)
+		rcu_gp_kthread_wake();
+	if (WARN_ON_ONCE(rcu_segcblist_n_cbs(&rdp->cblist) ||
+			 !rcu_segcblist_empty(&rdp->cblist)))
+		pr_warn("rcu: callbacks left on offline CPU %d: %ld\n",
+			cpu, rcu_segcblist_n_cbs(&rdp->cblist));
+}
+
+/*
+ * CPUHP_RCUTREE_PREP teardown, on the control CPU once @cpu is dead.
+ * Linux adjusts rcub's affinity and nocb wakeups here; irqlab also makes
+ * sure the dead CPU is out of the GP masks and its callbacks taken over
+ * (a no-op when the hotplug core already did both).
+ */
+int rcutree_dead_cpu(unsigned int cpu)
+{
+	struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+
+	if (READ_ONCE(rdp->mynode->qsmaskinitnext) & rdp->grpmask)
+		rcu_report_dead(cpu);
+	rcutree_migrate_callbacks(cpu);
+	rcu_boost_kthread_setaffinity(rcu_get_root(), -1);
+	return 0;
+}
+
+/* Linux's static hotplug table has these; irqlab registers them. */
+static void rcu_hotplug_init(void)
+{
+	cpuhp_setup_state_nocalls(CPUHP_RCUTREE_PREP, "RCU/tree:prepare",
+				  rcutree_prepare_cpu, rcutree_dead_cpu);
+	cpuhp_setup_state_nocalls(CPUHP_AP_RCUTREE_DYING, "RCU/tree:dying",
+				  NULL, rcutree_dying_cpu);
+	cpuhp_setup_state_nocalls(CPUHP_AP_RCUTREE_ONLINE, "RCU/tree:online",
+				  rcutree_online_cpu, rcutree_offline_cpu);
+}
 
 /* For a test that saw a grace period stall: what RCU was waiting for. */
 void rcu_dump_state(void)

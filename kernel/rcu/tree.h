@@ -24,6 +24,11 @@ struct rcu_node {
 	unsigned long qsmask;		/* CPUs still to report for this GP */
 	unsigned long qsmaskinit;	/* CPUs each GP starts waiting for */
 	/*
+	 * The online CPUs as CPU hotplug changes them (rcu_cpu_starting(),
+	 * rcu_report_dead()); copied into qsmaskinit when a GP starts.
+	 */
+	unsigned long qsmaskinitnext;
+	/*
 	 * Tasks preempted inside a read-side section, newest last.  From
 	 * gp_tasks to the end they block the current grace period; those
 	 * before gp_tasks only block the next one.
@@ -56,6 +61,7 @@ struct rcu_data {
 	int cpu;
 	bool rcu_in_idle;		/* in the idle loop's halt (rcu_idle_enter) */
 	unsigned long n_cbs_invoked;
+	unsigned long n_ofl_blocking_gp;	/* went down with a GP waiting for it */
 	struct rcu_head barrier_head;
 	/* PREEMPT_RT's callback kthread (rcutree.use_softirq=0). */
 	struct task_struct *rcu_cpu_kthread_task;
@@ -94,6 +100,9 @@ struct rcu_state {
 	unsigned long jiffies_stall;	/* jiffies when it counts as stalled */
 	unsigned long n_force_qs_gpstart;	/* n_force_qs when it started */
 
+	/* Orders CPU hotplug's mask changes against a GP's start. */
+	raw_spinlock_t ofl_lock;
+
 	struct mutex barrier_mutex;
 	atomic_t barrier_cpu_count;
 	struct completion barrier_completion;
@@ -115,6 +124,8 @@ static void rcu_initiate_boost(struct rcu_node *rnp, unsigned long flags);
 static void rcu_preempt_boost_start_gp(struct rcu_node *rnp);
 static void rcu_spawn_one_boost_kthread(struct rcu_node *rnp);
 static void rcu_cpu_kthread_setup(struct task_struct *t);
+static void rcu_boost_kthread_setaffinity(struct rcu_node *rnp, int outgoingcpu);
+static void rcu_hotplug_init(void);
 
 /* tree_stall.h */
 static void record_gp_stall_check_time(void);

@@ -370,6 +370,25 @@ static void rcu_spawn_one_boost_kthread(struct rcu_node *rnp)
 	wake_up_process(t);
 }
 
+/*
+ * rcub may run on the node's online CPUs except @outgoingcpu (-1: none),
+ * so that it never sits on a CPU that is going down.
+ */
+static void rcu_boost_kthread_setaffinity(struct rcu_node *rnp, int outgoingcpu)
+{
+	struct task_struct *t = READ_ONCE(rnp->boost_kthread_task);
+	struct cpumask cm;
+
+	if (!t)
+		return;
+	cpumask_copy(&cm, cpu_online_mask);
+	if (outgoingcpu >= 0)
+		cpumask_clear_cpu(outgoingcpu, &cm);
+	if (!cpumask_weight(&cm))
+		return;
+	set_cpus_allowed_ptr(t, &cm);
+}
+
 struct task_struct *rcu_get_boost_kthread(void)
 {
 	return READ_ONCE(rcu_get_root()->boost_kthread_task);
@@ -409,6 +428,10 @@ static void rcu_preempt_boost_start_gp(struct rcu_node *rnp)
 }
 
 static void rcu_spawn_one_boost_kthread(struct rcu_node *rnp)
+{
+}
+
+static void rcu_boost_kthread_setaffinity(struct rcu_node *rnp, int outgoingcpu)
 {
 }
 

@@ -27,6 +27,8 @@
 #include <linux/errno.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/cpu.h>
+#include <linux/lockdep.h>
 #include <asm/processor.h>
 
 #ifdef CONFIG_PREEMPT_RT
@@ -53,19 +55,25 @@ static ktime_t hrtimer_mono_get_time(void)
 
 static void hrtimer_run_softirq(struct softirq_action *h);
 
-/* Called on each CPU before its first hrtimer is started (tick setup). */
-void hrtimers_init_cpu(void)
+/*
+ * Set up @cpu's bases: at boot from the CPU itself (hrtimers_init_cpu),
+ * and for a CPU coming back, as its CPUHP_HRTIMERS_PREPARE startup on the
+ * control CPU before it runs.  A CPU that went down left its bases empty
+ * (hrtimers_dead_cpu), so nothing is lost by starting them afresh.
+ */
+int hrtimers_prepare_cpu(unsigned int cpu)
 {
-	struct hrtimer_cpu_base *cb = this_cpu_ptr(&hrtimer_bases);
+	struct hrtimer_cpu_base *cb = &per_cpu(hrtimer_bases, cpu);
 
-	if (cb->online)
-		return;
 	raw_spin_lock_init(&cb->lock);
 #ifdef CONFIG_PREEMPT_RT
 	spin_lock_init(&cb->softirq_expiry_lock);
 	atomic_set(&cb->timer_waiters, 0);
 #endif
-	cb->cpu = smp_processor_id();
+	cb->cpu = cpu;
+	cb->in_hrtirq = 0;
+	cb->softirq_activated = 0;
+	cb->suspended = 0;
 	for (int i = 0; i < HRTIMER_MAX_CLOCK_BASES; i++) {
 		struct hrtimer_clock_base *base = &cb->clock_base[i];
 
@@ -78,10 +86,21 @@ void hrtimers_init_cpu(void)
 	}
 	cb->expires_next = KTIME_MAX;
 	cb->softirq_expires_next = KTIME_MAX;
+	cb->online = 1;
+	return 0;
+}
+
+/* Called on each CPU before its first hrtimer is started (tick setup). */
+void hrtimers_init_cpu(void)
+{
+	struct hrtimer_cpu_base *cb = this_cpu_ptr(&hrtimer_bases);
+
+	if (cb->online)
+		return;
+	hrtimers_prepare_cpu(smp_processor_id());
 	if (cb->cpu == 0)
 		open_softirq(HRTIMER_SOFTIRQ,
 			     hrtimer_run_softirq);
-	cb->online = 1;
 }
 
 /* --- timer queues --------------------------------------------------- */
@@ -504,6 +523,75 @@ void hrtimers_resume_local(void)
 	this_cpu_clockevent()->event_handler = hrtimer_interrupt;
 	hrtimer_force_reprogram(cb);
 	raw_spin_unlock_irqrestore(&cb->lock, flags);
+}
+
+/* --- CPU hotplug ---------------------------------------------------- */
+
+/*
+ * Move every timer of @old_base to @new_base, both locked.  The timer is
+ * marked queued throughout (dequeue_hrtimer() would mark it inactive, and
+ * hrtimer_active() on another CPU must not see it vanish in between).  A
+ * timer keeps its base index, so hard timers stay hard and soft ones soft.
+ */
+static void migrate_hrtimer_list(struct hrtimer_clock_base *old_base,
+				 struct hrtimer_clock_base *new_base)
+{
+	struct hrtimer *timer;
+
+	/* the CPU is dead: no callback of it can still be running */
+	WARN_ON_ONCE(old_base->running);
+	while ((timer = first_timer(old_base))) {
+		rb_erase_cached(&timer->node.node, &old_base->active.rb_root);
+		RB_CLEAR_NODE(&timer->node.node);
+		WRITE_ONCE(timer->base, new_base);
+		/* the device is reprogrammed once all are moved */
+		enqueue_hrtimer(timer, new_base);
+	}
+}
+
+/*
+ * CPUHP_HRTIMERS_PREPARE teardown, on the control CPU once @scpu has
+ * stopped: its timers go to this CPU's bases and expire here.  BH is
+ * disabled first so that raising HRTIMER_SOFTIRQ under the base lock does
+ * not wake ksoftirqd (and take the scheduler's locks) there.
+ */
+int hrtimers_dead_cpu(unsigned int scpu)
+{
+	struct hrtimer_cpu_base *old_base, *new_base;
+
+	WARN_ON_ONCE(cpu_online(scpu));
+
+	local_bh_disable();
+	local_irq_disable();
+	old_base = &per_cpu(hrtimer_bases, scpu);
+	new_base = this_cpu_ptr(&hrtimer_bases);
+	raw_spin_lock(&new_base->lock);
+	raw_spin_lock_nested(&old_base->lock, SINGLE_DEPTH_NESTING);
+
+	for (int i = 0; i < HRTIMER_MAX_CLOCK_BASES; i++)
+		migrate_hrtimer_list(&old_base->clock_base[i],
+				     &new_base->clock_base[i]);
+	old_base->expires_next = KTIME_MAX;
+	old_base->softirq_expires_next = KTIME_MAX;
+
+	raw_spin_unlock(&old_base->lock);
+	/* new first timers, hard or soft: program the device for them */
+	hrtimer_force_reprogram(new_base);
+	raw_spin_unlock(&new_base->lock);
+
+	/* some may be due already: serve them as the interrupt would */
+	if (!new_base->suspended)
+		hrtimer_interrupt(this_cpu_clockevent());
+	local_irq_enable();
+	local_bh_enable();
+	return 0;
+}
+
+/* Linux keeps these two in its static hotplug table; irqlab registers. */
+void hrtimers_init(void)
+{
+	cpuhp_setup_state_nocalls(CPUHP_HRTIMERS_PREPARE, "hrtimers:prepare",
+				  hrtimers_prepare_cpu, hrtimers_dead_cpu);
 }
 
 /* --- sleeping ------------------------------------------------------- */
