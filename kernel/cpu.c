@@ -38,20 +38,10 @@
 #include <linux/lockdep.h>
 #include <linux/sched/hotplug.h>
 #include <linux/smpboot.h>
+#include <linux/rcupdate.h>
+#include <linux/nmi.h>
 
 void tick_offline_cpu(void);
-
-/*
- * RCU's side of a CPU going and coming (kernel/rcu/tree.c overrides
- * these once it tracks CPUs that come and go).
- */
-void __weak rcu_cpu_starting(unsigned int cpu)
-{
-}
-
-void __weak rcu_report_dead(unsigned int cpu)
-{
-}
 
 /*
  * Per CPU: where its walk is (state), where it is going (target), and the
@@ -115,6 +105,11 @@ static struct cpuhp_step cpuhp_hp_states[CPUHP_ONLINE + 1] = {
 		.name = "smpboot/threads:online",
 		.startup = smpboot_unpark_threads,
 		.teardown = smpboot_park_threads,
+	},
+	[CPUHP_AP_WATCHDOG_ONLINE] = {
+		.name = "lockup_detector:online",
+		.startup = lockup_detector_online_cpu,
+		.teardown = lockup_detector_offline_cpu,
 	},
 	[CPUHP_AP_SCHED_WAIT_EMPTY] = {
 		.name = "sched:waitempty",
