@@ -18,6 +18,8 @@
 #include <linux/sched.h>
 #include <linux/atomic.h>
 #include <linux/errno.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
 #include "cpulist.h"
 #include "../mm/slub.h"
 
@@ -38,6 +40,33 @@ core_param_cb("hotplug.cpus", &cpulist_param_ops, &hotplug_cpus,
 static int hotplug_offline_check(void)
 {
 	return slub_hotplug_check();
+}
+
+/*
+ * Before each cpu_down(): give the CPU a CPU slab and a CPU partial slab
+ * of its own, whatever the loads beside it did there so far, so the check
+ * after it has something to find if slub_cpu_dead() left it behind.
+ */
+#define PRIME_OBJS	64
+
+static void hotplug_prime_fn(struct work_struct *work)
+{
+	void *p[PRIME_OBJS];
+
+	for (int i = 0; i < PRIME_OBJS; i++)
+		p[i] = kmalloc(512, GFP_KERNEL);
+	/* Freed in reverse: the older slabs become partial ones on this CPU. */
+	for (int i = PRIME_OBJS - 1; i >= 0; i--)
+		kfree(p[i]);
+}
+
+static void hotplug_prime_cpu(unsigned int cpu)
+{
+	struct work_struct w;
+
+	INIT_WORK_ONSTACK(&w, hotplug_prime_fn);
+	schedule_work_on(cpu, &w);
+	flush_work(&w);
 }
 
 int hotplug_run(void)
@@ -66,7 +95,10 @@ int hotplug_run(void)
 	cpulist_format(cpus, sizeof(cpus), &mask);
 	for (int i = 0; i < hotplug_cycles; i++) {
 		for_each_cpu(cpu, &mask) {
-			int down = cpu_down(cpu), up;
+			int down, up;
+
+			hotplug_prime_cpu(cpu);
+			down = cpu_down(cpu);
 
 			if (!down && (cpu_online(cpu) || cpu_active(cpu)))
 				down = -EIO;
