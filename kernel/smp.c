@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/smp.h>
 #include <linux/irqflags.h>
+#include <linux/interrupt.h>
 #include <linux/preempt.h>
 #include <linux/errno.h>
 #include <linux/lockdep.h>
@@ -91,15 +92,24 @@ static void __flush_smp_call_function_queue(bool warn_cpu_offline)
 }
 
 /*
- * Runs when a CPU goes idle (and on the dying CPU): the callbacks expect
- * hard-IRQ-like context, interrupts off, as in the IPI.
+ * Runs when a CPU leaves the idle loop: requests queued while it idled
+ * (their IPI may not have come yet) run now, in the IPI's context,
+ * interrupts off, and so do the softirqs they raised.  An empty queue
+ * costs no IRQ-off section, as in Linux.
  */
-void flush_smp_call_function_queue(void)
+void flush_smp_call_function_from_idle(void)
 {
 	unsigned long flags;
 
+	if (llist_empty(this_cpu_ptr(&call_single_queue)))
+		return;
 	local_irq_save(flags);
 	__flush_smp_call_function_queue(false);
+#ifndef CONFIG_PREEMPT_RT
+	/* On RT a softirq raised outside an interrupt already woke ksoftirqd. */
+	if (local_softirq_pending())
+		do_softirq();
+#endif
 	local_irq_restore(flags);
 }
 
@@ -233,6 +243,6 @@ void on_each_cpu_cond(smp_cond_func_t cond_func, smp_call_func_t func,
  */
 int smpcfd_dying_cpu(unsigned int cpu)
 {
-	flush_smp_call_function_queue();
+	__flush_smp_call_function_queue(false);
 	return 0;
 }

@@ -14,7 +14,7 @@
 #include <linux/rcupdate.h>
 
 void schedule_idle(void);
-void flush_smp_call_function_queue(void);
+void flush_smp_call_function_from_idle(void);
 
 static void check_preempt_curr_idle(struct rq *rq, struct task_struct *p, int flags)
 {
@@ -137,7 +137,7 @@ static void do_idle(void)
 	}
 	rcu_idle_exit();
 	start_critical_timings();
-	flush_smp_call_function_queue();
+	flush_smp_call_function_from_idle();
 	schedule_idle();
 }
 

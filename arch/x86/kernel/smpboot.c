@@ -260,8 +260,6 @@ static void tsc_sync_target(void)
 	smp_store_release(&tsc_sync_done, 1);
 }
 
-void flush_smp_call_function_queue(void);
-
 void tick_setup_local(void);
 
 __noreturn void start_secondary(int cpu)
