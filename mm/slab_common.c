@@ -446,6 +446,7 @@ static unsigned long slab_caches_scan(struct shrinker *sh, struct shrink_control
 	list_for_each_entry(s, &slab_caches, list) {
 		if (n >= sc->nr_to_scan)
 			break;
+		kasan_cache_shrink(s);	/* as kmem_cache_shrink() */
 		__kmem_cache_shrink_cpus_locked(s);
 		n++;
 	}

@@ -11,6 +11,7 @@
  * which slab an object comes from pin the test thread to one CPU.
  */
 #include <linux/ktest.h>
+#include <linux/kasan.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/gfp.h>
@@ -87,8 +88,10 @@ unsigned long slub_t_free_pages(void)
 	 */
 	cpus_read_lock();	/* before slab_mutex, as slub_cpu_dead() nests them */
 	mutex_lock(&slab_mutex);
-	list_for_each_entry(s, &slab_caches, list)
+	list_for_each_entry(s, &slab_caches, list) {
+		kasan_cache_shrink(s);	/* the quarantine's objects too */
 		__kmem_cache_shrink_cpus_locked(s);
+	}
 	mutex_unlock(&slab_mutex);
 	cpus_read_unlock();
 	drain_all_pages(NULL);
