@@ -490,10 +490,12 @@ static int kernel_init(void *unused)
 	}
 	__set_current_state(TASK_RUNNING);
 	/*
-	 * What Linux's initcalls would start: each node's kswapd, and the
-	 * slab caches as something reclaim can shrink.
+	 * What Linux's initcalls would start: each node's kswapd, KASAN's
+	 * quarantine hotplug state, and the slab caches as something reclaim
+	 * can shrink.
 	 */
 	kswapd_init();
+	kasan_cpu_quarantine_init();
 	if (kmem_cache_shrinker_register())
 		pr_warn("slab: the slab shrinker could not be registered\n");
 	do_ctors();

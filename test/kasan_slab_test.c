@@ -20,6 +20,8 @@
 #include <linux/kallsyms.h>
 #include <linux/stackdepot.h>
 #include <linux/string.h>
+#include <linux/cpu.h>
+#include <linux/workqueue.h>
 #include <linux/sched.h>
 #include <stdio.h>
 #include "slub_test.h"
@@ -407,6 +409,57 @@ static noinline void kmem_cache_bulk_free_uaf(struct ktest *t)
 	ks_destroy(t, s);
 }
 
+/* ------------------------------------------------------ CPU hotplug */
+
+struct ks_on_cpu {
+	struct work_struct work;
+	struct kmem_cache *s;
+	void *obj;
+};
+
+static void ks_free_fn(struct work_struct *w)
+{
+	struct ks_on_cpu *x = container_of(w, struct ks_on_cpu, work);
+
+	kmem_cache_free(x->s, x->obj);
+}
+
+/* Free @obj on @cpu: KASAN queues it on that CPU's quarantine list. */
+static void ks_free_on(int cpu, struct kmem_cache *s, void *obj)
+{
+	struct ks_on_cpu x = { .s = s, .obj = obj };
+
+	INIT_WORK_ONSTACK(&x.work, ks_free_fn);
+	schedule_work_on(cpu, &x.work);
+	flush_work(&x.work);
+}
+
+/*
+ * A CPU going down gives its quarantine list back to SLUB and takes no
+ * more puts until it is up again (kasan_cpu_offline()/_online()).
+ */
+static noinline void quarantine_cpu_offline(struct ktest *t)
+{
+	struct kmem_cache *s;
+	int cpu = 1;
+	void *a, *b;
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs two CPUs");
+	s = ks_cache(t, "ks_hotplug", 64);
+	a = kmem_cache_alloc(s, GFP_KERNEL);
+	b = kmem_cache_alloc(s, GFP_KERNEL);
+	KTEST_ASSERT_TRUE(t, a && b);
+	ks_free_on(cpu, s, a);
+	KTEST_EXPECT_GE(t, kasan_quarantine_cpu_bytes(cpu), s->size);	/* held there */
+	KTEST_ASSERT_EQ(t, cpu_down(cpu), 0);
+	KTEST_EXPECT_EQ(t, kasan_quarantine_cpu_bytes(cpu), 0);	/* given back as it went */
+	KTEST_ASSERT_EQ(t, cpu_up(cpu), 0);
+	ks_free_on(cpu, s, b);
+	KTEST_EXPECT_GE(t, kasan_quarantine_cpu_bytes(cpu), s->size);	/* queued again */
+	ks_destroy(t, s);
+}
+
 static struct ktest_case kasan_slab_cases[] = {
 	KTEST_CASE(kmalloc_oob_right),
 	KTEST_CASE(kmalloc_large_oob_right),
@@ -417,6 +470,7 @@ static struct ktest_case kasan_slab_cases[] = {
 	KTEST_CASE(kmem_cache_invalid_free),
 	KTEST_CASE(kfree_via_call_rcu_uaf),
 	KTEST_CASE(kmem_cache_bulk_free_uaf),
+	KTEST_CASE(quarantine_cpu_offline),
 	{}
 };
 

@@ -231,6 +231,7 @@ void kasan_restore_multi_shot(bool enabled);
 void kasan_cache_shrink(struct kmem_cache *cache);
 void kasan_cache_shutdown(struct kmem_cache *cache);
 void kasan_record_aux_stack(void *ptr);
+void kasan_cpu_quarantine_init(void);
 
 /* Report a bad access; true when a report was printed. */
 bool kasan_report(unsigned long addr, size_t size, bool is_write, unsigned long ip);
@@ -290,6 +291,7 @@ static inline void kasan_restore_multi_shot(bool enabled) {}
 static inline void kasan_cache_shrink(struct kmem_cache *cache) {}
 static inline void kasan_cache_shutdown(struct kmem_cache *cache) {}
 static inline void kasan_record_aux_stack(void *ptr) {}
+static inline void kasan_cpu_quarantine_init(void) {}
 static inline unsigned long kasan_report_count(void) { return 0; }
 
 #endif /* CONFIG_KASAN */

@@ -228,6 +228,7 @@ struct kasan_track *kasan_get_free_track(struct kmem_cache *cache,
 bool kasan_quarantine_put(struct kmem_cache *cache, void *object);
 void kasan_quarantine_reduce(void);
 void kasan_quarantine_remove_cache(struct kmem_cache *cache);
+size_t kasan_quarantine_cpu_bytes(unsigned int cpu);
 
 /*
  * SLUB's free fast path without the hooks, for objects leaving the

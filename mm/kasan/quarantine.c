@@ -17,9 +17,9 @@
  * On PREEMPT_RT the IPI of kasan_quarantine_remove_cache() only parks
  * objects; they are freed from task context (see per_cpu_remove_cache()).
  *
- * Not done: CPU hotplug's offline callback (Linux frees a dying CPU's
- * list and refuses new puts on it): irqlab's kernel/cpu.c does not take
- * callbacks yet; q->offline is kept for it.
+ * CPU hotplug: a CPU going down frees its own list and takes no more
+ * puts (its frees go straight to SLUB) until it is back, as Linux's
+ * kasan_cpu_offline()/kasan_cpu_online() at a dynamic online state.
  */
 #include <linux/kernel.h>
 #include <linux/kasan.h>
@@ -31,6 +31,7 @@
 #include <linux/srcu.h>
 #include <linux/sched.h>
 #include <linux/cpumask.h>
+#include <linux/cpuhotplug.h>
 
 #include "kasan.h"
 #include "../slab.h"
@@ -339,4 +340,41 @@ void kasan_quarantine_remove_cache(struct kmem_cache *cache)
 	qlist_free_all(&to_free, cache);
 
 	synchronize_srcu(&remove_cache_srcu);
+}
+
+/* For tests: the bytes queued on @cpu's own list. */
+size_t kasan_quarantine_cpu_bytes(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu_ptr(&cpu_quarantine, cpu)->bytes);
+}
+
+/* In the CPU's cpuhp thread, on the way up: puts are taken again. */
+static int kasan_cpu_online(unsigned int cpu)
+{
+	this_cpu_ptr(&cpu_quarantine)->offline = false;
+	return 0;
+}
+
+/*
+ * On the way down, on the CPU itself: refuse puts first, so a free from
+ * an interrupt cannot add to the list while it is being emptied.
+ */
+static int kasan_cpu_offline(unsigned int cpu)
+{
+	struct qlist_head *q = this_cpu_ptr(&cpu_quarantine);
+
+	WRITE_ONCE(q->offline, true);
+	barrier();
+	qlist_free_all(q, NULL);
+	return 0;
+}
+
+/* Where Linux's late_initcall registers it: from init, before any run. */
+void kasan_cpu_quarantine_init(void)
+{
+	int ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "mm/kasan:online",
+				    kasan_cpu_online, kasan_cpu_offline);
+
+	if (ret < 0)
+		pr_err("kasan: the quarantine's hotplug state was not set up (%d)\n", ret);
 }
