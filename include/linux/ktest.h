@@ -105,9 +105,8 @@ int shrink_run(void);
 
 /* The run=files workload (test/files.c). */
 int files_run(void);
-/* run=hotplug (test/hotplug.c); the subsystems' end-of-run slab check hook. */
+/* run=hotplug (test/hotplug.c). */
 int hotplug_run(void);
-int hotplug_workload_check(void);
 
 /* The run=rcutorture workload (kernel/rcu/rcutorture.c). */
 int rcu_torture_run(void);
