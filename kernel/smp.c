@@ -61,8 +61,8 @@ static void __flush_smp_call_function_queue(bool warn_cpu_offline)
 	struct llist_node *entry;
 
 	lockdep_assert_irqs_disabled();
-	if (unlikely(warn_cpu_offline && !cpu_online(smp_processor_id()) &&
-		     !llist_empty(head))) {
+	if (unlikely(warn_cpu_offline && !llist_empty(head) &&
+		     !cpu_online(smp_processor_id()))) {
 		static bool warned;
 		struct llist_node *n;
 		char sym[128];
@@ -99,9 +99,10 @@ static void __flush_smp_call_function_queue(bool warn_cpu_offline)
  */
 void flush_smp_call_function_from_idle(void)
 {
+	struct llist_head *queue = this_cpu_ptr(&call_single_queue);
 	unsigned long flags;
 
-	if (llist_empty(this_cpu_ptr(&call_single_queue)))
+	if (llist_empty(queue))
 		return;
 	local_irq_save(flags);
 	__flush_smp_call_function_queue(false);

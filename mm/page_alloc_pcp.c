@@ -214,10 +214,10 @@ static void drain_pages(unsigned int cpu)
  * the online CPU count (zone_pcp_update); irqlab's limit is per possible
  * CPU, so it does not change.
  */
-static int page_alloc_cpu_dead(unsigned int cpu)
+static int page_alloc_cpu_dead(unsigned int dead)
 {
-	drain_pages(cpu);
-	vm_events_fold_cpu(cpu);
+	drain_pages(dead);
+	vm_events_fold_cpu(dead);
 	return 0;
 }
 

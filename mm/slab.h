@@ -239,9 +239,11 @@ static inline void slab_post_alloc_hook(struct kmem_cache *s, gfp_t flags,
 {
 	for (size_t i = 0; i < size; i++) {
 		/* Unpoisoned first: the zeroing writes through KASAN's view. */
-		p[i] = kasan_slab_alloc(s, p[i], flags, init);
-		if (p[i] && init && !kasan_has_integrated_init())
-			memset(p[i], 0, s->object_size);
+		void *obj = kasan_slab_alloc(s, p[i], flags, init);
+
+		p[i] = obj;
+		if (obj && init && !kasan_has_integrated_init())
+			memset(obj, 0, s->object_size);
 	}
 }
 #else

@@ -770,7 +770,9 @@ size_t ksize(const void *objp)
 	size_t size;
 
 	/* ksize() of a freed object is reported (and answers 0). */
-	if (unlikely(ZERO_OR_NULL_PTR(objp)) || !kasan_check_byte(objp))
+	if (unlikely(ZERO_OR_NULL_PTR(objp)))
+		return 0;
+	if (!kasan_check_byte(objp))
 		return 0;
 	size = __ksize(objp);
 	/* The caller may use all of it now: no red zone inside. */

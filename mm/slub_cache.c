@@ -328,7 +328,7 @@ early_kmem_cache_node_alloc(int node)
 		get_freepointer(kmem_cache_node, n);
 	page->inuse = 1;
 	/* Taken by hand, so KASAN is told as the allocation hooks would. */
-	n = kasan_slab_alloc(kmem_cache_node, n, GFP_KERNEL, false);
+	n = kasan_slab_alloc(kmem_cache_node, n, GFP_KERNEL, /* no init */ false);
 	page->frozen = 0;
 	kmem_cache_node->node[node] = n;
 	init_kmem_cache_node(n);
@@ -974,10 +974,11 @@ int slub_hotplug_check(void)
 	mutex_lock(&slab_mutex);
 	list_for_each_entry(s, &slab_caches, list) {
 		for_each_possible_cpu(cpu) {
-			struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
+			struct kmem_cache_cpu *c;
 
 			if (cpu_online(cpu))
 				continue;
+			c = per_cpu_ptr(s->cpu_slab, cpu);
 			if (READ_ONCE(c->page) || slub_percpu_partial_read_once(c)) {
 				pr_err("slub: %s keeps slabs on offline CPU %u\n",
 				       s->name, cpu);
@@ -1055,8 +1056,8 @@ void kmem_cache_init(void)
 	create_kmalloc_caches(0);
 
 	/* A CPU that goes down leaves its slabs behind: take them back. */
-	cpuhp_setup_state_nocalls(CPUHP_SLUB_DEAD, "slub:dead", NULL,
-				  slub_cpu_dead);
+	cpuhp_setup_state_nocalls(CPUHP_SLUB_DEAD, "slub:dead",
+				  NULL, slub_cpu_dead);
 
 	init_freelist_randomization();
 

@@ -189,15 +189,8 @@ static int check_valid_pointer(struct kmem_cache *s, struct page *page,
  * The hex dump runs in instrumented code and reads red zones and freed
  * objects: KASAN is told this is SLUB looking at its own metadata.
  */
-static inline void metadata_access_enable(void)
-{
-	kasan_disable_current();
-}
-
-static inline void metadata_access_disable(void)
-{
-	kasan_enable_current();
-}
+static inline void metadata_access_enable(void) { kasan_disable_current(); }
+static inline void metadata_access_disable(void) { kasan_enable_current(); }
 
 static void print_section(const char *level, const char *text, u8 *addr,
 			  unsigned int length)

@@ -68,9 +68,9 @@ static __always_inline bool slab_free_freelist_hook(struct kmem_cache *s,
 }
 
 /* The quarantine's way back into SLUB (mm/kasan/quarantine.c). */
-void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr)
+void ___cache_free(struct kmem_cache *s, void *object, unsigned long caller)
 {
-	do_slab_free(cache, virt_to_head_page(x), x, NULL, 1, addr);
+	do_slab_free(s, virt_to_head_page(object), object, NULL, 1, caller);
 }
 #else
 /*

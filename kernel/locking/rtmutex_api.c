@@ -222,12 +222,13 @@ bool __rt_mutex_futex_unlock(struct rt_mutex_base *lock,
 void rt_mutex_futex_unlock(struct rt_mutex_base *lock)
 {
 	DEFINE_RT_WAKE_Q(wqh);
+	raw_spinlock_t *wl = &lock->wait_lock;
 	unsigned long flags;
 	bool wake;
 
-	raw_spin_lock_irqsave(&lock->wait_lock, flags);
+	raw_spin_lock_irqsave(wl, flags);
 	wake = __rt_mutex_futex_unlock(lock, &wqh);
-	raw_spin_unlock_irqrestore(&lock->wait_lock, flags);
+	raw_spin_unlock_irqrestore(wl, flags);
 	if (wake)
 		rt_mutex_wake_up_q(&wqh);
 }

@@ -23,7 +23,8 @@
 /* Tasks balance_push() moved off dying CPUs (run=hotplug prints it). */
 atomic_long_t sched_hotplug_pushed;
 
-static DEFINE_PER_CPU(struct cpu_stop_work, push_work);
+/* The stopper request balance_push() queues; one per CPU is enough. */
+static DEFINE_PER_CPU(struct cpu_stop_work, push_work) = { };
 
 /* ------------------------------------------------------------ fallback */
 
@@ -56,7 +57,7 @@ int select_fallback_rq(int cpu, struct task_struct *p)
 
 static inline bool rq_has_pinned_tasks(struct rq *rq)
 {
-	return rq->nr_pinned;
+	return rq->nr_pinned != 0;
 }
 
 /* The stopper on the dying CPU: @arg was switched out and is queued here. */
@@ -106,7 +107,7 @@ void balance_push(struct rq *rq)
 		return;
 	}
 	get_task_struct(push_task);
-	stop_one_cpu_nowait(rq->cpu, __balance_push_cpu_stop, push_task,
+	stop_one_cpu_nowait(cpu_of(rq), __balance_push_cpu_stop, push_task,
 			    this_cpu_ptr(&push_work));
 }
 

@@ -533,19 +533,19 @@ void hrtimers_resume_local(void)
  * hrtimer_active() on another CPU must not see it vanish in between).  A
  * timer keeps its base index, so hard timers stay hard and soft ones soft.
  */
-static void migrate_hrtimer_list(struct hrtimer_clock_base *old_base,
-				 struct hrtimer_clock_base *new_base)
+static void migrate_hrtimer_list(struct hrtimer_clock_base *from,
+				 struct hrtimer_clock_base *to)
 {
 	struct hrtimer *timer;
 
 	/* the CPU is dead: no callback of it can still be running */
-	WARN_ON_ONCE(old_base->running);
-	while ((timer = first_timer(old_base))) {
-		rb_erase_cached(&timer->node.node, &old_base->active.rb_root);
+	WARN_ON_ONCE(from->running);
+	while ((timer = first_timer(from))) {
+		rb_erase_cached(&timer->node.node, &from->active.rb_root);
 		RB_CLEAR_NODE(&timer->node.node);
-		WRITE_ONCE(timer->base, new_base);
+		WRITE_ONCE(timer->base, to);
 		/* the device is reprogrammed once all are moved */
-		enqueue_hrtimer(timer, new_base);
+		enqueue_hrtimer(timer, to);
 	}
 }
 
@@ -557,30 +557,31 @@ static void migrate_hrtimer_list(struct hrtimer_clock_base *old_base,
  */
 int hrtimers_dead_cpu(unsigned int scpu)
 {
-	struct hrtimer_cpu_base *old_base, *new_base;
+	struct hrtimer_cpu_base *dead, *here;
 
 	WARN_ON_ONCE(cpu_online(scpu));
 
 	local_bh_disable();
 	local_irq_disable();
-	old_base = &per_cpu(hrtimer_bases, scpu);
-	new_base = this_cpu_ptr(&hrtimer_bases);
-	raw_spin_lock(&new_base->lock);
-	raw_spin_lock_nested(&old_base->lock, SINGLE_DEPTH_NESTING);
+	dead = &per_cpu(hrtimer_bases, scpu);
+	here = this_cpu_ptr(&hrtimer_bases);
+	/* Ours first, the dead CPU's nested in it: the only order used. */
+	raw_spin_lock(&here->lock);
+	raw_spin_lock_nested(&dead->lock, SINGLE_DEPTH_NESTING);
 
 	for (int i = 0; i < HRTIMER_MAX_CLOCK_BASES; i++)
-		migrate_hrtimer_list(&old_base->clock_base[i],
-				     &new_base->clock_base[i]);
-	old_base->expires_next = KTIME_MAX;
-	old_base->softirq_expires_next = KTIME_MAX;
+		migrate_hrtimer_list(&dead->clock_base[i],
+				     &here->clock_base[i]);
+	dead->expires_next = KTIME_MAX;
+	dead->softirq_expires_next = KTIME_MAX;
 
-	raw_spin_unlock(&old_base->lock);
+	raw_spin_unlock(&dead->lock);
 	/* new first timers, hard or soft: program the device for them */
-	hrtimer_force_reprogram(new_base);
-	raw_spin_unlock(&new_base->lock);
+	hrtimer_force_reprogram(here);
+	raw_spin_unlock(&here->lock);
 
 	/* some may be due already: serve them as the interrupt would */
-	if (!new_base->suspended)
+	if (!here->suspended)
 		hrtimer_interrupt(this_cpu_clockevent());
 	local_irq_enable();
 	local_bh_enable();

@@ -234,6 +234,6 @@ size_t kasan_quarantine_cpu_bytes(unsigned int cpu);
  * SLUB's free fast path without the hooks, for objects leaving the
  * quarantine (mm/slub.c, mm/slub_legacy.c).
  */
-void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr);
+void ___cache_free(struct kmem_cache *s, void *object, unsigned long caller);
 
 #endif /* __MM_KASAN_KASAN_H */
