@@ -55,9 +55,10 @@ int select_fallback_rq(int cpu, struct task_struct *p)
 
 /* ------------------------------------------------------------ balance_push */
 
-static inline bool rq_has_pinned_tasks(struct rq *rq)
+/* Migrate-disabled tasks queued here: the CPU must wait for them. */
+static inline bool rq_has_pinned_tasks(struct rq *q)
 {
-	return rq->nr_pinned != 0;
+	return q->nr_pinned != 0;
 }
 
 /* The stopper on the dying CPU: @arg was switched out and is queued here. */
