@@ -30,6 +30,7 @@
 #include <linux/irq.h>
 #include <linux/irqflags.h>
 #include <linux/sched.h>
+#include <linux/ktime.h>
 #include <linux/kthread.h>
 #include <linux/completion.h>
 #include <linux/lockdep.h>
@@ -53,6 +54,32 @@ DECLARE_PER_CPU(unsigned long, hardirq_stack_ptr);
 static const char *run_list = "";
 core_param("run", run_list, charp,
 	   "comma-separated workloads to run after boot (see the list at boot)");
+
+/*
+ * Under icount a boot is one exact trajectory: the same image and command
+ * line give the same figures, but a few instructions more anywhere before
+ * the workload move every later tick, wakeup and preemption against it,
+ * and a contended workload (hackbench) then takes another path.
+ * run.skew_ns= starts the workloads that much later, so that repeated
+ * boots sample the workload over tick phases (tools/irqlab's icount
+ * matrices with skew_ns set) instead of showing one phase as the figure.
+ */
+static unsigned int run_skew_ns;
+core_param_range("run.skew_ns", run_skew_ns, uint, 0, 1000000000,
+		 "start the workloads this many ns later (tick phase; 0: at once)");
+
+static void run_skew(void)
+{
+	u64 start;
+
+	if (!run_skew_ns)
+		return;
+	pr_info("irqlab: workloads start %u ns late (run.skew_ns)\n", run_skew_ns);
+	/* A busy wait, interrupts and preemption on: it moves the phase only. */
+	start = ktime_get_ns();
+	while (ktime_get_ns() - start < run_skew_ns)
+		cond_resched();
+}
 
 static const struct irqlab_workload workloads[] = {
 #ifdef CONFIG_KTEST
@@ -508,6 +535,7 @@ static int kernel_init(void *unused)
 	note_cmdline_error(seq);
 	if (cmdline_errors)
 		cmdline_error_exit();
+	run_skew();
 	failed = run_workloads();
 	if (failed)
 		verdict_add(why, "%d workload(s) failed", failed);

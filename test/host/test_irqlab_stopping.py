@@ -174,6 +174,18 @@ class KeysTest(unittest.TestCase):
         self.assertEqual(self.load("reps = 10\n")["reps"], 10)
         self.assertNotIn("rule", self.load("reps = 10\n"))
 
+    def test_icount_rounds_sample_tick_phases(self):
+        """icount repeats one trajectory: rounds are only allowed with skew_ns, and
+        round r's workloads then start (r-1)*skew_ns late."""
+        self.HEAD = "[matrix]\nconfigs = default legacy\ncompare = default legacy SLUB_LEGACY\n"
+        mx = self.load("icount = 1\nreps = 4\nskew_ns = 500000\n")
+        self.assertEqual((mx["reps"], mx["skew_ns"]), (4, 500000))
+        got = [tool.skewed(mx, r, "run=hackbench") for r in range(1, 5)]
+        self.assertEqual(got, ["run=hackbench", "run=hackbench run.skew_ns=500000",
+                               "run=hackbench run.skew_ns=1000000",
+                               "run=hackbench run.skew_ns=1500000"])
+        self.assertEqual(tool.skewed(self.load("reps = 3\n"), 3, "run=x"), "run=x")
+
     def test_bad_keys(self):
         pair = "compare = default legacy SLUB_LEGACY\n"
         self.HEAD = "[matrix]\nconfigs = default legacy\n"
@@ -196,7 +208,12 @@ class KeysTest(unittest.TestCase):
                 ("max_reps = 30\nci_width = 4\nstop_metrics = cyclic max us\n",
                  "'cyclic max us' is a run's extreme"),
                 ("icount = 1\nmax_reps = 30\nci_width = 4\n", "icount = 1 runs are exact"),
-                ("icount = 1\nreps = 3\n", "use reps = 1")):
+                ("icount = 1\nreps = 3\n", "give skew_ns = N too"),
+                ("icount = 1\nreps = 3\nskew_ns = -5\n", "skew_ns must be at least 0"),
+                ("icount = 1\nreps = 3\nskew_ns = 600000000\n",
+                 "puts round 3's start 1200000000 ns late"),
+                ("icount = 1\nmax_reps = 30\nci_width = 4\nskew_ns = 40000000\n",
+                 "puts round 30's start")):
             with self.assertRaises(ValueError, msg=keys) as cm:
                 self.load(pair + keys)
             self.assertIn(msg, str(cm.exception), keys)
