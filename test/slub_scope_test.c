@@ -438,6 +438,41 @@ static void scope_bulk(struct ktest *t)
 	slub_t_run_pinned(t, 0, scope_bulk_body);
 }
 
+/* ------------------------------------------------------------- shrink */
+
+/*
+ * kmem_cache_shrink() after the flush: empty slabs are taken off the
+ * node list under list_lock and freed after it, in both ports
+ * (unchanged by the series).  A debug cache has no CPU partial lists,
+ * so its emptied slabs wait on the node list (fewer than min_partial)
+ * and the shrink is what frees them.
+ */
+static void scope_shrink_body(struct ktest *t)
+{
+	static void *p[128];
+	struct kmem_cache *s = slub_t_cache(t, "slub-scope-shrink", 512, 0,
+					    SLUB_T_NOMERGE | SLAB_CONSISTENCY_CHECKS,
+					    NULL);
+	unsigned int objs = oo_objects(s->oo);
+	int n = min_t(int, 3 * objs, ARRAY_SIZE(p));
+
+	for (int i = 0; i < n; i++)
+		KTEST_ASSERT_TRUE(t, (p[i] = kmem_cache_alloc(s, GFP_KERNEL)));
+	for (int i = 0; i < n; i++)
+		kmem_cache_free(s, p[i]);
+	slub_probe_watch(s);
+	kmem_cache_shrink(s);
+	scope_expect(t, SLUB_PROBE_FREE_PAGES, n / objs, free_ctx_all);
+	scope_done(s);
+}
+
+static void scope_shrink(struct ktest *t)
+{
+	if (!IS_ENABLED(CONFIG_SLUB_DEBUG))
+		ktest_skip(t, "needs CONFIG_SLUB_DEBUG for a debug cache");
+	slub_t_run_pinned(t, 0, scope_shrink_body);
+}
+
 /* ------------------------------------------------------- slub_cpu_dead */
 
 /*
@@ -504,6 +539,7 @@ static struct ktest_case slub_scope_cases[] = {
 	KTEST_CASE(scope_flush),
 	KTEST_CASE(scope_cpu_partial_drain),
 	KTEST_CASE(scope_bulk),
+	KTEST_CASE(scope_shrink),
 	KTEST_CASE(scope_cpu_dead),
 	{}
 };
