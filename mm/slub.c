@@ -697,6 +697,7 @@ static void put_cpu_partial(struct kmem_cache *s, struct page *page,
 	page->next = prev_head;
 
 	this_cpu_write(s->cpu_slab->partial, page);
+	slub_probe(s, SLUB_PROBE_PARTIAL_PUSH);
 
 	local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 
@@ -947,6 +948,7 @@ load_freelist:
 	VM_BUG_ON(!c->page->frozen);
 	c->freelist = get_freepointer(s, freelist);
 	c->tid = next_tid(c->tid);
+	slub_probe(s, SLUB_PROBE_LOAD_FREELIST);
 	local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 	return freelist;
 

@@ -538,6 +538,8 @@ enum slub_probe_site {
 	SLUB_PROBE_PARTIAL_NODE,	/* get_partial_node, list_lock held */
 	SLUB_PROBE_BULK_ALLOC,		/* kmem_cache_alloc_bulk, c->freelist taken */
 	SLUB_PROBE_SLAB_FREE,		/* __slab_free entry */
+	SLUB_PROBE_LOAD_FREELIST,	/* ___slab_alloc loads c->freelist */
+	SLUB_PROBE_PARTIAL_PUSH,	/* put_cpu_partial, page pushed */
 	NR_SLUB_PROBE_SITES
 };
 #ifdef CONFIG_SLUB_SCOPE_PROBE

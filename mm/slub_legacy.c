@@ -606,6 +606,7 @@ static void put_cpu_partial(struct kmem_cache *s, struct page *page,
 		page->next = prev_head;
 	} while (this_cpu_cmpxchg(s->cpu_slab->partial, prev_head,
 				  page) != prev_head);
+	slub_probe(s, SLUB_PROBE_PARTIAL_PUSH);
 
 	/* cpu_partial 0: nothing may stay on the CPU. */
 	if (unlikely(!slub_cpu_partial(s))) {
@@ -897,6 +898,7 @@ load_freelist:
 	VM_BUG_ON(!c->page->frozen);
 	c->freelist = get_freepointer(s, freelist);
 	c->tid = next_tid(c->tid);
+	slub_probe(s, SLUB_PROBE_LOAD_FREELIST);
 	return freelist;
 
 new_slab:

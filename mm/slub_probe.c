@@ -6,8 +6,9 @@
  * scope tests (test/slub_scope_test.c) check: entry to the page allocator
  * and back into it, the CPU slab flush, deactivate_slab()'s freelist
  * walk, the unfreezing of CPU partial slabs, slub_cpu_dead(), the
- * allocation slow path, get_partial_node() under list_lock, the bulk
- * allocation loop and __slab_free().  Each call is counted per site
+ * allocation slow path and its c->freelist store, get_partial_node()
+ * under list_lock, the put_cpu_partial() push, the bulk allocation loop
+ * and __slab_free().  Each call is counted per site
  * together with the context it ran in:
  *
  *	calls		every call

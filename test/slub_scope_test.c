@@ -60,6 +60,8 @@ static const char *const site_names[NR_SLUB_PROBE_SITES] = {
 	[SLUB_PROBE_PARTIAL_NODE]	= "get_partial_node",
 	[SLUB_PROBE_BULK_ALLOC]		= "alloc_bulk loop",
 	[SLUB_PROBE_SLAB_FREE]		= "__slab_free",
+	[SLUB_PROBE_LOAD_FREELIST]	= "load_freelist",
+	[SLUB_PROBE_PARTIAL_PUSH]	= "put_cpu_partial",
 };
 
 static int scope_kernel(void)
@@ -128,6 +130,16 @@ static const struct scope_want slowpath_want[NR_KERNELS] = {
 	[K_513] = W(ALL, NONE), [K_513_RT] = W(ALL, NONE),
 };
 
+/*
+ * ___slab_alloc storing c->freelist: inside a local_lock_irqsave()
+ * section in 5.15 (IRQ-off on !RT, where the task is also pinned; a
+ * per-CPU spinlock_t on RT), inside the whole IRQ-off slow path in 5.13.
+ */
+static const struct scope_want load_freelist_want[NR_KERNELS] = {
+	[K_515] = W(ALL, ALL), [K_515_RT] = W(NONE, NONE),
+	[K_513] = W(ALL, NONE), [K_513_RT] = W(ALL, NONE),
+};
+
 /* The page allocator for a GFP_ATOMIC slab: IRQ-off in 5.13 only. */
 static const struct scope_want atomic_pages_want[NR_KERNELS] = {
 	[K_515] = W(NONE, NONE), [K_515_RT] = W(NONE, NONE),
@@ -167,6 +179,7 @@ static void scope_alloc_slowpath_body(struct ktest *t)
 		KTEST_ASSERT_TRUE(t, (p[i] = kmem_cache_alloc(s, GFP_KERNEL)));
 	ktest_info(t, "GFP_KERNEL, %d objects, %u a slab", n, objs);
 	scope_expect(t, SLUB_PROBE_SLOWPATH, n / objs, slowpath_want);
+	scope_expect(t, SLUB_PROBE_LOAD_FREELIST, n / objs, load_freelist_want);
 	scope_expect(t, SLUB_PROBE_ALLOC_PAGES, n / objs, free_ctx_all);
 	for (int i = 0; i < n; i++)
 		kmem_cache_free(s, p[i]);
@@ -339,6 +352,16 @@ static const struct scope_want drain_want[NR_KERNELS] = {
 	[K_513] = W(ALL, ALL), [K_513_RT] = W(ANY, ANY),
 };
 
+/*
+ * The push itself: 5.15 stores the new head under local_lock_irqsave()
+ * (IRQ-off on !RT, called unpinned from __slab_free); 5.13 swaps it with
+ * this_cpu_cmpxchg under preempt_disable(), IRQs on.
+ */
+static const struct scope_want partial_push_want[NR_KERNELS] = {
+	[K_515] = W(ALL, NONE), [K_515_RT] = W(NONE, NONE),
+	[K_513] = W(NONE, ALL), [K_513_RT] = W(ANY, ANY),
+};
+
 #define SCOPE_DRAIN_MAX	1024
 
 static void scope_cpu_partial_drain_body(struct ktest *t)
@@ -373,6 +396,7 @@ static void scope_cpu_partial_drain_body(struct ktest *t)
 	ktest_info(t, "%u slabs of %u objects, cpu_partial %u", slabs, objs,
 		   slub_cpu_partial(s));
 	scope_expect(t, SLUB_PROBE_SLAB_FREE, slabs, free_ctx_all);
+	scope_expect(t, SLUB_PROBE_PARTIAL_PUSH, slabs, partial_push_want);
 	scope_expect(t, SLUB_PROBE_UNFREEZE, 1, drain_want);
 	scope_expect(t, SLUB_PROBE_FREE_PAGES, 1, drain_want);
 	for (unsigned int i = 0; i < n; i++)
