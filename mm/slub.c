@@ -284,6 +284,7 @@ get_partial_node(struct kmem_cache *s, struct kmem_cache_node *n,
 		return NULL;
 
 	list_lock_irqsave(&n->list_lock, irqflags);
+	slub_probe(s, SLUB_PROBE_PARTIAL_NODE);
 	list_for_each_entry_safe(page, next_page, &n->partial, slab_list) {
 		void *fl;
 
@@ -409,7 +410,7 @@ deactivate_slab(struct kmem_cache *s, struct page *page, void *freelist)
 	}
 
 	/* Stage one: count the CPU's free objects and find the last one. */
-	slub_probe(SLUB_PROBE_DEACTIVATE_WALK);
+	slub_probe(s, SLUB_PROBE_DEACTIVATE_WALK);
 	last = NULL;
 	cursor = freelist;
 	while (cursor) {
@@ -510,7 +511,7 @@ static void __unfreeze_partials(struct kmem_cache *s,
 	struct page *page, *discard_page = NULL;
 	unsigned long flags = 0;
 
-	slub_probe(SLUB_PROBE_UNFREEZE);
+	slub_probe(s, SLUB_PROBE_UNFREEZE);
 	while (partial_page) {
 		struct page new;
 		struct page old;
@@ -696,6 +697,7 @@ static void put_cpu_partial(struct kmem_cache *s, struct page *page,
 	page->next = prev_head;
 
 	this_cpu_write(s->cpu_slab->partial, page);
+	slub_probe(s, SLUB_PROBE_PARTIAL_PUSH);
 
 	local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 
@@ -789,7 +791,7 @@ flush_cpu_slab(struct work_struct *item)
 	s = sfw->s;
 	c = this_cpu_ptr(s->cpu_slab);
 
-	slub_probe(SLUB_PROBE_FLUSH);
+	slub_probe(s, SLUB_PROBE_FLUSH);
 	if (c->page)
 		flush_slab(s, c);
 
@@ -822,7 +824,7 @@ int slub_cpu_dead(unsigned int cpu)
 
 	mutex_lock(&slab_mutex);
 	list_for_each_entry(s, &slab_caches, list) {
-		slub_probe(SLUB_PROBE_CPU_DEAD);
+		slub_probe(s, SLUB_PROBE_CPU_DEAD);
 		__flush_cpu_slab(s, cpu);
 	}
 	mutex_unlock(&slab_mutex);
@@ -891,6 +893,7 @@ ___slab_alloc(struct kmem_cache *s, gfp_t gfp, int node, unsigned long addr,
 	struct page *page;
 	void *freelist;
 
+	slub_probe(s, SLUB_PROBE_SLOWPATH);
 	stat(s, ALLOC_SLOWPATH);
 
 reread_page:
@@ -945,6 +948,7 @@ load_freelist:
 	VM_BUG_ON(!c->page->frozen);
 	c->freelist = get_freepointer(s, freelist);
 	c->tid = next_tid(c->tid);
+	slub_probe(s, SLUB_PROBE_LOAD_FREELIST);
 	local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
 	return freelist;
 
@@ -1236,6 +1240,7 @@ kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t gfp, size_t size, void **p)
 
 	c = slub_get_cpu_ptr(s->cpu_slab);
 	local_lock_irq(&s->cpu_slab->lock);
+	slub_probe(s, SLUB_PROBE_BULK_ALLOC);
 
 	for (i = 0; i < size; i++) {
 		void *object = c->freelist;

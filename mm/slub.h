@@ -522,17 +522,24 @@ int slub_hotplug_check(void);
 
 /*
  * Test-only observation points (CONFIG_SLUB_SCOPE_PROBE): SLUB reports
- * entry to the page allocator and each IRQ-off section it opens, so the
- * scope tests can check where interrupts and preemption are disabled.
- * Compiled out otherwise.
+ * the context of a few places on the paths whose IRQ-off and preempt-off
+ * scope the series changed, so the scope tests (test/slub_scope_test.c)
+ * can assert on it.  Compiled out otherwise; a probe only counts, it
+ * neither disables nor enables anything.
  */
 enum slub_probe_site {
 	SLUB_PROBE_ALLOC_PAGES,		/* allocate_slab -> page allocator */
 	SLUB_PROBE_FREE_PAGES,		/* __free_slab -> page allocator */
 	SLUB_PROBE_FLUSH,		/* flush_cpu_slab / __flush_cpu_slab */
 	SLUB_PROBE_DEACTIVATE_WALK,	/* deactivate_slab's freelist walk */
-	SLUB_PROBE_UNFREEZE,		/* __unfreeze_partials */
+	SLUB_PROBE_UNFREEZE,		/* (__)unfreeze_partials */
 	SLUB_PROBE_CPU_DEAD,		/* slub_cpu_dead, before each __flush_cpu_slab */
+	SLUB_PROBE_SLOWPATH,		/* ___slab_alloc entry */
+	SLUB_PROBE_PARTIAL_NODE,	/* get_partial_node, list_lock held */
+	SLUB_PROBE_BULK_ALLOC,		/* kmem_cache_alloc_bulk, c->freelist taken */
+	SLUB_PROBE_SLAB_FREE,		/* __slab_free entry */
+	SLUB_PROBE_LOAD_FREELIST,	/* ___slab_alloc loads c->freelist */
+	SLUB_PROBE_PARTIAL_PUSH,	/* put_cpu_partial, page pushed */
 	NR_SLUB_PROBE_SITES
 };
 #ifdef CONFIG_SLUB_SCOPE_PROBE
@@ -544,11 +551,14 @@ struct slub_probe_stats {
 	unsigned long hardirq;		/* ... in hard-IRQ context */
 };
 
-void slub_probe(enum slub_probe_site site);
+void slub_probe(struct kmem_cache *s, enum slub_probe_site site);
 void slub_probe_read(enum slub_probe_site site, struct slub_probe_stats *out);
+/* Zero every site; count calls for every cache from now on. */
 void slub_probe_reset(void);
+/* Zero every site; count only calls made for @s (NULL: every cache). */
+void slub_probe_watch(struct kmem_cache *s);
 #else
-static inline void slub_probe(enum slub_probe_site site) { }
+static inline void slub_probe(struct kmem_cache *s, enum slub_probe_site site) { }
 #endif
 
 #endif /* MM_SLUB_H */

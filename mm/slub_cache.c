@@ -54,7 +54,7 @@ struct page *alloc_slab_page(struct kmem_cache *s, gfp_t flags,
 {
 	unsigned int order = oo_order(oo);
 
-	slub_probe(SLUB_PROBE_ALLOC_PAGES);
+	slub_probe(s, SLUB_PROBE_ALLOC_PAGES);
 	if (node == NUMA_NO_NODE)
 		return alloc_pages(flags, order);
 	/*
@@ -87,7 +87,7 @@ __free_slab(struct kmem_cache *s, struct page *page)
 	page->slab_cache = NULL;
 	page->freelist = NULL;
 	page->counters = 0;
-	slub_probe(SLUB_PROBE_FREE_PAGES);
+	slub_probe(s, SLUB_PROBE_FREE_PAGES);
 	/* Inside reclaim (a shrinker, kmem_cache_shrink()): this is its progress. */
 	reclaim_account_slab(1UL << order);
 	__free_pages(page, order);

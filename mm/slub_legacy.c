@@ -271,6 +271,7 @@ get_partial_node(struct kmem_cache *s, struct kmem_cache_node *n,
 		return NULL;
 
 	list_lock(&n->list_lock);
+	slub_probe(s, SLUB_PROBE_PARTIAL_NODE);
 	list_for_each_entry_safe(page, next_page, &n->partial, slab_list) {
 		void *fl;
 
@@ -399,7 +400,7 @@ deactivate_slab(struct kmem_cache *s, struct page *page, void *freelist,
 	}
 
 	/* Stage one: count the CPU's free objects and find the last one. */
-	slub_probe(SLUB_PROBE_DEACTIVATE_WALK);
+	slub_probe(s, SLUB_PROBE_DEACTIVATE_WALK);
 	last = NULL;
 	cursor = freelist;
 	while (cursor) {
@@ -509,7 +510,7 @@ unfreeze_partials(struct kmem_cache *s, struct kmem_cache_cpu *c,
 	if (!slub_percpu_partial(c))
 		return;
 
-	slub_probe(SLUB_PROBE_UNFREEZE);
+	slub_probe(s, SLUB_PROBE_UNFREEZE);
 	while ((page = slub_percpu_partial(c))) {
 		struct page new;
 		struct page old;
@@ -605,6 +606,7 @@ static void put_cpu_partial(struct kmem_cache *s, struct page *page,
 		page->next = prev_head;
 	} while (this_cpu_cmpxchg(s->cpu_slab->partial, prev_head,
 				  page) != prev_head);
+	slub_probe(s, SLUB_PROBE_PARTIAL_PUSH);
 
 	/* cpu_partial 0: nothing may stay on the CPU. */
 	if (unlikely(!slub_cpu_partial(s))) {
@@ -687,7 +689,7 @@ flush_cpu_slab(void *info)
 {
 	struct kmem_cache *s = info;
 
-	slub_probe(SLUB_PROBE_FLUSH);
+	slub_probe(s, SLUB_PROBE_FLUSH);
 	__flush_cpu_slab(s, smp_processor_id());
 }
 
@@ -723,7 +725,7 @@ flush_cpu_slab(struct work_struct *item)
 	struct slub_flush_work *sfw;
 
 	sfw = container_of(item, struct slub_flush_work, work);
-	slub_probe(SLUB_PROBE_FLUSH);
+	slub_probe(sfw->s, SLUB_PROBE_FLUSH);
 	__flush_cpu_slab(sfw->s, raw_smp_processor_id());
 }
 
@@ -749,7 +751,7 @@ int slub_cpu_dead(unsigned int cpu)
 		LIST_HEAD(to_free);
 
 		local_irq_save(flags);
-		slub_probe(SLUB_PROBE_CPU_DEAD);
+		slub_probe(s, SLUB_PROBE_CPU_DEAD);
 		flush_cpu_slab_irqoff(s, cpu, &to_free);
 		local_irq_restore(flags);
 		discard_deferred(s, &to_free);
@@ -847,6 +849,7 @@ ___slab_alloc(struct kmem_cache *s, gfp_t gfp, int node, unsigned long addr,
 	struct page *page;
 	void *freelist;
 
+	slub_probe(s, SLUB_PROBE_SLOWPATH);
 	stat(s, ALLOC_SLOWPATH);
 
 	page = c->page;
@@ -895,6 +898,7 @@ load_freelist:
 	VM_BUG_ON(!c->page->frozen);
 	c->freelist = get_freepointer(s, freelist);
 	c->tid = next_tid(c->tid);
+	slub_probe(s, SLUB_PROBE_LOAD_FREELIST);
 	return freelist;
 
 new_slab:
@@ -1088,6 +1092,7 @@ kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t gfp, size_t size, void **p)
 
 	local_irq_disable();
 	c = this_cpu_ptr(s->cpu_slab);
+	slub_probe(s, SLUB_PROBE_BULK_ALLOC);
 
 	for (i = 0; i < size; i++) {
 		void *object = c->freelist;

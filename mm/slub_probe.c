@@ -2,10 +2,14 @@
 /*
  * SLUB scope probes (CONFIG_SLUB_SCOPE_PROBE, test builds only).
  *
- * mm/slub.c calls slub_probe(site) at a few places whose context the
- * scope tests want to check: entry to the page allocator, the CPU slab
- * flush, deactivate_slab()'s freelist walk, __unfreeze_partials().  Each
- * call is counted per site together with the context it ran in:
+ * Both ports call slub_probe(s, site) at the places whose context the
+ * scope tests (test/slub_scope_test.c) check: entry to the page allocator
+ * and back into it, the CPU slab flush, deactivate_slab()'s freelist
+ * walk, the unfreezing of CPU partial slabs, slub_cpu_dead(), the
+ * allocation slow path and its c->freelist store, get_partial_node()
+ * under list_lock, the put_cpu_partial() push, the bulk allocation loop
+ * and __slab_free().  Each call is counted per site
+ * together with the context it ran in:
  *
  *	calls		every call
  *	irqs_off	interrupts were disabled
@@ -17,7 +21,12 @@
  *
  * The counters are global atomics rather than per CPU: the sites are on
  * slow paths, and a test wants exact sums and an exact reset while other
- * CPUs may still be allocating.
+ * CPUs may still be allocating.  slub_probe_watch() narrows the counting
+ * to one cache, so that another task's allocations (a worker, an RCU
+ * callback freeing a slab) cannot mix into a test's figures.
+ *
+ * A probe only reads the context: it never changes the interrupt or
+ * preemption state it reports, and the atomics take no lock.
  */
 #include <linux/kernel.h>
 #include <linux/atomic.h>
@@ -31,12 +40,17 @@ struct slub_probe_counters {
 };
 
 static struct slub_probe_counters slub_probe_counts[NR_SLUB_PROBE_SITES];
+/* Count only this cache's calls; NULL: every cache's. */
+static struct kmem_cache *slub_probe_cache;
 
-void slub_probe(enum slub_probe_site site)
+void slub_probe(struct kmem_cache *s, enum slub_probe_site site)
 {
 	struct slub_probe_counters *c;
+	struct kmem_cache *only = READ_ONCE(slub_probe_cache);
 
 	if (WARN_ON_ONCE((unsigned int)site >= NR_SLUB_PROBE_SITES))
+		return;
+	if (only && only != s)
 		return;
 	c = &slub_probe_counts[site];
 	atomic_long_inc(&c->calls);
@@ -62,7 +76,7 @@ void slub_probe_read(enum slub_probe_site site, struct slub_probe_stats *out)
 	out->hardirq = atomic_long_read(&c->hardirq);
 }
 
-void slub_probe_reset(void)
+static void slub_probe_zero(void)
 {
 	for (unsigned int i = 0; i < NR_SLUB_PROBE_SITES; i++) {
 		atomic_long_set(&slub_probe_counts[i].calls, 0);
@@ -70,4 +84,17 @@ void slub_probe_reset(void)
 		atomic_long_set(&slub_probe_counts[i].preempt_off, 0);
 		atomic_long_set(&slub_probe_counts[i].hardirq, 0);
 	}
+}
+
+void slub_probe_reset(void)
+{
+	WRITE_ONCE(slub_probe_cache, NULL);
+	slub_probe_zero();
+}
+
+void slub_probe_watch(struct kmem_cache *s)
+{
+	/* Narrow first: nothing of another cache lands after the zeroing. */
+	WRITE_ONCE(slub_probe_cache, s);
+	slub_probe_zero();
 }

@@ -27,6 +27,7 @@ __slab_free(struct kmem_cache *s, struct page *page, void *head, void *last,
 	int was_frozen;
 	void *prior;
 
+	slub_probe(s, SLUB_PROBE_SLAB_FREE);
 	stat(s, FREE_SLOWPATH);
 
 	if (kmem_cache_debug(s) &&
