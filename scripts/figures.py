@@ -364,27 +364,129 @@ def _per_transition(rec, traced, raw):
     return f"{(rec[traced] - rec[raw]) / (2 * rec['loops']):.2f}"
 
 
+# Under icount one boot is one trajectory: where the 4 ms tick (HZ=250)
+# falls against a contended workload decides its path (run.skew_ns= in
+# init/main.c).  Throughput figures take PHASES boots skewed SKEW_NS apart,
+# over one tick period, and give their mean with a 95% interval.
+PHASES = 8
+SKEW_NS = 500000
+
+
+def scipy_stats():
+    """scipy.stats, also from Debian's python3-scipy under another Python."""
+    try:
+        import scipy.stats
+    except ImportError:
+        deb = "/usr/lib/python3/dist-packages"
+        if deb not in sys.path:
+            sys.path.append(deb)
+        try:
+            import scipy.stats
+        except ImportError:
+            raise FigureError("these figures need SciPy (Debian: apt-get install "
+                              "python3-scipy)") from None
+    return scipy.stats
+
+
+def phase_records(run, mode, cfg, cmdline, name):
+    """The records of @cmdline's boots at PHASES tick phases (one under TCG:
+    there the host's noise, not the phase, is what varies)."""
+    if mode != "icount":
+        return [run.records(Boot(cfg, cmdline, name), mode)]
+    return [run.records(Boot(cfg, cmdline + (f" run.skew_ns={k * SKEW_NS}" if k else ""),
+                             name + (f"-phase{k}" if k else "")), mode)
+            for k in range(PHASES)]
+
+
+def phase_values(recs_list, cfg, rtype, key):
+    vals = []
+    for recs in recs_list:
+        r = recs.of_type(rtype)
+        if not r:
+            raise FigureError(f"{cfg}: no {rtype} record")
+        vals.append(r[0][key])
+    return vals
+
+
+def mean_ci(xs):
+    """(mean, half width of its 95% interval; 0 for one value)."""
+    m = sum(xs) / len(xs)
+    if len(xs) < 2:
+        return m, 0.0
+    sem = scipy_stats().sem(xs)
+    return m, float(scipy_stats().t.ppf(0.975, len(xs) - 1) * sem)
+
+
+def ratio_ci(a, b):
+    """mean(b)/mean(a) - 1 and its 95% interval (Welch's interval of the
+    difference of means, over mean(a)), in percent."""
+    ma, mb = sum(a) / len(a), sum(b) / len(b)
+    if a is b or len(a) < 2 or len(b) < 2:
+        return 0.0, None
+    st = scipy_stats()
+    va, vb = st.tvar(a) / len(a), st.tvar(b) / len(b)
+    if va + vb == 0:
+        return (mb / ma - 1) * 100, 0.0
+    df = (va + vb) ** 2 / (va * va / (len(a) - 1) + vb * vb / (len(b) - 1))
+    h = float(st.t.ppf(0.975, df)) * (va + vb) ** 0.5
+    return (mb / ma - 1) * 100, h / ma * 100
+
+
+def _pct(c):
+    mid, half = c
+    return f"{mid:+.2f}%" if half is None else f"{mid:+.2f}% ± {half:.2f}"
+
+
 def fig_tracer_cost(run, mode):
-    out = ["| port | build | tracers | hackbench time (ns) | vs the port's tracer-less build "
-           "| irqsoff, per transition | preemptoff, per transition |",
+    phases = f", mean ± 95% CI of {PHASES} tick phases" if mode == "icount" else ""
+    out = [f"| port | build | tracers | hackbench time (ns{phases}) | vs the port's "
+           "tracer-less build | irqsoff, per transition | preemptoff, per transition |",
            "|---|---|---|---|---|---|---|"]
     for port, rows in TRACER_COST_PORTS:
         base = None
         for cfg, what in rows:
-            recs = run.records(Boot(cfg, HACKBENCH, "hackbench"), mode)
-            hb = recs.of_type("hackbench")
-            if not hb:
-                raise FigureError(f"{cfg}: no hackbench record")
-            t = hb[0]["time_ns"]
-            base = base or t
-            cost = recs.of_type("lat_cost")
+            recs_list = phase_records(run, mode, cfg, HACKBENCH, "hackbench")
+            times = phase_values(recs_list, cfg, "hackbench", "time_ns")
+            base = base or times
+            cost = recs_list[0].of_type("lat_cost")
             c = cost[-1] if cost else None
             if what != "none" and not c:
                 raise FigureError(f"{cfg}: no lat_cost record (the tracer's cost)")
-            out.append(f"| {port} | `{cfg}` | {what} | {t} | {t / base:.3f} "
-                       f"({(t / base - 1) * 100:+.2f}%) | "
+            m, h = mean_ci(times)
+            out.append(f"| {port} | `{cfg}` | {what} | {m:.0f}"
+                       + (f" ± {h:.0f}" if len(times) > 1 else "")
+                       + f" | {_pct(ratio_ci(base, times))} | "
                        f"{_per_transition(c, 'irq_pair_traced', 'irq_pair_raw')} | "
                        f"{_per_transition(c, 'preempt_pair', 'preempt_pair_raw')} |")
+    return out
+
+
+# The phase sensitivity itself: rt_trace's hackbench at PHASES x 2 skews.
+PHASE_DEMO = ("rt_trace", "run=hackbench hackbench.loops=20")
+
+
+def fig_icount_phases(run, mode):
+    if mode != "icount":
+        raise FigureError("figures:icount-phases is an icount figure (mode=icount)")
+    cfg, cmdline = PHASE_DEMO
+    out = ["| run.skew_ns | hackbench time (ns) | context switches | IRQ-off windows "
+           "(irqsoff) | IRQ-off total (ns) |", "|---|---|---|---|---|"]
+    rows = []
+    for k in range(2 * PHASES):
+        skew = k * SKEW_NS // 2
+        recs = run.records(Boot(cfg, cmdline + (f" run.skew_ns={skew}" if skew else ""),
+                                f"phases-{k}"), mode)
+        hb, lat = recs.of_type("hackbench"), recs.of_type("lat_cpu")
+        if not hb or not lat:
+            raise FigureError(f"{cfg} skew {skew}: no hackbench or lat_cpu record")
+        rows.append((skew, hb[0]["time_ns"], hb[0]["ctxsw"], lat[0]["windows"],
+                     lat[0]["total_ns"]))
+        out.append("| " + " | ".join(str(v) for v in rows[-1]) + " |")
+    out.append("")
+    for i, what in ((1, "hackbench time"), (2, "context switches"), (3, "IRQ-off windows")):
+        xs = sorted(r[i] for r in rows)
+        out.append(f"- {what}: {xs[0]} .. {xs[-1]} (the largest {xs[-1] / xs[0]:.2f}x "
+                   "the smallest)")
     return out
 
 
@@ -1198,6 +1300,9 @@ FIGURES = {
                     "the same port without them, and each tracer's cost per IRQ-flag or "
                     "preempt-count transition (`trace: cost` after hackbench, instructions "
                     "above the untraced pair, per transition)"),
+    "icount-phases": (fig_icount_phases, "`rt_trace` `run=hackbench hackbench.loops=20` "
+                      "under icount with its start skewed over two tick periods "
+                      "(`run.skew_ns=`): one icount boot is one trajectory"),
     "lock-stat-cost": (fig_lock_stat_cost, "lock_stat's hooks per uncontended "
                        "lock+unlock pair (`test/run lock-stat-icount`'s cost case) and "
                        "over the experiments' hackbench (10 groups x 100 loops of 4096 "
