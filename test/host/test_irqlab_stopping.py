@@ -185,6 +185,19 @@ class KeysTest(unittest.TestCase):
                                "run=hackbench run.skew_ns=1000000",
                                "run=hackbench run.skew_ns=1500000"])
         self.assertEqual(tool.skewed(self.load("reps = 3\n"), 3, "run=x"), "run=x")
+        # The skew is a round's phase, not a setting: both rounds read as one.
+        seen = []
+        for skew in ("", " run.skew_ns=500000"):
+            with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+                f.write(f"Command line: run=hackbench{skew} hackbench.loops=20\n"
+                        "irqlab: end status=ok\n")
+            try:
+                res = tool.parse_log(f.name)
+            finally:
+                os.remove(f.name)
+            seen.append((res["cmdline"], res["skew_ns"]))
+        self.assertEqual(seen, [("run=hackbench hackbench.loops=20", 0),
+                                ("run=hackbench hackbench.loops=20", 500000)])
 
     def test_bad_keys(self):
         pair = "compare = default legacy SLUB_LEGACY\n"
