@@ -459,8 +459,8 @@ void meminfo_records(void)
  * everything the kernel holds, the parts named and the rest (image, stacks,
  * memblock leftovers).  boot_ns is ktime_get_ns() when it was taken (guest
  * instructions under icount).  ipis counts the reschedule and function-call
- * IPIs every CPU took so far: boot's cross-CPU handshakes, whose number does
- * not depend on how fast the host runs them.
+ * IPIs every CPU took so far: boot's cross-CPU handshakes, a count that host
+ * speed hardly moves (unlike the time they take under TCG).
  */
 static unsigned long boot_ipis(void)
 {
