@@ -453,14 +453,9 @@ void meminfo_records(void)
 }
 
 /*
- * {"type":"mem_used","cpus":..,"ram_kb":..,"used_kb":..,"memmap_kb":..,
- *  "percpu_kb":..,"pgtable_kb":..,"slab_kb":..,"boot_ns":..,"ipis":..}
- * used_kb is RAM not free in the buddy lists or on the per-CPU lists:
- * everything the kernel holds, the parts named and the rest (image, stacks,
- * memblock leftovers).  boot_ns is ktime_get_ns() when it was taken (guest
- * instructions under icount).  ipis counts the reschedule and function-call
- * IPIs every CPU took so far: boot's cross-CPU handshakes, a count that host
- * speed hardly moves (unlike the time they take under TCG).
+ * Reschedule and function-call IPIs every CPU took so far: boot's cross-CPU
+ * handshakes, a count that host speed hardly moves (unlike their time under
+ * TCG).
  */
 static unsigned long boot_ipis(void)
 {
@@ -473,6 +468,14 @@ static unsigned long boot_ipis(void)
 	return n;
 }
 
+/*
+ * {"type":"mem_used","cpus":..,"ram_kb":..,"used_kb":..,"memmap_kb":..,
+ *  "percpu_kb":..,"pgtable_kb":..,"slab_kb":..,"boot_ns":..,"ipis":..}
+ * used_kb is RAM not free in the buddy lists or on the per-CPU lists:
+ * everything the kernel holds, the parts named and the rest (image, stacks,
+ * memblock leftovers).  boot_ns is ktime_get_ns() when it was taken (guest
+ * instructions under icount).  ipis: boot_ipis().
+ */
 void mem_used_report(void)
 {
 	unsigned long long ram_kb = memblock_phys_mem_size() >> 10;
