@@ -295,7 +295,7 @@ $(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
 -include $(OBJS:.o=.d)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all build _build kernel iso efi run test test-busy test-long latency-figures ktrace-paths figures check-figures \
+.PHONY: all build _build kernel iso efi run test test-busy test-long scale latency-figures ktrace-paths figures check-figures \
 	experiment-seeds iso-experiments debug deps clean distclean help \
 	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
 
@@ -470,6 +470,16 @@ iso-experiments: deps
 		$(EFI_LOADER) build/$$c0/kernel.elf "$$cmd0" $(EXPERIMENTS_ISO)
 	@echo "iso-experiments: $(EXPERIMENTS_ISO): $$(wc -l < $(EXPERIMENTS_ISO).cells) entries ($(ISO_EXPERIMENTS))"
 
+# Boot time and kernel memory against vCPUs (1..64, TCG) and RAM (128M..64G,
+# icount at SMP=1), with the growth per doubling (Documentation/scale.md).
+# SCALE_CPUS=1,2,4 / SCALE_RAM=128M,1G narrow the axes ('' skips one).
+# Minutes, and 64 vCPUs take both host cores: not part of make test.
+SCALE_CPUS ?= 1,2,4,8,16,32,64
+SCALE_RAM ?= 128M,256M,512M,1G,2G,4G,8G,16G,32G,64G
+scale: build
+	$(Q)$(PYTHON) scripts/scale.py --config $(CONFIG) --cpus '$(SCALE_CPUS)' \
+		--ram '$(SCALE_RAM)' --out build/scale
+
 # The measurement issue's figures (minutes; not part of make test).
 latency-figures: deps
 	$(Q)$(PYTHON) scripts/latency_figures.py $(if $(QUICK),--quick)
@@ -503,6 +513,7 @@ help:
 	@echo '  make test-busy        make test with HOGS=$(HOGS) CPU hogs beside it'
 	@echo '  make test-long        the long table: config matrix, RT UBSAN, flaky watchdog entries'
 	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
+	@echo '  make scale    boot time and kernel memory against vCPUs and RAM (SCALE_CPUS, SCALE_RAM)'
 	@echo '  make ktrace-paths     the traced alloc+free path of default, legacy, rt (KTRACE_OUT=file)'
 	@echo '  make figures          rewrite the generated figure blocks of the docs (FIGURES="...")'
 	@echo '  make check-figures    rerun the icount figure blocks; fail naming every stale value'

@@ -527,6 +527,8 @@ static int kernel_init(void *unused)
 		pr_warn("slab: the slab shrinker could not be registered\n");
 	do_ctors();
 	system_state = SYSTEM_RUNNING;
+	/* Boot is over: what it cost in memory and time (make scale reads it). */
+	mem_used_report();
 #ifdef CONFIG_KTEST_BROKEN_BOOTS
 	ktest_selftest_broken_boot();
 #endif

@@ -339,8 +339,6 @@ static void lockup_detector_update_enable(void)
  */
 void lockup_detector_init(void)
 {
-	int cpu;
-
 	if (no_watchdog)
 		watchdog_user_enabled = 0;
 	if (no_softlockup)
@@ -355,8 +353,14 @@ void lockup_detector_init(void)
 		pr_info("lockup detectors off\n");
 		return;
 	}
-	for_each_online_cpu(cpu)
-		smp_call_function_single(cpu, softlockup_start_fn, NULL, 1);
+	/*
+	 * Every CPU at once: Linux's softlockup_start_all() goes CPU by CPU
+	 * with smp_call_on_cpu(), a sleeping wait per CPU; irqlab's waits are
+	 * IPI round trips with CPU 0 spinning, one after the other, which
+	 * made boot grow with CPUs times a round trip (95 s at 32 vCPUs on a
+	 * busy TCG host).  One broadcast costs one round trip.
+	 */
+	on_each_cpu(softlockup_start_fn, NULL, 1);
 
 	pr_info("soft lockup detector %s, hard lockup detector %s (%s), thresh %d s\n",
 		watchdog_enabled & SOFT_WATCHDOG_ENABLED ? "on" : "off",

@@ -200,6 +200,14 @@ static void init_single_page(struct page *page, enum zone_type zid, int nid)
 	__SetPageReserved(page);
 }
 
+/* struct pages behind the memory map, holes in the rounded spans included. */
+static unsigned long memmap_nr_pages;
+
+unsigned long memmap_pages(void)
+{
+	return memmap_nr_pages;
+}
+
 static void __init_memory_map(void)
 {
 	unsigned long populated = 0;
@@ -227,6 +235,7 @@ static void __init_memory_map(void)
 	}
 	for (unsigned int i = 0; i < nr_memmap_ranges; i++)
 		populated += memmap_ranges[i].end_pfn - memmap_ranges[i].start_pfn;
+	memmap_nr_pages = populated;
 	pr_info("mm: memory map: %lu struct pages (%luK) at %#lx\n", populated,
 		(populated * sizeof(struct page)) >> 10, VMEMMAP_START);
 }

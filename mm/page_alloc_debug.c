@@ -18,8 +18,13 @@
 #include <linux/kasan.h>
 #include <linux/ktime.h>
 #include <linux/record.h>
+#include <linux/memblock.h>
+#include <linux/percpu.h>
+#include <linux/cpumask.h>
+#include <asm/hardirq.h>
 #include <asm/stacktrace.h>
 #include "internal.h"
+#include "slab.h"
 
 const char *current_comm(char *buf, size_t size)
 {
@@ -445,4 +450,54 @@ void meminfo_records(void)
 			pr_warn("meminfo: record for node %d %s does not fit\n",
 				zone_to_nid(zone), zone->name);
 	}
+}
+
+/*
+ * Reschedule and function-call IPIs every CPU took so far: boot's cross-CPU
+ * handshakes, a count that host speed hardly moves (unlike their time under
+ * TCG).
+ */
+static unsigned long boot_ipis(void)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		n += per_cpu(irq_stat, cpu).irq_resched_count +
+		     per_cpu(irq_stat, cpu).irq_call_count;
+	return n;
+}
+
+/*
+ * {"type":"mem_used","cpus":..,"ram_kb":..,"used_kb":..,"memmap_kb":..,
+ *  "percpu_kb":..,"pgtable_kb":..,"slab_kb":..,"boot_ns":..,"ipis":..}
+ * used_kb is RAM not free in the buddy lists or on the per-CPU lists:
+ * everything the kernel holds, the parts named and the rest (image, stacks,
+ * memblock leftovers).  boot_ns is ktime_get_ns() when it was taken (guest
+ * instructions under icount).  ipis: boot_ipis().
+ */
+void mem_used_report(void)
+{
+	unsigned long long ram_kb = memblock_phys_mem_size() >> 10;
+	unsigned long free = 0, named_kb, used_kb;
+	unsigned long memmap_kb = (memmap_pages() * sizeof(struct page)) >> 10;
+	unsigned long percpu_kb = K(pcpu_nr_pages());
+	unsigned long pgtable_kb = K(kernel_pgtable_pages());
+	unsigned long slab_kb = K((unsigned long)atomic_long_read(&slab_nr_pages));
+	u64 now = ktime_get_ns();
+	struct zone *zone;
+
+	for_each_populated_zone(zone)
+		free += zone_page_state(zone, NR_FREE_PAGES) + zone_pcp_pages(zone);
+	used_kb = ram_kb - K(free);
+	named_kb = memmap_kb + percpu_kb + pgtable_kb + slab_kb;
+	pr_info("mm: kernel holds %luK of %lluK RAM with %u CPUs: memory map %luK, per-CPU %luK, page tables %luK, slab %luK, other %luK\n",
+		used_kb, ram_kb, num_possible_cpus(), memmap_kb, percpu_kb, pgtable_kb,
+		slab_kb, used_kb > named_kb ? used_kb - named_kb : 0);
+	if (record_emitf("{\"type\":\"mem_used\",\"cpus\":%u,\"ram_kb\":%llu,\"used_kb\":%lu,"
+			 "\"memmap_kb\":%lu,\"percpu_kb\":%lu,\"pgtable_kb\":%lu,"
+			 "\"slab_kb\":%lu,\"boot_ns\":%llu,\"ipis\":%lu}",
+			 num_possible_cpus(), ram_kb, used_kb, memmap_kb, percpu_kb,
+			 pgtable_kb, slab_kb, (unsigned long long)now, boot_ipis()) < 0)
+		pr_warn("mm: the mem_used record does not fit\n");
 }

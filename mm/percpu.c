@@ -255,6 +255,17 @@ unsigned int pcpu_nr_chunks(void)
 	return READ_ONCE(pcpu_nr_chunks_populated);
 }
 
+/*
+ * Pages behind the per-CPU areas: each possible CPU's unit holds the static
+ * copy and every populated chunk, so this grows with CPUs times chunks.
+ */
+unsigned long pcpu_nr_pages(void)
+{
+	unsigned long unit = pcpu_dynamic_offset() + pcpu_nr_chunks() * PCPU_CHUNK_SIZE;
+
+	return num_possible_cpus() * (unit >> PAGE_SHIFT);
+}
+
 void percpu_init(void)
 {
 	BUILD_BUG_ON(PCPU_CHUNK_SIZE % PAGE_SIZE);

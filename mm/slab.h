@@ -309,6 +309,23 @@ void get_slabinfo(struct kmem_cache *s, struct slabinfo *info);
 unsigned long slub_stat_sum(struct kmem_cache *s, enum stat_item si);
 extern const char *const slub_stat_names[NR_SLUB_STAT_ITEMS];
 
+/*
+ * Pages held by slabs, all caches and nodes together: what Linux's
+ * account_slab_page() adds to the node's NR_SLAB_*_B counters (irqlab
+ * keeps no per-node vmstat, so one system-wide count).
+ */
+extern atomic_long_t slab_nr_pages;
+
+static __always_inline void account_slab_page(struct page *page, int order)
+{
+	atomic_long_add(1L << order, &slab_nr_pages);
+}
+
+static __always_inline void unaccount_slab_page(struct page *page, int order)
+{
+	atomic_long_sub(1L << order, &slab_nr_pages);
+}
+
 /* Debug support shared by the SLUB ports (mm/slub_debug.c). */
 long validate_slab_cache(struct kmem_cache *s);
 

@@ -31,6 +31,7 @@
 #include "slub.h"
 
 nodemask_t slab_nodes;
+atomic_long_t slab_nr_pages = ATOMIC_LONG_INIT(0);
 
 /* ------------------------------------------------- slab pages in and out */
 
@@ -90,6 +91,7 @@ __free_slab(struct kmem_cache *s, struct page *page)
 	slub_probe(s, SLUB_PROBE_FREE_PAGES);
 	/* Inside reclaim (a shrinker, kmem_cache_shrink()): this is its progress. */
 	reclaim_account_slab(1UL << order);
+	unaccount_slab_page(page, order);
 	__free_pages(page, order);
 }
 

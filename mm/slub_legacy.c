@@ -214,6 +214,9 @@ allocate_slab(struct kmem_cache *s, gfp_t gfp, int node)
 	}
 
 	page->objects = oo_objects(oo);
+
+	account_slab_page(page, oo_order(oo));
+
 	page->slab_cache = s;
 	__SetPageSlab(page);
 

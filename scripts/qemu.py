@@ -105,6 +105,12 @@ MAX_NUMA = 16            # the kernel's MAX_NUMNODES
 SERIAL_PORTS = ("ttyS0", "ttyS1", "ttyS2", "ttyS3")
 NUMA_NODE_ALIGN_MB = 8
 DEFAULT_MEM = "256M"
+# Above this much guest RAM, QEMU maps it without reserving host memory
+# (memory-backend-ram,reserve=off: MAP_NORESERVE), so -m 64G boots on a
+# host with less RAM (Linux's heuristic overcommit refuses one mapping larger
+# than RAM + swap).  Pages cost host memory only when the guest touches them;
+# irqlab touches its memory map (64 B per 4 KiB page) and what it allocates.
+SPARSE_MEM_MB = 8 << 10
 
 EXIT_DEVICE = "isa-debug-exit,iobase=0xf4,iosize=4"
 # Guest exit codes with a meaning (they must match the kernel's).
@@ -259,18 +265,34 @@ def parse_numa(value, smp, mem):
     return nodes
 
 
+def sparse_mem(mem):
+    """True when MEM is large enough to be mapped without a host reservation."""
+    return mem_megabytes(mem) > SPARSE_MEM_MB
+
+
 def numa_argv(nodes, smp, mem):
     """-object/-numa options for `nodes` equal nodes (memory slices and vCPU groups)."""
     if not nodes:
         return []
     node_mb = int(mem_megabytes(mem)) // nodes
     per = smp // nodes
+    reserve = ",reserve=off" if sparse_mem(mem) else ""
     argv = []
     for i in range(nodes):
         cpus = f"{i * per}" if per == 1 else f"{i * per}-{(i + 1) * per - 1}"
-        argv += ["-object", f"memory-backend-ram,id=ram-node{i},size={node_mb}M",
+        argv += ["-object", f"memory-backend-ram,id=ram-node{i},size={node_mb}M{reserve}",
                  "-numa", f"node,nodeid={i},cpus={cpus},memdev=ram-node{i}"]
     return argv
+
+
+def sparse_mem_argv(nodes, mem):
+    """The machine's RAM as one unreserved backend when MEM is large (not with NUMA,
+    whose node backends carry reserve=off themselves)."""
+    if nodes or not sparse_mem(mem):
+        return [], ""
+    size = f"{int(mem_megabytes(mem))}M"
+    return (["-object", f"memory-backend-ram,id=pc.ram,size={size},reserve=off"],
+            ",memory-backend=pc.ram")
 
 
 def parse_flag(name, value):
@@ -748,8 +770,9 @@ def build_argv(r, serial="stdio", ovmf=None, qemu=None):
     serial: "stdio" or ("file", path).  ovmf: (code, writable_vars_copy) for BOOT=uefi
     and efi.
     qemu: the binary (default: $IRQLAB_QEMU or qemu-system-x86_64)."""
+    sparse, backend = sparse_mem_argv(r.numa, r.mem)
     argv = [qemu or qemu_binary(),
-            "-machine", r.machine + ("" if r.hpet else ",hpet=off"),
+            "-machine", r.machine + ("" if r.hpet else ",hpet=off") + backend,
             "-accel", r.accel,
             "-cpu", r.cpu,
             "-smp", str(r.smp),
@@ -758,6 +781,7 @@ def build_argv(r, serial="stdio", ovmf=None, qemu=None):
             "-display", "none",
             "-monitor", "none",
             "-device", EXIT_DEVICE]
+    argv += sparse
     argv += numa_argv(r.numa, r.smp, r.mem)
     if r.icount:
         argv += ["-icount", "shift=0,sleep=off", "-rtc", "clock=vm"]

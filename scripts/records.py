@@ -46,6 +46,10 @@ FIELDS = {
     "profile": {"what": _STR, "hz": _INT, "total": _INT, "dropped": _INT},
     "profile_sym": {"what": _STR, "sym": _STR, "n": _INT},
     "profile_stack": {"what": _STR, "stack": _STR, "n": _INT},
+    "mem_used": {"cpus": _INT, "ram_kb": _INT, "used_kb": _INT, "memmap_kb": _INT,
+                 "percpu_kb": _INT, "pgtable_kb": _INT, "slab_kb": _INT, "boot_ns": _INT},
+    "slabbench_live": {"objects": _INT, "size": _INT, "peak_kb": _INT, "freed": _INT,
+                       "left_pages": _INT, "failed": _INT},
 }
 _CHOICES = {("lock_stat", "rw"): ("w", "r"), ("lock_stat_time", "rw"): ("w", "r"),
             ("lock_stat_time", "what"): ("wait", "hold"),

@@ -37,6 +37,15 @@
  *              freeing CPU's cycles only): per object.  Needs two
  *              online CPUs; skipped with a message otherwise.
  *
+ * slabbench.live=N instead holds N objects of obj_size bytes live at
+ * once (chained through their first word, so no array is needed), then
+ * frees them all and shrinks the cache: cycles per allocation and per
+ * free, the slab memory at the peak and what is left after the shrink
+ * (one "slabbench_live" record).  It fails when an allocation fails, when
+ * the chain gives back another count than it took, when the peak holds
+ * fewer pages than the objects need, or when more than 1% of the peak's
+ * slab pages are still held after the shrink.
+ *
  * slabbench.trace_pair=1 instead single-steps one warm fast-path pair
  * with ktrace (linux/ktrace.h) and prints its path: every instruction as
  * function+offset, per-function counts and the total, twice: the
@@ -72,6 +81,7 @@
 #include <linux/trace_irqsoff.h>
 #include <asm/processor.h>
 #include <asm/tsc.h>
+#include "../mm/slab.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +98,9 @@ static bool sb_trace_pair;
 core_param("slabbench.trace_pair", sb_trace_pair, bool,
 	   "single-step one fast-path alloc+free pair and print its path instead");
 static int sb_obj_size = 256;
+static int sb_live;
+core_param_range("slabbench.live", sb_live, int, 0, 100000000,
+		 "hold this many objects live at once, then free them all (0: off)");
 core_param_range("slabbench.loops", sb_loops, int, 1, 100000000,
 		 "timed rounds per figure");
 core_param_range("slabbench.obj_size", sb_obj_size, int, 8, 8192,
@@ -183,6 +196,84 @@ static void sb_report(const char *name, const char *what, unsigned int size,
 		     (unsigned long long)ops, clock, !strcmp(clock, "icount"));
 	if (n >= (int)sizeof(json) || record_emit(json) < 0)
 		pr_warn("slabbench: the record for %s/%u does not fit\n", name, size);
+}
+
+static long sb_slab_pages(void)
+{
+	return atomic_long_read(&slab_nr_pages);
+}
+
+/* Every object of the live chain back to @s; how many there were. */
+static unsigned long sb_live_free(struct kmem_cache *s, void *head)
+{
+	unsigned long freed = 0;
+
+	while (head) {
+		void *next = *(void **)head;
+
+		kmem_cache_free(s, head);
+		head = next;
+		if (!(++freed & 0xffff))
+			cond_resched();
+	}
+	return freed;
+}
+
+static int sb_live_objects(struct kmem_cache *s)
+{
+	long base = sb_slab_pages(), peak, left;
+	unsigned long n, freed, need;
+	void *head = NULL;
+	u64 t0, t1, t2;
+	int failed = 0;
+
+	t0 = rdtsc_ordered();
+	for (n = 0; n < (unsigned long)sb_live; n++) {
+		void **p = kmem_cache_alloc(s, GFP_KERNEL);
+
+		if (unlikely(!p))
+			break;
+		*p = head;		/* the chain lives in the objects themselves */
+		head = p;
+		if (!((n + 1) & 0xffff))
+			cond_resched();
+	}
+	t1 = rdtsc_ordered();
+	peak = sb_slab_pages() - base;
+	freed = sb_live_free(s, head);
+	t2 = rdtsc_ordered();
+	kmem_cache_shrink(s);
+	left = sb_slab_pages() - base;
+	need = DIV_ROUND_UP(n * s->size, PAGE_SIZE);
+	pr_info("slabbench: live: %lu objects of %u bytes (%u with metadata) held, %ld slab pages (%ldK) at the peak, %lu freed, %ld pages left after the shrink\n",
+		n, s->object_size, s->size, peak, peak << (PAGE_SHIFT - 10), freed, left);
+	if (n < (unsigned long)sb_live) {
+		pr_err("slabbench: live: allocation %lu of %d failed\n", n + 1, sb_live);
+		failed++;
+	}
+	if (freed != n) {
+		pr_err("slabbench: live: %lu objects allocated, %lu freed\n", n, freed);
+		failed++;
+	}
+	if (peak < 0 || (unsigned long)peak < need) {
+		pr_err("slabbench: live: %ld slab pages at the peak, the objects need %lu\n",
+		       peak, need);
+		failed++;
+	}
+	if (left > peak / 100) {
+		pr_err("slabbench: live: %ld of %ld slab pages still held after freeing and shrinking\n",
+		       left, peak);
+		failed++;
+	}
+	if (n)
+		sb_report("live_alloc", "live alloc", sb_obj_size, t1 - t0, n);
+	if (freed)
+		sb_report("live_free", "live free", sb_obj_size, t2 - t1, freed);
+	if (record_emitf("{\"type\":\"slabbench_live\",\"objects\":%lu,\"size\":%u,"
+			 "\"peak_kb\":%ld,\"freed\":%lu,\"left_pages\":%ld,\"failed\":%d}",
+			 n, s->size, peak << (PAGE_SHIFT - 10), freed, left, failed) < 0)
+		pr_warn("slabbench: the live record does not fit\n");
+	return failed;
 }
 
 static int sb_fastpath(struct kmem_cache *s)
@@ -735,6 +826,10 @@ int slabbench_run(void)
 	}
 	if (sb_trace_pair) {
 		failed = sb_trace_pairs(s);
+		goto out;
+	}
+	if (sb_live) {
+		failed = sb_live_objects(s);
 		goto out;
 	}
 	failed += sb_fastpath(s);

@@ -240,6 +240,16 @@ unsigned long nr_free_pages(void);
 void show_free_areas(void);
 /* The same as machine records (DESIGN 8), one per populated zone. */
 void meminfo_records(void);
+/*
+ * What the kernel itself holds of RAM, split into what grows with RAM
+ * (memory map, page tables) and with CPUs (per-CPU areas), plus slab:
+ * one line and one "mem_used" record (Documentation/scale.md).
+ */
+void mem_used_report(void);
+/* struct page descriptors in the memory map (one per page frame it covers). */
+unsigned long memmap_pages(void);
+/* Page-table pages of the kernel's map (arch/x86/mm/init.c). */
+unsigned long kernel_pgtable_pages(void);
 void dump_page(struct page *page, const char *reason);
 /* "slab|head|node=0|zone=1": the flags set in @flags, then node and zone. */
 void format_page_flags(char *buf, size_t size, unsigned long flags);

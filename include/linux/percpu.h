@@ -65,6 +65,8 @@ unsigned long pcpu_dynamic_offset(void);
 bool is_percpu_unit_address(unsigned long addr);
 /* Chunks mapped so far (the first one included). */
 unsigned int pcpu_nr_chunks(void);
+/* Pages mapped for every CPU's unit (static part and chunks): Linux's meminfo Percpu. */
+unsigned long pcpu_nr_pages(void);
 void percpu_init(void);
 
 #define alloc_percpu_gfp(type, gfp)					\

@@ -216,6 +216,27 @@ class ArgvTest(unittest.TestCase):
         with self.assertRaises(qemu.ParamError):
             argv_for(hpet="off")
 
+    def test_large_mem_is_unreserved(self):
+        # Above 8G the RAM is one backend with reserve=off (host overcommit).
+        a = argv_for(mem="64G", machine="q35")
+        self.assertIn(("-machine", "q35,memory-backend=pc.ram"), pairs(a))
+        self.assertIn(("-object", "memory-backend-ram,id=pc.ram,size=65536M,reserve=off"),
+                      pairs(a))
+        self.assertIn(("-m", "64G"), pairs(a))
+        self.assertIn(("-machine", "pc,hpet=off,memory-backend=pc.ram"),
+                      pairs(argv_for(mem="9G", hpet="0")))
+        # Up to 8G: QEMU's own RAM, as before.
+        for mem in ("8G", "8192M", "256M"):
+            a = argv_for(mem=mem)
+            self.assertIn(("-machine", "pc"), pairs(a))
+            self.assertNotIn("-object", a)
+        # NUMA: each node's backend is unreserved instead.
+        a = argv_for(mem="32G", smp="2", numa="2", machine="q35")
+        self.assertIn(("-machine", "q35"), pairs(a))
+        self.assertIn(("-object", "memory-backend-ram,id=ram-node1,size=16384M,reserve=off"),
+                      pairs(a))
+        self.assertNotIn("memory-backend-ram,id=pc.ram,size=32768M,reserve=off", a)
+
     def test_bios(self):
         a = argv_for(boot="bios", iso="x.iso", cmdline="ignored")
         self.assertIn(("-cdrom", "x.iso"), pairs(a))

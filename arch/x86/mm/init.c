@@ -30,10 +30,22 @@ static unsigned long direct_map_pages[PG_LEVEL_1G + 1];
 static u64 *pt_prealloc[3];
 static int pt_prealloc_nr;
 
+/*
+ * Table pages of the kernel's own map (never freed): the direct map's grows
+ * with RAM, the memory map's with RAM, the per-CPU units' with CPUs.
+ */
+static atomic_long_t nr_kernel_pgtable_pages = ATOMIC_LONG_INIT(0);
+
+unsigned long kernel_pgtable_pages(void)
+{
+	return atomic_long_read(&nr_kernel_pgtable_pages);
+}
+
 static u64 *alloc_pt_page(void)
 {
 	phys_addr_t pa;
 
+	atomic_long_inc(&nr_kernel_pgtable_pages);
 	/* Once mm_init() has taken memblock's memory, tables are pages. */
 	if (after_bootmem) {
 		unsigned long va;
