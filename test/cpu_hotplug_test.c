@@ -14,6 +14,7 @@
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/errno.h>
+#include <linux/wait.h>
 
 /* The highest online CPU other than 0, or skip. */
 static unsigned int hotplug_victim(struct ktest *t)
@@ -85,8 +86,10 @@ struct spot {
 	volatile bool release;		/* end the section */
 	bool migrate_disable;
 	int cpu_in_section;
+	int cpu_after_wait;		/* where the section's sleep ended */
 	int last_cpu;
 	unsigned long loops;
+	struct wait_queue_head wq;	/* the section sleeps here */
 };
 
 /* Runs until told to stop, noting where; optionally pinned for a while. */
@@ -99,16 +102,18 @@ static int spot_fn(void *arg)
 		s->cpu_in_section = smp_processor_id();
 		WRITE_ONCE(s->pinned, true);
 		/*
-		 * Preemptible but pinned: the CPU must wait for it.  It polls
-		 * rather than sleeps: on PREEMPT_RT a sleep's timer would
-		 * expire in ksoftirqd, which the take-down has parked.
+		 * Pinned, and asleep as a PREEMPT_RT section is when it
+		 * blocks on a spinlock_t: the CPU must wait for it, and its
+		 * wakeup must bring it back here, inactive as the CPU is.
+		 * It must not spin: on PREEMPT_LAZY migrate_disable() holds
+		 * off lazy preemption, cond_resched() is a no-op under full
+		 * preemption, and the normal-class cpuhp thread would not
+		 * get the CPU until something of a higher class woke there.
+		 * No timed sleep either: on PREEMPT_RT its timer expires in
+		 * ksoftirqd, which the take-down parks.
 		 */
-		while (!READ_ONCE(s->release)) {
-			cond_resched();
-			cpu_relax();
-			if (smp_processor_id() != s->cpu_in_section)
-				s->cpu_in_section = -1;
-		}
+		wait_event(s->wq, READ_ONCE(s->release));
+		s->cpu_after_wait = smp_processor_id();
 		migrate_enable();
 		WRITE_ONCE(s->pinned, false);
 	}
@@ -150,6 +155,7 @@ static void hotplug_bound_task(struct ktest *t)
 	u64 mark;
 
 	s = (struct spot){ .last_cpu = -1 };
+	init_waitqueue_head(&s.wq);
 	p = ktest_kthread(spot_fn, &s, "hp-bound", cpu, SCHED_NORMAL, 0);
 	KTEST_ASSERT_TRUE(t, p != NULL);
 	wake_up_process(p);
@@ -200,7 +206,8 @@ static void hotplug_migrate_disabled(struct ktest *t)
 	static struct downer d;
 	struct task_struct *p;
 
-	s = (struct spot){ .migrate_disable = true, .last_cpu = -1 };
+	s = (struct spot){ .migrate_disable = true, .last_cpu = -1, .cpu_after_wait = -1 };
+	init_waitqueue_head(&s.wq);
 	/* Started on the CPU, then free to go anywhere but for the section. */
 	p = ktest_kthread(spot_fn, &s, "hp-pinned", cpu, SCHED_NORMAL, 0);
 	KTEST_ASSERT_TRUE(t, p != NULL);
@@ -210,18 +217,24 @@ static void hotplug_migrate_disabled(struct ktest *t)
 	set_cpus_allowed_ptr(p, cpu_possible_mask);
 	d = (struct downer){ .cpu = cpu };
 	start_downer(t, &d);
-	/* Deactivated, then given time: it cannot finish while pinned. */
-	while (cpu_active(cpu) && !READ_ONCE(d.done))
+	/*
+	 * The walk reaches sched:waitempty (a state is left, down, before
+	 * its teardown runs) and stays there while the task is pinned.
+	 */
+	while (cpuhp_get_state(cpu) > CPUHP_AP_ONLINE_IDLE && !READ_ONCE(d.done))
 		msleep(1);
 	msleep(20);
 	KTEST_EXPECT_FALSE(t, READ_ONCE(d.done));
+	KTEST_EXPECT_EQ(t, cpuhp_get_state(cpu), CPUHP_AP_ONLINE_IDLE);
 	KTEST_EXPECT_TRUE(t, cpu_online(cpu));
 	KTEST_EXPECT_FALSE(t, cpu_active(cpu));
 	WRITE_ONCE(s.release, true);
+	wake_up(&s.wq);
 	while (!READ_ONCE(d.done))
 		msleep(1);
 	KTEST_EXPECT_EQ(t, d.ret, 0);
 	KTEST_EXPECT_EQ(t, s.cpu_in_section, (int)cpu);
+	KTEST_EXPECT_EQ(t, s.cpu_after_wait, (int)cpu);
 	expect_down(t, cpu);
 	s.loops = 0;
 	while (READ_ONCE(s.loops) < 3)
