@@ -15,6 +15,7 @@
 #include <linux/sched/task.h>
 #include <linux/errno.h>
 #include <linux/wait.h>
+#include <linux/rcupdate.h>
 
 /* The highest online CPU other than 0, or skip. */
 static unsigned int hotplug_victim(struct ktest *t)
@@ -251,10 +252,29 @@ static void hotplug_read_lock(struct ktest *t)
 	unsigned int cpu = hotplug_victim(t);
 	static struct downer d;
 
+	long slow;
+	bool shut = false;
+	int i;
+
 	d = (struct downer){ .cpu = cpu };
 	cpus_read_lock();
 	start_downer(t, &d);
-	msleep(50);
+	/*
+	 * The writer closes the fast path (a grace period), then blocks new
+	 * readers while it waits for us: a trylock fails from then on, on
+	 * the slow path.
+	 */
+	slow = cpus_read_slow_count();
+	for (i = 0; i < 5000 && !shut; i++) {
+		if (cpus_read_trylock()) {
+			cpus_read_unlock();
+			msleep(1);
+		} else {
+			shut = true;
+		}
+	}
+	KTEST_EXPECT_TRUE(t, shut);
+	KTEST_EXPECT_GT(t, cpus_read_slow_count(), slow);
 	KTEST_EXPECT_FALSE(t, READ_ONCE(d.done));
 	KTEST_EXPECT_TRUE(t, cpu_online(cpu));
 	KTEST_EXPECT_TRUE(t, cpu_active(cpu));
@@ -337,11 +357,131 @@ static void hotplug_states(struct ktest *t)
 	KTEST_EXPECT_EQ(t, atomic_read(&bp_dead_calls), 1);
 }
 
+/*
+ * With no cpu_up()/cpu_down() around, cpus_read_lock() is a per-CPU
+ * count: no reader takes the slow path (the shared part of the lock is
+ * not written), and the count is there while the lock is held.  (Other
+ * tasks may read-hold it meanwhile; they do not take the slow path
+ * either, with no writer around.)
+ */
+static void hotplug_read_fast_path(struct ktest *t)
+{
+	long slow;
+	int i;
+
+	/* A grace period after the last writer the fast path is open again. */
+	rcu_barrier();
+	slow = cpus_read_slow_count();
+	/* Other readers may hold it too: ours must be counted, at least. */
+	cpus_read_lock();
+	KTEST_EXPECT_GE(t, cpus_read_holders(), 1U);
+	cpus_read_unlock();
+	for (i = 0; i < 1000; i++) {
+		cpus_read_lock();
+		cpus_read_unlock();
+	}
+	KTEST_EXPECT_EQ(t, cpus_read_slow_count(), slow);
+}
+
+/* Readers in their sections against cpu_down()/cpu_up() in a loop. */
+struct hp_reader {
+	volatile bool stop;
+	volatile bool done;
+	unsigned int victim;
+	unsigned long sections;
+	unsigned long changed;		/* the online mask moved under us */
+};
+
+static atomic_t readers_inside;
+static atomic_t writer_saw_readers;
+
+static int hp_reader_fn(void *arg)
+{
+	struct hp_reader *r = arg;
+
+	while (!READ_ONCE(r->stop)) {
+		bool online;
+
+		cpus_read_lock();
+		atomic_inc(&readers_inside);
+		online = cpu_online(r->victim);
+		udelay(100);	/* preemptible: may move CPUs in the section */
+		if (cpu_online(r->victim) != online)
+			r->changed++;
+		atomic_dec(&readers_inside);
+		cpus_read_unlock();
+		r->sections++;
+		cond_resched();
+	}
+	WRITE_ONCE(r->done, true);
+	return 0;
+}
+
+/* Both run with cpu_hotplug_lock held for writing by cpu_down()/up(). */
+static int rw_ap_cb(unsigned int cpu)
+{
+	if (atomic_read(&readers_inside))
+		atomic_inc(&writer_saw_readers);
+	return 0;
+}
+
+static int rw_bp_cb(unsigned int cpu)
+{
+	return rw_ap_cb(cpu);
+}
+
+static void hotplug_readers_vs_writer(struct ktest *t)
+{
+	unsigned int cpu = hotplug_victim(t);
+	static struct hp_reader r[2];
+	unsigned long before[2];
+	int ap, bp, i;
+
+	atomic_set(&readers_inside, 0);
+	atomic_set(&writer_saw_readers, 0);
+	ap = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "test:rw", rw_ap_cb, rw_ap_cb);
+	KTEST_ASSERT_TRUE(t, ap >= CPUHP_AP_ONLINE_DYN);
+	bp = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "test:rw-dead", rw_bp_cb, rw_bp_cb);
+	KTEST_ASSERT_TRUE(t, bp >= CPUHP_BP_PREPARE_DYN);
+	for (i = 0; i < 2; i++) {
+		struct task_struct *p;
+
+		r[i] = (struct hp_reader){ .victim = cpu };
+		/* One starts on the victim, so its sections move CPUs too. */
+		p = ktest_kthread(hp_reader_fn, &r[i], "hp-reader", i ? cpu : 0, SCHED_NORMAL, 0);
+		KTEST_ASSERT_TRUE(t, p != NULL);
+		wake_up_process(p);
+	}
+	for (i = 0; i < 3; i++) {
+		before[0] = READ_ONCE(r[0].sections);
+		before[1] = READ_ONCE(r[1].sections);
+		KTEST_EXPECT_EQ(t, cpu_down(cpu), 0);
+		KTEST_EXPECT_EQ(t, cpu_up(cpu), 0);
+		/* Readers get in between operations: the writer starves nobody. */
+		while (READ_ONCE(r[0].sections) == before[0] ||
+		       READ_ONCE(r[1].sections) == before[1])
+			msleep(1);
+	}
+	for (i = 0; i < 2; i++) {
+		WRITE_ONCE(r[i].stop, true);
+		while (!READ_ONCE(r[i].done))
+			msleep(1);
+		KTEST_EXPECT_EQ(t, r[i].changed, 0UL);
+		KTEST_EXPECT_GE(t, r[i].sections, 3UL);
+	}
+	KTEST_EXPECT_EQ(t, atomic_read(&writer_saw_readers), 0);
+	cpuhp_remove_state_nocalls(ap);
+	cpuhp_remove_state_nocalls(bp);
+	expect_up(t, cpu);
+}
+
 static struct ktest_case hotplug_cases[] = {
 	KTEST_CASE(hotplug_refusals),
 	KTEST_CASE(hotplug_down_up),
 	KTEST_CASE(hotplug_states),
 	KTEST_CASE(hotplug_read_lock),
+	KTEST_CASE(hotplug_read_fast_path),
+	KTEST_CASE(hotplug_readers_vs_writer),
 	KTEST_CASE(hotplug_bound_task),
 	KTEST_CASE(hotplug_migrate_disabled),
 	KTEST_CASE(hotplug_last_cpu),
