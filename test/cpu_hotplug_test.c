@@ -16,6 +16,10 @@
 #include <linux/errno.h>
 #include <linux/wait.h>
 #include <linux/rcupdate.h>
+#include <linux/irq.h>
+#include <linux/string.h>
+#include <asm/io_apic.h>
+#include <asm/i8253.h>
 
 /* The highest online CPU other than 0, or skip. */
 static unsigned int hotplug_victim(struct ktest *t)
@@ -369,7 +373,12 @@ static void hotplug_read_fast_path(struct ktest *t)
 	long slow;
 	int i;
 
-	/* A grace period after the last writer the fast path is open again. */
+	/*
+	 * A grace period after the last writer the fast path is open again;
+	 * a writer that came and went during it (cpu_up() right after
+	 * cpu_down()) makes rcu_sync queue one more callback from the first.
+	 */
+	rcu_barrier();
 	rcu_barrier();
 	slow = cpus_read_slow_count();
 	/* Other readers may hold it too: ours must be counted, at least. */
@@ -475,6 +484,88 @@ static void hotplug_readers_vs_writer(struct ktest *t)
 	expect_up(t, cpu);
 }
 
+/* ------------------------------------------------- device interrupts */
+
+struct pit_hits {
+	int count;
+	int cpu;
+};
+
+static struct pit_hits hits;
+
+static irqreturn_t hp_pit_handler(int irq, void *dev)
+{
+	struct pit_hits *h = dev;
+
+	WRITE_ONCE(h->cpu, smp_processor_id());
+	WRITE_ONCE(h->count, h->count + 1);
+	return IRQ_HANDLED;
+}
+
+/* Wait (up to ~2 s) for the PIT's one-shot to arrive @want times in all. */
+static int hp_wait_hits(int want)
+{
+	for (int i = 0; i < 2000 && READ_ONCE(hits.count) < want; i++)
+		msleep(1);
+	/* A stray second edge would show here too. */
+	msleep(5);
+	return READ_ONCE(hits.count);
+}
+
+/*
+ * A device interrupt bound to the CPU going down moves to an online CPU
+ * (fixup_irqs()) instead of refusing the take-down, its affinity broken;
+ * one that the IOAPIC delivered into the dying CPU's IRR while its IRQs
+ * were off for good is re-sent, so a one-shot timed to land at any point
+ * of the take-down arrives once, never zero times.
+ */
+static void hotplug_irq_migrate(struct ktest *t)
+{
+	unsigned int cpu = hotplug_victim(t);
+	long resent = atomic_long_read(&irq_fixup_resent);
+	struct irq_desc *desc = irq_to_desc(0);
+	u64 mark;
+	int c, i;
+
+	if (!nr_ioapics_registered())
+		ktest_skip(t, "no IOAPIC");
+	memset(&hits, 0, sizeof(hits));
+	pit_stop();
+	KTEST_ASSERT_EQ(t, request_irq(0, hp_pit_handler, IRQF_NO_THREAD, "hp-pit", &hits), 0);
+	KTEST_EXPECT_EQ(t, irq_set_affinity(0, cpumask_of(cpu)), 0);
+	KTEST_EXPECT_EQ(t, desc->cpu, cpu);
+	pit_oneshot(PIT_TICK_RATE / 1000);
+	c = hp_wait_hits(1);
+	KTEST_EXPECT_GE(t, c, 1);
+	KTEST_EXPECT_EQ(t, READ_ONCE(hits.cpu), (int)cpu);
+
+	mark = ktest_log_mark();
+	KTEST_EXPECT_EQ(t, cpu_down(cpu), 0);
+	KTEST_EXPECT_NE(t, desc->cpu, cpu);
+	KTEST_EXPECT_TRUE(t, ktest_log_contains(mark, "IRQ0: no longer affine to CPU"));
+	c = READ_ONCE(hits.count);
+	pit_oneshot(PIT_TICK_RATE / 1000);
+	KTEST_EXPECT_GE(t, hp_wait_hits(c + 1), c + 1);
+	KTEST_EXPECT_NE(t, READ_ONCE(hits.cpu), (int)cpu);
+	KTEST_EXPECT_EQ(t, cpu_up(cpu), 0);
+
+	/* One-shots timed to fall anywhere in a take-down: none is lost. */
+	for (i = 0; i < 10; i++) {
+		KTEST_EXPECT_EQ(t, irq_set_affinity(0, cpumask_of(cpu)), 0);
+		c = READ_ONCE(hits.count);
+		pit_oneshot(PIT_TICK_RATE / 1000 * (1 + i * 5));
+		KTEST_EXPECT_EQ(t, cpu_down(cpu), 0);
+		c = hp_wait_hits(c + 1) - c;
+		KTEST_EXPECT_GE(t, c, 1);
+		KTEST_EXPECT_LE(t, c, 2);
+		KTEST_EXPECT_EQ(t, cpu_up(cpu), 0);
+	}
+	ktest_info(t, "interrupts re-sent from a dying CPU's IRR: %ld",
+		   atomic_long_read(&irq_fixup_resent) - resent);
+	free_irq(0, &hits);
+	expect_up(t, cpu);
+}
+
 static struct ktest_case hotplug_cases[] = {
 	KTEST_CASE(hotplug_refusals),
 	KTEST_CASE(hotplug_down_up),
@@ -483,6 +574,7 @@ static struct ktest_case hotplug_cases[] = {
 	KTEST_CASE(hotplug_read_fast_path),
 	KTEST_CASE(hotplug_readers_vs_writer),
 	KTEST_CASE(hotplug_bound_task),
+	KTEST_CASE(hotplug_irq_migrate),
 	KTEST_CASE(hotplug_migrate_disabled),
 	KTEST_CASE(hotplug_last_cpu),
 	{}
