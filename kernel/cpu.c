@@ -19,9 +19,8 @@
  *
  * cpu_add_remove_lock serialises the operations; cpu_hotplug_lock is held
  * for writing across each so that a cpus_read_lock() holder sees a stable
- * cpu_online_mask.  cpu_hotplug_lock is a plain rw_semaphore here, not
- * Linux's percpu_rw_semaphore: the same exclusion, without the per-CPU
- * reader fast path (readers pay an atomic on a shared line).
+ * cpu_online_mask.  cpu_hotplug_lock is a percpu_rw_semaphore as in
+ * Linux: a reader only bumps its CPU's count while no operation runs.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
@@ -30,7 +29,7 @@
 #include <linux/kthread.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
-#include <linux/rwsem.h>
+#include <linux/percpu-rwsem.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/stop_machine.h>
@@ -126,36 +125,48 @@ static struct cpuhp_step cpuhp_hp_states[CPUHP_ONLINE + 1] = {
 /* Serialises cpu_up()/cpu_down() and the installing of states. */
 static DEFINE_MUTEX(cpuhp_state_mutex);
 static DEFINE_MUTEX(cpu_add_remove_lock);
-static DECLARE_RWSEM(cpu_hotplug_lock);
+DEFINE_STATIC_PERCPU_RWSEM(cpu_hotplug_lock);
 
+/* The reader side is a per-CPU count while no cpu_up()/cpu_down() runs. */
 void cpus_read_lock(void)
 {
-	down_read(&cpu_hotplug_lock);
+	percpu_down_read(&cpu_hotplug_lock);
 }
 
 int cpus_read_trylock(void)
 {
-	return down_read_trylock(&cpu_hotplug_lock);
+	return percpu_down_read_trylock(&cpu_hotplug_lock);
 }
 
 void cpus_read_unlock(void)
 {
-	up_read(&cpu_hotplug_lock);
+	percpu_up_read(&cpu_hotplug_lock);
 }
 
 void cpus_write_lock(void)
 {
-	down_write(&cpu_hotplug_lock);
+	percpu_down_write(&cpu_hotplug_lock);
 }
 
 void cpus_write_unlock(void)
 {
-	up_write(&cpu_hotplug_lock);
+	percpu_up_write(&cpu_hotplug_lock);
 }
 
 void lockdep_assert_cpus_held(void)
 {
-	lockdep_assert_held(&cpu_hotplug_lock);
+	percpu_rwsem_assert_held(&cpu_hotplug_lock);
+}
+
+/* For tests: readers that found a writer around, and readers now. */
+long cpus_read_slow_count(void)
+{
+	return atomic_long_read(&cpu_hotplug_lock.slow_reads);
+}
+
+unsigned int cpus_read_holders(void)
+{
+	return percpu_rwsem_readers(&cpu_hotplug_lock);
 }
 
 static void cpu_maps_update_begin(void)

@@ -90,7 +90,7 @@ static const struct kernel_param_ops nmi_watchdog_ops = {
 	.set = nmi_watchdog_set, .type = "0, 1, panic or nopanic",
 };
 core_param_cb("nmi_watchdog", &nmi_watchdog_ops, NULL,
-	      "hard lockup detector: 1 on (HPET NMIs), 0 off; panic/nopanic on a hard lockup");
+	      "hard lockup detector: 1 on (PMU or HPET NMIs), 0 off; panic/nopanic on a hard lockup");
 
 static struct cpumask watchdog_allowed_mask;
 static u64 sample_period;		/* ns between two watchdog_timer_fn() */

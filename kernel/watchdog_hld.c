@@ -9,13 +9,16 @@
  * NMI interrupted.
  *
  * Linux takes the NMI from a PMU counter overflowing once per period on
- * each CPU.  QEMU's TCG has no PMU, so here HPET timer 0 raises a
- * periodic NMI on one CPU, the leader, through the legacy route and the
- * IOAPIC (arch/x86/kernel/hpet.c, shared with the profiler); the leader
- * passes it on to every other watched CPU with an NMI IPI, noting it in
- * that CPU's pending count first so the target knows the NMI is ours.
- * There is no PMU source for the detector (untested: nothing here has
- * a PMU).
+ * each CPU, and so does irqlab where CPUID.0AH describes an architectural
+ * PMU with a general-purpose counter to spare: PMC1 counts unhalted core
+ * cycles, watchdog_thresh * the cycle rate per period, and its overflow
+ * raises an NMI through LVTPC (arch/x86/events/pmu.c).  That path has not
+ * run anywhere yet: QEMU's TCG has no PMU.  Without one, HPET timer 0
+ * raises a periodic NMI on one CPU, the leader, through the legacy route
+ * and the IOAPIC (arch/x86/kernel/hpet.c, shared with the profiler); the
+ * leader passes it on to every other watched CPU with an NMI IPI, noting
+ * it in that CPU's pending count first so the target knows the NMI is
+ * ours.  The boot line names the source, and why the PMU was not chosen.
  *
  * The handler is an NMI_LOCAL handler on do_nmi()'s list, asked on every
  * NMI.  While the profiler borrows HPET timer 0 (or samples with the
@@ -38,6 +41,7 @@
 #include <asm/apic.h>
 #include <asm/hpet.h>
 #include <asm/nmi.h>
+#include <asm/perf_event.h>
 #include <asm/ptrace.h>
 #include <asm/traps.h>
 
@@ -48,11 +52,13 @@ static DEFINE_PER_CPU(unsigned int, nmi_rearmed);
 static DEFINE_PER_CPU(unsigned long, watchdog_nmi_pending);
 static u64 watchdog_hrtimer_sample_threshold;
 
-enum hld_source { HLD_NONE, HLD_HPET, HLD_RIDING };
+enum hld_source { HLD_NONE, HLD_HPET, HLD_RIDING, HLD_PERF };
 static enum hld_source hld_source;
 static struct cpumask watchdog_nmi_cpus;	/* watched CPUs */
 static int watchdog_nmi_leader = -1;	/* takes the HPET's NMI */
 static u64 watchdog_nmi_period;		/* ns, as the HPET runs it */
+static u64 watchdog_perf_period;	/* cycles, with the PMU source */
+static char hld_pmu_why[96];		/* why the PMU was not chosen */
 
 void arch_touch_nmi_watchdog(void)
 {
@@ -65,6 +71,8 @@ const char *hardlockup_detector_source(void)
 	switch (READ_ONCE(hld_source)) {
 	case HLD_HPET:
 		return "hpet";
+	case HLD_PERF:
+		return "perf";
 	case HLD_RIDING:
 		return "profiler's NMIs";
 	default:
@@ -147,6 +155,16 @@ static int watchdog_nmi_handler(unsigned int type, struct pt_regs *regs)
 
 	if (src == HLD_NONE || !cpumask_test_cpu(smp_processor_id(), &watchdog_nmi_cpus))
 		return NMI_DONE;
+	if (src == HLD_PERF) {
+		bool period_done = false;
+
+		if (!x86_pmu_hld_overflow(&period_done))
+			return NMI_DONE;
+		/* A piece of a period longer than the counter can take: no check. */
+		if (period_done)
+			watchdog_overflow_callback(regs, false);
+		return NMI_HANDLED;
+	}
 	/* An IPI sent before the profiler took the HPET is still ours. */
 	n = __atomic_exchange_n(this_cpu_ptr(&watchdog_nmi_pending), 0, __ATOMIC_SEQ_CST);
 	if (src == HLD_RIDING) {
@@ -196,13 +214,47 @@ static void watchdog_hpet_stop_fn(void *unused)
 	hpet_nmi_stop();
 }
 
-/* Boot, process context: take HPET timer 0 for the detector. */
+/*
+ * Linux's hardlockup_detector_perf_init(): can this CPU's PMU count
+ * cycles towards an NMI?  Tried once on the boot CPU and stopped again;
+ * each CPU starts its own counter in watchdog_nmi_enable().
+ */
+static int hardlockup_detector_perf_init(void)
+{
+	u64 period = hw_nmi_get_sample_period(watchdog_thresh);
+	int err;
+
+	if (!x86_pmu_hld_usable(x86_pmu_caps(), period, hld_pmu_why, sizeof(hld_pmu_why)))
+		return -ENODEV;
+	err = x86_pmu_hld_start_cpu(period);
+	x86_pmu_hld_stop_cpu();
+	x86_pmu_hld_off();
+	if (err) {
+		snprintf(hld_pmu_why, sizeof(hld_pmu_why), "programming PMC1 faulted");
+		return err;
+	}
+	watchdog_perf_period = period;
+	return 0;
+}
+
+/* Why the PMU source was not chosen ("" when it was, or was not tried). */
+const char *hardlockup_detector_pmu_reason(void)
+{
+	return hld_pmu_why;
+}
+
+/* Boot, process context: the PMU if this CPU has one, else HPET timer 0. */
 int watchdog_nmi_probe(void)
 {
 	int err;
 
 	register_nmi_handler(NMI_LOCAL, watchdog_nmi_handler, "watchdog");
 	register_nmi_handler(NMI_UNKNOWN, watchdog_nmi_unknown, "watchdog_echo");
+	if (!hardlockup_detector_perf_init()) {
+		WRITE_ONCE(hld_source, HLD_PERF);
+		return 0;
+	}
+	pr_info("no PMU source (%s): HPET NMIs instead\n", hld_pmu_why);
 	err = watchdog_hpet_start(smp_processor_id());
 	if (err) {
 		pr_info("hard lockup detector permanently disabled\n");
@@ -225,6 +277,8 @@ void watchdog_nmi_enable(unsigned int cpu)
 	__this_cpu_write(hard_watchdog_warn, false);
 	__this_cpu_write(watchdog_nmi_pending, 0);
 	cpumask_set_cpu(cpu, &watchdog_nmi_cpus);
+	if (READ_ONCE(hld_source) == HLD_PERF && x86_pmu_hld_start_cpu(watchdog_perf_period))
+		pr_warn("CPU%u: PMC1 could not be programmed: not watched\n", cpu);
 }
 
 /*
@@ -237,6 +291,10 @@ void watchdog_nmi_disable(unsigned int cpu)
 	int next;
 
 	cpumask_clear_cpu(cpu, &watchdog_nmi_cpus);
+	if (READ_ONCE(hld_source) == HLD_PERF) {
+		x86_pmu_hld_stop_cpu();
+		return;
+	}
 	if (READ_ONCE(hld_source) != HLD_HPET || (int)cpu != READ_ONCE(watchdog_nmi_leader))
 		return;
 	hpet_nmi_stop();

@@ -14,6 +14,12 @@
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/errno.h>
+#include <linux/wait.h>
+#include <linux/rcupdate.h>
+#include <linux/irq.h>
+#include <linux/string.h>
+#include <asm/io_apic.h>
+#include <asm/i8253.h>
 
 /* The highest online CPU other than 0, or skip. */
 static unsigned int hotplug_victim(struct ktest *t)
@@ -85,8 +91,10 @@ struct spot {
 	volatile bool release;		/* end the section */
 	bool migrate_disable;
 	int cpu_in_section;
+	int cpu_after_wait;		/* where the section's sleep ended */
 	int last_cpu;
 	unsigned long loops;
+	struct wait_queue_head wq;	/* the section sleeps here */
 };
 
 /* Runs until told to stop, noting where; optionally pinned for a while. */
@@ -99,16 +107,18 @@ static int spot_fn(void *arg)
 		s->cpu_in_section = smp_processor_id();
 		WRITE_ONCE(s->pinned, true);
 		/*
-		 * Preemptible but pinned: the CPU must wait for it.  It polls
-		 * rather than sleeps: on PREEMPT_RT a sleep's timer would
-		 * expire in ksoftirqd, which the take-down has parked.
+		 * Pinned, and asleep as a PREEMPT_RT section is when it
+		 * blocks on a spinlock_t: the CPU must wait for it, and its
+		 * wakeup must bring it back here, inactive as the CPU is.
+		 * It must not spin: on PREEMPT_LAZY migrate_disable() holds
+		 * off lazy preemption, cond_resched() is a no-op under full
+		 * preemption, and the normal-class cpuhp thread would not
+		 * get the CPU until something of a higher class woke there.
+		 * No timed sleep either: on PREEMPT_RT its timer expires in
+		 * ksoftirqd, which the take-down parks.
 		 */
-		while (!READ_ONCE(s->release)) {
-			cond_resched();
-			cpu_relax();
-			if (smp_processor_id() != s->cpu_in_section)
-				s->cpu_in_section = -1;
-		}
+		wait_event(s->wq, READ_ONCE(s->release));
+		s->cpu_after_wait = smp_processor_id();
 		migrate_enable();
 		WRITE_ONCE(s->pinned, false);
 	}
@@ -150,6 +160,7 @@ static void hotplug_bound_task(struct ktest *t)
 	u64 mark;
 
 	s = (struct spot){ .last_cpu = -1 };
+	init_waitqueue_head(&s.wq);
 	p = ktest_kthread(spot_fn, &s, "hp-bound", cpu, SCHED_NORMAL, 0);
 	KTEST_ASSERT_TRUE(t, p != NULL);
 	wake_up_process(p);
@@ -200,7 +211,8 @@ static void hotplug_migrate_disabled(struct ktest *t)
 	static struct downer d;
 	struct task_struct *p;
 
-	s = (struct spot){ .migrate_disable = true, .last_cpu = -1 };
+	s = (struct spot){ .migrate_disable = true, .last_cpu = -1, .cpu_after_wait = -1 };
+	init_waitqueue_head(&s.wq);
 	/* Started on the CPU, then free to go anywhere but for the section. */
 	p = ktest_kthread(spot_fn, &s, "hp-pinned", cpu, SCHED_NORMAL, 0);
 	KTEST_ASSERT_TRUE(t, p != NULL);
@@ -210,18 +222,24 @@ static void hotplug_migrate_disabled(struct ktest *t)
 	set_cpus_allowed_ptr(p, cpu_possible_mask);
 	d = (struct downer){ .cpu = cpu };
 	start_downer(t, &d);
-	/* Deactivated, then given time: it cannot finish while pinned. */
-	while (cpu_active(cpu) && !READ_ONCE(d.done))
+	/*
+	 * The walk reaches sched:waitempty (a state is left, down, before
+	 * its teardown runs) and stays there while the task is pinned.
+	 */
+	while (cpuhp_get_state(cpu) > CPUHP_AP_ONLINE_IDLE && !READ_ONCE(d.done))
 		msleep(1);
 	msleep(20);
 	KTEST_EXPECT_FALSE(t, READ_ONCE(d.done));
+	KTEST_EXPECT_EQ(t, cpuhp_get_state(cpu), CPUHP_AP_ONLINE_IDLE);
 	KTEST_EXPECT_TRUE(t, cpu_online(cpu));
 	KTEST_EXPECT_FALSE(t, cpu_active(cpu));
 	WRITE_ONCE(s.release, true);
+	wake_up(&s.wq);
 	while (!READ_ONCE(d.done))
 		msleep(1);
 	KTEST_EXPECT_EQ(t, d.ret, 0);
 	KTEST_EXPECT_EQ(t, s.cpu_in_section, (int)cpu);
+	KTEST_EXPECT_EQ(t, s.cpu_after_wait, (int)cpu);
 	expect_down(t, cpu);
 	s.loops = 0;
 	while (READ_ONCE(s.loops) < 3)
@@ -238,10 +256,29 @@ static void hotplug_read_lock(struct ktest *t)
 	unsigned int cpu = hotplug_victim(t);
 	static struct downer d;
 
+	long slow;
+	bool shut = false;
+	int i;
+
 	d = (struct downer){ .cpu = cpu };
 	cpus_read_lock();
 	start_downer(t, &d);
-	msleep(50);
+	/*
+	 * The writer closes the fast path (a grace period), then blocks new
+	 * readers while it waits for us: a trylock fails from then on, on
+	 * the slow path.
+	 */
+	slow = cpus_read_slow_count();
+	for (i = 0; i < 5000 && !shut; i++) {
+		if (cpus_read_trylock()) {
+			cpus_read_unlock();
+			msleep(1);
+		} else {
+			shut = true;
+		}
+	}
+	KTEST_EXPECT_TRUE(t, shut);
+	KTEST_EXPECT_GT(t, cpus_read_slow_count(), slow);
 	KTEST_EXPECT_FALSE(t, READ_ONCE(d.done));
 	KTEST_EXPECT_TRUE(t, cpu_online(cpu));
 	KTEST_EXPECT_TRUE(t, cpu_active(cpu));
@@ -324,12 +361,220 @@ static void hotplug_states(struct ktest *t)
 	KTEST_EXPECT_EQ(t, atomic_read(&bp_dead_calls), 1);
 }
 
+/*
+ * With no cpu_up()/cpu_down() around, cpus_read_lock() is a per-CPU
+ * count: no reader takes the slow path (the shared part of the lock is
+ * not written), and the count is there while the lock is held.  (Other
+ * tasks may read-hold it meanwhile; they do not take the slow path
+ * either, with no writer around.)
+ */
+static void hotplug_read_fast_path(struct ktest *t)
+{
+	long slow;
+	int i;
+
+	/*
+	 * A grace period after the last writer the fast path is open again;
+	 * a writer that came and went during it (cpu_up() right after
+	 * cpu_down()) makes rcu_sync queue one more callback from the first.
+	 */
+	rcu_barrier();
+	rcu_barrier();
+	slow = cpus_read_slow_count();
+	/* Other readers may hold it too: ours must be counted, at least. */
+	cpus_read_lock();
+	KTEST_EXPECT_GE(t, cpus_read_holders(), 1U);
+	cpus_read_unlock();
+	for (i = 0; i < 1000; i++) {
+		cpus_read_lock();
+		cpus_read_unlock();
+	}
+	KTEST_EXPECT_EQ(t, cpus_read_slow_count(), slow);
+}
+
+/* Readers in their sections against cpu_down()/cpu_up() in a loop. */
+struct hp_reader {
+	volatile bool stop;
+	volatile bool done;
+	unsigned int victim;
+	unsigned long sections;
+	unsigned long changed;		/* the online mask moved under us */
+};
+
+static atomic_t readers_inside;
+static atomic_t writer_saw_readers;
+
+static int hp_reader_fn(void *arg)
+{
+	struct hp_reader *r = arg;
+
+	while (!READ_ONCE(r->stop)) {
+		bool online;
+
+		cpus_read_lock();
+		atomic_inc(&readers_inside);
+		online = cpu_online(r->victim);
+		udelay(100);	/* preemptible: may move CPUs in the section */
+		if (cpu_online(r->victim) != online)
+			r->changed++;
+		atomic_dec(&readers_inside);
+		cpus_read_unlock();
+		r->sections++;
+		cond_resched();
+	}
+	WRITE_ONCE(r->done, true);
+	return 0;
+}
+
+/* Both run with cpu_hotplug_lock held for writing by cpu_down()/up(). */
+static int rw_ap_cb(unsigned int cpu)
+{
+	if (atomic_read(&readers_inside))
+		atomic_inc(&writer_saw_readers);
+	return 0;
+}
+
+static int rw_bp_cb(unsigned int cpu)
+{
+	return rw_ap_cb(cpu);
+}
+
+static void hotplug_readers_vs_writer(struct ktest *t)
+{
+	unsigned int cpu = hotplug_victim(t);
+	static struct hp_reader r[2];
+	unsigned long before[2];
+	int ap, bp, i;
+
+	atomic_set(&readers_inside, 0);
+	atomic_set(&writer_saw_readers, 0);
+	ap = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "test:rw", rw_ap_cb, rw_ap_cb);
+	KTEST_ASSERT_TRUE(t, ap >= CPUHP_AP_ONLINE_DYN);
+	bp = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "test:rw-dead", rw_bp_cb, rw_bp_cb);
+	KTEST_ASSERT_TRUE(t, bp >= CPUHP_BP_PREPARE_DYN);
+	for (i = 0; i < 2; i++) {
+		struct task_struct *p;
+
+		r[i] = (struct hp_reader){ .victim = cpu };
+		/* One starts on the victim, so its sections move CPUs too. */
+		p = ktest_kthread(hp_reader_fn, &r[i], "hp-reader", i ? cpu : 0, SCHED_NORMAL, 0);
+		KTEST_ASSERT_TRUE(t, p != NULL);
+		wake_up_process(p);
+	}
+	for (i = 0; i < 3; i++) {
+		before[0] = READ_ONCE(r[0].sections);
+		before[1] = READ_ONCE(r[1].sections);
+		KTEST_EXPECT_EQ(t, cpu_down(cpu), 0);
+		KTEST_EXPECT_EQ(t, cpu_up(cpu), 0);
+		/* Readers get in between operations: the writer starves nobody. */
+		while (READ_ONCE(r[0].sections) == before[0] ||
+		       READ_ONCE(r[1].sections) == before[1])
+			msleep(1);
+	}
+	for (i = 0; i < 2; i++) {
+		WRITE_ONCE(r[i].stop, true);
+		while (!READ_ONCE(r[i].done))
+			msleep(1);
+		KTEST_EXPECT_EQ(t, r[i].changed, 0UL);
+		KTEST_EXPECT_GE(t, r[i].sections, 3UL);
+	}
+	KTEST_EXPECT_EQ(t, atomic_read(&writer_saw_readers), 0);
+	cpuhp_remove_state_nocalls(ap);
+	cpuhp_remove_state_nocalls(bp);
+	expect_up(t, cpu);
+}
+
+/* ------------------------------------------------- device interrupts */
+
+struct pit_hits {
+	int count;
+	int cpu;
+};
+
+static struct pit_hits hits;
+
+static irqreturn_t hp_pit_handler(int irq, void *dev)
+{
+	struct pit_hits *h = dev;
+
+	WRITE_ONCE(h->cpu, smp_processor_id());
+	WRITE_ONCE(h->count, h->count + 1);
+	return IRQ_HANDLED;
+}
+
+/* Wait (up to ~2 s) for the PIT's one-shot to arrive @want times in all. */
+static int hp_wait_hits(int want)
+{
+	for (int i = 0; i < 2000 && READ_ONCE(hits.count) < want; i++)
+		msleep(1);
+	/* A stray second edge would show here too. */
+	msleep(5);
+	return READ_ONCE(hits.count);
+}
+
+/*
+ * A device interrupt bound to the CPU going down moves to an online CPU
+ * (fixup_irqs()) instead of refusing the take-down, its affinity broken;
+ * one that the IOAPIC delivered into the dying CPU's IRR while its IRQs
+ * were off for good is re-sent, so a one-shot timed to land at any point
+ * of the take-down arrives once, never zero times.
+ */
+static void hotplug_irq_migrate(struct ktest *t)
+{
+	unsigned int cpu = hotplug_victim(t);
+	long resent = atomic_long_read(&irq_fixup_resent);
+	struct irq_desc *desc = irq_to_desc(0);
+	u64 mark;
+	int c, i;
+
+	if (!nr_ioapics_registered())
+		ktest_skip(t, "no IOAPIC");
+	memset(&hits, 0, sizeof(hits));
+	pit_stop();
+	KTEST_ASSERT_EQ(t, request_irq(0, hp_pit_handler, IRQF_NO_THREAD, "hp-pit", &hits), 0);
+	KTEST_EXPECT_EQ(t, irq_set_affinity(0, cpumask_of(cpu)), 0);
+	KTEST_EXPECT_EQ(t, desc->cpu, cpu);
+	pit_oneshot(PIT_TICK_RATE / 1000);
+	c = hp_wait_hits(1);
+	KTEST_EXPECT_GE(t, c, 1);
+	KTEST_EXPECT_EQ(t, READ_ONCE(hits.cpu), (int)cpu);
+
+	mark = ktest_log_mark();
+	KTEST_EXPECT_EQ(t, cpu_down(cpu), 0);
+	KTEST_EXPECT_NE(t, desc->cpu, cpu);
+	KTEST_EXPECT_TRUE(t, ktest_log_contains(mark, "IRQ0: no longer affine to CPU"));
+	c = READ_ONCE(hits.count);
+	pit_oneshot(PIT_TICK_RATE / 1000);
+	KTEST_EXPECT_GE(t, hp_wait_hits(c + 1), c + 1);
+	KTEST_EXPECT_NE(t, READ_ONCE(hits.cpu), (int)cpu);
+	KTEST_EXPECT_EQ(t, cpu_up(cpu), 0);
+
+	/* One-shots timed to fall anywhere in a take-down: none is lost. */
+	for (i = 0; i < 10; i++) {
+		KTEST_EXPECT_EQ(t, irq_set_affinity(0, cpumask_of(cpu)), 0);
+		c = READ_ONCE(hits.count);
+		pit_oneshot(PIT_TICK_RATE / 1000 * (1 + i * 5));
+		KTEST_EXPECT_EQ(t, cpu_down(cpu), 0);
+		c = hp_wait_hits(c + 1) - c;
+		KTEST_EXPECT_GE(t, c, 1);
+		KTEST_EXPECT_LE(t, c, 2);
+		KTEST_EXPECT_EQ(t, cpu_up(cpu), 0);
+	}
+	ktest_info(t, "interrupts re-sent from a dying CPU's IRR: %ld",
+		   atomic_long_read(&irq_fixup_resent) - resent);
+	free_irq(0, &hits);
+	expect_up(t, cpu);
+}
+
 static struct ktest_case hotplug_cases[] = {
 	KTEST_CASE(hotplug_refusals),
 	KTEST_CASE(hotplug_down_up),
 	KTEST_CASE(hotplug_states),
 	KTEST_CASE(hotplug_read_lock),
+	KTEST_CASE(hotplug_read_fast_path),
+	KTEST_CASE(hotplug_readers_vs_writer),
 	KTEST_CASE(hotplug_bound_task),
+	KTEST_CASE(hotplug_irq_migrate),
 	KTEST_CASE(hotplug_migrate_disabled),
 	KTEST_CASE(hotplug_last_cpu),
 	{}

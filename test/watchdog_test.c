@@ -25,6 +25,9 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/delay.h>
+#include <linux/string.h>
+#include <asm/perf_event.h>
+#include <asm/tsc.h>
 
 struct planted {
 	u64 mark;
@@ -432,6 +435,51 @@ static void detector_cpu_offline(struct ktest *t)
 	hp_callback(t, 0, true);
 }
 
+/*
+ * Which NMI source the hard lockup detector takes: the PMU where
+ * CPUID.0AH describes one with a spare counter that counts core cycles,
+ * else the HPET.  The rule on made-up CPUID values, then on this
+ * machine (TCG: no PMU, so the HPET, with the reason on the boot line).
+ * The PMU path itself has not run on hardware.
+ */
+static void hardlockup_source_choice(struct ktest *t)
+{
+	/* perfmon v1, 2 GP counters 48 bits wide, 7 events described. */
+	const u32 eax = 1 | 2 << 8 | 48 << 16 | 7 << 24;
+	struct x86_pmu_caps c;
+	char why[96];
+
+	x86_pmu_decode(eax, 0, 0, &c);
+	KTEST_EXPECT_TRUE(t, x86_pmu_hld_usable(&c, 1000, why, sizeof(why)));
+	KTEST_EXPECT_FALSE(t, x86_pmu_hld_usable(&c, 0, why, sizeof(why)));
+	KTEST_EXPECT_STREQ(t, why, "no cycle rate to derive a period from");
+	x86_pmu_decode(eax & ~0xff, 0, 0, &c);
+	KTEST_EXPECT_FALSE(t, x86_pmu_hld_usable(&c, 1000, why, sizeof(why)));
+	KTEST_EXPECT_STREQ(t, why, "CPUID.0AH version 0");
+	x86_pmu_decode((eax & ~0xff00) | 1 << 8, 0, 0, &c);
+	KTEST_EXPECT_FALSE(t, x86_pmu_hld_usable(&c, 1000, why, sizeof(why)));
+	KTEST_EXPECT_STREQ(t, why, "1 general-purpose counter, 2 needed (PMC0 is the profiler's)");
+	x86_pmu_decode(eax, BIT(ARCH_PERFMON_EVENT_CYCLES_BIT), 0, &c);
+	KTEST_EXPECT_FALSE(t, x86_pmu_hld_usable(&c, 1000, why, sizeof(why)));
+	KTEST_EXPECT_STREQ(t, why, "CPUID.0AH.EBX marks core cycles unavailable");
+	/* watchdog_thresh seconds of cycles at the TSC's rate. */
+	KTEST_EXPECT_EQ(t, hw_nmi_get_sample_period(10), (u64)tsc_khz * 10000);
+
+	/* This machine. */
+	if (x86_pmu_hld_usable(x86_pmu_caps(), hw_nmi_get_sample_period(watchdog_thresh),
+			       why, sizeof(why))) {
+		ktest_info(t, "a PMU source is possible here: %s",
+			   hardlockup_detector_source());
+		if (watchdog_enabled & NMI_WATCHDOG_ENABLED)
+			KTEST_EXPECT_STREQ(t, hardlockup_detector_source(), "perf");
+		return;
+	}
+	if (!hardlockup_detector_pmu_reason()[0])
+		ktest_skip(t, "no NMI source was probed (nmi_watchdog=1 needed)");
+	KTEST_EXPECT_STREQ(t, hardlockup_detector_pmu_reason(), why);
+	KTEST_EXPECT_TRUE(t, strcmp(hardlockup_detector_source(), "perf") != 0);
+}
+
 static struct ktest_case watchdog_cases[] = {
 	KTEST_CASE(busy_preemptible_quiet),
 	KTEST_CASE(detector_cpu_offline),
@@ -439,6 +487,7 @@ static struct ktest_case watchdog_cases[] = {
 	KTEST_CASE(hardlockup_reported),
 	KTEST_CASE(rcu_stall_preempt_off),
 	KTEST_CASE(rcu_stall_reader),
+	KTEST_CASE(hardlockup_source_choice),
 	{}
 };
 

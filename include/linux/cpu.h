@@ -21,6 +21,9 @@ int cpus_read_trylock(void);
 void cpus_write_lock(void);
 void cpus_write_unlock(void);
 void lockdep_assert_cpus_held(void);
+/* For tests: slow-path readers so far, and cpu_hotplug_lock's readers now. */
+long cpus_read_slow_count(void);
+unsigned int cpus_read_holders(void);
 
 /* In the take-down, on the dying CPU with IRQs off (stop_machine). */
 void cpuhp_report_idle_dead(void);

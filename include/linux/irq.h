@@ -5,6 +5,7 @@
 #include <linux/interrupt.h>
 #include <linux/spinlock.h>
 #include <linux/cpumask.h>
+#include <linux/atomic.h>
 
 #define NR_IRQS		256
 
@@ -24,6 +25,7 @@ struct irq_desc {
 	unsigned int gsi;
 	unsigned int vector;		/* 0: none allocated */
 	unsigned int cpu;		/* target CPU */
+	struct cpumask affinity;	/* irq_set_affinity(); empty: CPU 0 */
 	bool level;			/* level-triggered */
 	bool active_low;
 	unsigned int depth;		/* disable_irq() nesting */
@@ -46,11 +48,18 @@ struct irq_desc {
 
 struct irq_desc *irq_to_desc(unsigned int irq);
 bool irq_routed_to_cpu(unsigned int cpu);
+int irq_set_affinity(unsigned int irq, const struct cpumask *cpumask);
+/* CPU hotplug: on the dying CPU, IRQs off (kernel/irq/cpuhotplug.c). */
+void irq_migrate_all_off_this_cpu(void);
+void fixup_irqs(void);
+extern atomic_long_t irq_fixup_resent;	/* IRR interrupts re-sent so far */
 void handle_irq_desc(struct irq_desc *desc);
 void early_irq_init(void);
 
 /* arch: vector bookkeeping */
 int assign_irq_vector(struct irq_desc *desc, unsigned int cpu);
 void clear_irq_vector(struct irq_desc *desc);
+void release_irq_vector(unsigned int cpu, unsigned int vector);
+void irq_vectors_prepare_cpu(unsigned int cpu);
 
 #endif

@@ -60,6 +60,8 @@ void watchdog_nmi_disable(unsigned int cpu);
 void watchdog_update_hrtimer_threshold(u64 period);
 /* Where the hard lockup detector gets its NMIs: "hpet", "none". */
 const char *hardlockup_detector_source(void);
+/* Why the PMU was not the hard lockup detector's source ("" if it was). */
+const char *hardlockup_detector_pmu_reason(void);
 /*
  * The profiler wants HPET timer 0 for itself: the detector hands it over
  * and checks on the profiler's NMIs until it gets the timer back.

@@ -8,6 +8,7 @@
 #include <linux/kthread.h>
 #include <linux/bottom_half.h>
 #include <linux/irqflags.h>
+#include <linux/cpu.h>
 
 #ifdef CONFIG_PREEMPT_RT
 #define force_irqthreads()	true
@@ -241,4 +242,126 @@ bool irq_routed_to_cpu(unsigned int cpu)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * Point @desc's line at @cpu: a vector there, the controller programmed
+ * for it (the entry is written masked and unmasked again unless the line
+ * is disabled).  The old CPU's vector stays in its table: the caller
+ * releases it, after fixup_irqs() has looked for an interrupt still
+ * pending there.  desc->lock held, IRQs off.
+ */
+static int irq_do_set_affinity(struct irq_desc *desc, unsigned int cpu)
+{
+	unsigned int old_cpu = desc->cpu, old_vector = desc->vector;
+	int err;
+
+	if (cpu == old_cpu)
+		return 0;
+	/* Not requested yet: request_irq() takes its vector on desc->cpu. */
+	if (!desc->handler || !desc->vector) {
+		desc->cpu = cpu;
+		return 0;
+	}
+	err = assign_irq_vector(desc, cpu);
+	if (err)
+		return err;
+	err = desc->chip->irq_set_route(desc, cpu, desc->vector);
+	if (err) {
+		/* Back to where it was: the old entry is still programmed. */
+		release_irq_vector(cpu, desc->vector);
+		desc->cpu = old_cpu;
+		desc->vector = old_vector;
+		return err;
+	}
+	if (!desc->depth)
+		desc->chip->irq_unmask(desc);
+	return 0;
+}
+
+/* The CPU a line with affinity @mask goes to now: online, CPU 0 if unset. */
+static unsigned int irq_pick_cpu(const struct cpumask *mask)
+{
+	struct cpumask m;
+
+	if (!cpumask_weight(mask))
+		return cpumask_test_cpu(0, cpu_online_mask) ? 0 : cpumask_first(cpu_online_mask);
+	if (!cpumask_and(&m, mask, cpu_online_mask))
+		return nr_cpu_ids;
+	return cpumask_first(&m);
+}
+
+/*
+ * Linux's irq_set_affinity(): the line goes to the first online CPU of
+ * @cpumask.  Moved at once (irqlab has no deferred move on the next
+ * interrupt): an interrupt already on its way to the old CPU finds no
+ * handler there and is counted as unexpected.
+ */
+int irq_set_affinity(unsigned int irq, const struct cpumask *cpumask)
+{
+	struct irq_desc *desc = irq_to_desc(irq);
+	unsigned int cpu, old_cpu, old_vector;
+	unsigned long f;
+	int err;
+
+	if (!desc)
+		return -EINVAL;
+	/* The online mask stays as it is while we route. */
+	cpus_read_lock();
+	cpu = irq_pick_cpu(cpumask);
+	if (cpu >= nr_cpu_ids) {
+		cpus_read_unlock();
+		return -EINVAL;
+	}
+	raw_spin_lock_irqsave(&desc->lock, f);
+	old_cpu = desc->cpu;
+	old_vector = desc->vector;
+	err = irq_do_set_affinity(desc, cpu);
+	if (!err) {
+		cpumask_copy(&desc->affinity, cpumask);
+		if (old_vector && desc->cpu != old_cpu)
+			release_irq_vector(old_cpu, old_vector);
+	}
+	raw_spin_unlock_irqrestore(&desc->lock, f);
+	cpus_read_unlock();
+	return err;
+}
+
+/*
+ * On the dying CPU in stop_machine, IRQs off, after it left the online
+ * mask (Linux's migrate_one_irq()): a line routed here goes to an online
+ * CPU of its affinity, or, if none is left, to any online CPU with its
+ * affinity broken (said once per line and CPU).  The old vector stays for
+ * fixup_irqs() to check.
+ */
+static void migrate_one_irq(struct irq_desc *desc, unsigned int dying)
+{
+	unsigned int cpu = irq_pick_cpu(&desc->affinity);
+	bool broke = false;
+
+	if (cpu >= nr_cpu_ids) {
+		cpumask_clear(&desc->affinity);
+		cpu = irq_pick_cpu(&desc->affinity);
+		broke = true;
+	}
+	if (irq_do_set_affinity(desc, cpu)) {
+		pr_warn("IRQ%u: cannot move off CPU%u\n", desc->irq, dying);
+		return;
+	}
+	if (broke)
+		pr_warn("IRQ%u: no longer affine to CPU%u\n", desc->irq, dying);
+}
+
+void irq_migrate_all_off_this_cpu(void)
+{
+	unsigned int cpu = smp_processor_id();
+
+	for (unsigned int irq = 0; irq < NR_IRQS; irq++) {
+		struct irq_desc *desc = irq_to_desc(irq);
+
+		raw_spin_lock(&desc->lock);
+		if (desc->handler && desc->cpu == cpu)
+			migrate_one_irq(desc, cpu);
+		raw_spin_unlock(&desc->lock);
+	}
 }

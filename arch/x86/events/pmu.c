@@ -328,7 +328,9 @@ static void pmu_sample_stop_cpu(void *unused)
 {
 	u64 global;
 
-	apic_write(APIC_LVTPC, APIC_LVT_MASKED);
+	/* The hard lockup detector's PMC1 shares the vector. */
+	if (!x86_pmu_hld_active())
+		apic_write(APIC_LVTPC, APIC_LVT_MASKED);
 	pmu_wrmsr_safe(MSR_ARCH_PERFMON_EVENTSEL0, 0);
 	if (!pmu_rdmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, &global))
 		pmu_wrmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, global & ~BIT(GLOBAL_PMC_BIT(0)));
@@ -564,4 +566,128 @@ void pmu_workload_end(const char *what)
 	pmu_report(level, what);
 out:
 	mutex_unlock(&pmu_lock);
+}
+
+/*
+ * The hard lockup detector's PMU source (Linux: a perf "cycles" event
+ * per CPU from hardlockup_detector_perf_init(), with the period of
+ * arch/x86's hw_nmi_get_sample_period()).  PMC1 counts unhalted core
+ * cycles and its overflow raises an NMI through LVTPC.  PMC0 is the
+ * profiler's (x86_pmu_sample_start()), so two general-purpose counters
+ * are needed.  Without full-width counter writes a counter can be loaded
+ * with at most 2^31 - 1 (bits 31:0, sign-extended): a longer period is
+ * run in such pieces, as perf's x86_pmu.max_period does, and only the
+ * piece that ends it is reported as an overflow.
+ *
+ * Never run here: QEMU's TCG has no PMU (CPUID.0AH version 0).
+ */
+#define HLD_PMC			1
+#define HLD_MAX_PIECE		0x7fffffffULL
+
+static u64 hld_period;			/* cycles; 0 while the source is off */
+static DEFINE_PER_CPU(u64, hld_left);	/* cycles of the period still to run */
+static DEFINE_PER_CPU(u64, hld_piece);	/* what the counter was loaded with */
+
+/* Linux's hw_nmi_get_sample_period(); irqlab knows the TSC's rate only. */
+u64 hw_nmi_get_sample_period(int watchdog_thresh)
+{
+	return (u64)tsc_khz * 1000 * watchdog_thresh;
+}
+
+bool x86_pmu_hld_usable(const struct x86_pmu_caps *c, u64 period, char *why, size_t len)
+{
+	if (!c->version)
+		snprintf(why, len, "CPUID.0AH version 0");
+	else if (c->num_gp < 2)
+		snprintf(why, len, "%u general-purpose counter%s, 2 needed (PMC0 is the profiler's)",
+			 c->num_gp, c->num_gp == 1 ? "" : "s");
+	else if (c->gp_width < 32)
+		snprintf(why, len, "general-purpose counters %u bits wide", c->gp_width);
+	else if (!c->events_len ||
+		 (c->events_missing & BIT(ARCH_PERFMON_EVENT_CYCLES_BIT)))
+		snprintf(why, len, "CPUID.0AH.EBX marks core cycles unavailable");
+	else if (!period)
+		snprintf(why, len, "no cycle rate to derive a period from");
+	else
+		return true;
+	return false;
+}
+
+/* Load PMC1 with the next piece of this CPU's period. */
+static void hld_load_piece(void)
+{
+	u64 piece = min(__this_cpu_read(hld_left), HLD_MAX_PIECE);
+
+	__this_cpu_write(hld_piece, piece);
+	wrmsr(MSR_ARCH_PERFMON_PERFCTR0 + HLD_PMC, -piece);
+}
+
+/* On this CPU: PMC1 counts cycles and raises an NMI when a period is up. */
+int x86_pmu_hld_start_cpu(u64 period)
+{
+	const u64 sel = ARCH_PERFMON_UNHALTED_CORE_CYCLES_SEL | ARCH_PERFMON_EVENTSEL_USR |
+			ARCH_PERFMON_EVENTSEL_OS | ARCH_PERFMON_EVENTSEL_INT |
+			ARCH_PERFMON_EVENTSEL_ENABLE;
+	u64 global;
+
+	WRITE_ONCE(hld_period, period);
+	__this_cpu_write(hld_left, period);
+	if (pmu_wrmsr_safe(MSR_ARCH_PERFMON_EVENTSEL0 + HLD_PMC, 0) ||
+	    pmu_wrmsr_safe(MSR_ARCH_PERFMON_PERFCTR0 + HLD_PMC, 0))
+		return -EIO;
+	hld_load_piece();
+	/* Version 1 has no global controls: the counter runs on its own bit. */
+	if (pmu_caps.version >= 2 &&
+	    (pmu_wrmsr_safe(MSR_CORE_PERF_GLOBAL_OVF_CTRL, BIT(GLOBAL_PMC_BIT(HLD_PMC))) ||
+	     pmu_rdmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, &global) ||
+	     pmu_wrmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, global | BIT(GLOBAL_PMC_BIT(HLD_PMC)))))
+		return -EIO;
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
+	return pmu_wrmsr_safe(MSR_ARCH_PERFMON_EVENTSEL0 + HLD_PMC, sel) ? -EIO : 0;
+}
+
+void x86_pmu_hld_stop_cpu(void)
+{
+	u64 global;
+
+	pmu_wrmsr_safe(MSR_ARCH_PERFMON_EVENTSEL0 + HLD_PMC, 0);
+	if (pmu_caps.version >= 2 && !pmu_rdmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, &global))
+		pmu_wrmsr_safe(MSR_CORE_PERF_GLOBAL_CTRL, global & ~BIT(GLOBAL_PMC_BIT(HLD_PMC)));
+}
+
+/*
+ * NMI context: did PMC1 overflow?  Then the next piece is loaded and
+ * LVTPC, masked by the PMI, re-armed; *@period_done says whether that
+ * ended a whole period (the detector checks only then).
+ */
+bool x86_pmu_hld_overflow(bool *period_done)
+{
+	u64 period = READ_ONCE(hld_period), left;
+
+	if (!period)
+		return false;
+	if (pmu_caps.version >= 2) {
+		if (!(rdmsr(MSR_CORE_PERF_GLOBAL_STATUS) & BIT(GLOBAL_PMC_BIT(HLD_PMC))))
+			return false;
+		wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, BIT(GLOBAL_PMC_BIT(HLD_PMC)));
+	} else if (rdmsr(MSR_ARCH_PERFMON_PERFCTR0 + HLD_PMC) & (1ULL << (pmu_caps.gp_width - 1))) {
+		/* Still negative: it has not wrapped, the NMI is not ours. */
+		return false;
+	}
+	left = __this_cpu_read(hld_left) - __this_cpu_read(hld_piece);
+	*period_done = !left;
+	__this_cpu_write(hld_left, left ? left : period);
+	hld_load_piece();
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
+	return true;
+}
+
+bool x86_pmu_hld_active(void)
+{
+	return READ_ONCE(hld_period) != 0;
+}
+
+void x86_pmu_hld_off(void)
+{
+	WRITE_ONCE(hld_period, 0);
 }

@@ -14,6 +14,7 @@
 #include <linux/irqflags.h>
 #include <linux/errno.h>
 #include <linux/sched.h>
+#include <linux/delay.h>
 #include <asm/processor.h>
 #include <asm/apic.h>
 #include <asm/hardirq.h>
@@ -48,7 +49,16 @@ int assign_irq_vector(struct irq_desc *desc, unsigned int cpu)
 	int err = -ENOSPC;
 
 	raw_spin_lock_irqsave(&vector_lock, flags);
-	for (unsigned int v = FIRST_DEVICE_VECTOR; v < FIRST_SYSTEM_VECTOR; v++) {
+	/*
+	 * A line moving to another CPU keeps its vector number there if it
+	 * is free: its IOAPIC entry then changes by the destination alone.
+	 */
+	if (desc->vector && !table[desc->vector]) {
+		table[desc->vector] = desc;
+		desc->cpu = cpu;
+		err = 0;
+	}
+	for (unsigned int v = FIRST_DEVICE_VECTOR; err && v < FIRST_SYSTEM_VECTOR; v++) {
 		if (!table[v]) {
 			table[v] = desc;
 			desc->vector = v;
@@ -72,6 +82,81 @@ void clear_irq_vector(struct irq_desc *desc)
 		per_cpu(vector_irq, desc->cpu)[desc->vector] = NULL;
 	desc->vector = 0;
 	raw_spin_unlock_irqrestore(&vector_lock, flags);
+}
+
+/* Free @vector on @cpu once nothing can arrive there for it any more. */
+void release_irq_vector(unsigned int cpu, unsigned int vector)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&vector_lock, flags);
+	per_cpu(vector_irq, cpu)[vector] = NULL;
+	raw_spin_unlock_irqrestore(&vector_lock, flags);
+}
+
+atomic_long_t irq_fixup_resent;
+
+/*
+ * A dying CPU's vector whose pending interrupt fixup_irqs() re-sent: the
+ * CPU may still take it itself (stop_machine turns IRQs back on before
+ * the CPU halts); that copy is dropped quietly, not reported as one with
+ * no handler.
+ */
+#define VECTOR_RETRIGGERED	((struct irq_desc *)-2L)
+
+/* @cpu is about to start again: what fixup_irqs() left marked is unused. */
+void irq_vectors_prepare_cpu(unsigned int cpu)
+{
+	struct irq_desc **table = per_cpu(vector_irq, cpu);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&vector_lock, flags);
+	for (unsigned int v = 0; v < NR_VECTORS; v++)
+		if (table[v] == VECTOR_RETRIGGERED)
+			table[v] = NULL;
+	raw_spin_unlock_irqrestore(&vector_lock, flags);
+}
+
+/*
+ * On the dying CPU in stop_machine, IRQs off, out of the online mask
+ * (Linux's fixup_irqs()): move every device line routed here to an online
+ * CPU, then look at this CPU's IRR.  An interrupt the IOAPIC delivered
+ * before the move, which this CPU, with IRQs off until it halts, will
+ * never take, is re-sent as an IPI to the line's new vector and CPU
+ * (Linux's irq_retrigger, apic_retrigger_irq()).  The delay lets a
+ * message already on its way land in the IRR first.  Then this CPU's
+ * vectors are freed.
+ */
+void fixup_irqs(void)
+{
+	struct irq_desc **table = this_cpu_ptr(&vector_irq[0]);
+
+	irq_migrate_all_off_this_cpu();
+	udelay(1000);
+	for (unsigned int v = FIRST_DEVICE_VECTOR; v < FIRST_SYSTEM_VECTOR; v++) {
+		struct irq_desc *desc = READ_ONCE(table[v]);
+
+		if (!desc)
+			continue;
+		if (desc == VECTOR_RETRIGGERED)
+			continue;
+		if (apic_read(APIC_IRR + v / 32 * 0x10) & (1U << (v % 32))) {
+			bool resent = false;
+
+			raw_spin_lock(&desc->lock);
+			if (desc->handler && desc->vector && desc->cpu != smp_processor_id()) {
+				apic_send_IPI(desc->cpu, desc->vector);
+				atomic_long_inc(&irq_fixup_resent);
+				resent = true;
+			}
+			raw_spin_unlock(&desc->lock);
+			if (resent) {
+				WRITE_ONCE(table[v], VECTOR_RETRIGGERED);
+				continue;
+			}
+		}
+		release_irq_vector(smp_processor_id(), v);
+	}
 }
 
 static void handle_system_vector(struct pt_regs *regs)
@@ -119,7 +204,10 @@ static void handle_vector(void *arg)
 		handle_system_vector(regs);
 	} else {
 		desc = this_cpu_read(vector_irq[v]);
-		if (desc) {
+		if (desc == VECTOR_RETRIGGERED) {
+			/* Re-sent elsewhere by fixup_irqs(): handled there. */
+			this_cpu_write(vector_irq[v], NULL);
+		} else if (desc) {
 			handle_irq_desc(desc);
 		} else if (this_cpu_add_return(irq_stat.irq_unexpected_count, 1) <= 10) {
 			pr_warn("CPU%d: no irq handler for vector %u\n",

@@ -387,6 +387,7 @@ int __cpu_up(unsigned int cpu)
 
 	if (!trampoline_pa || cpu_online(cpu))
 		return -EIO;
+	irq_vectors_prepare_cpu(cpu);
 	err = do_boot_cpu(cpu);
 	return err ? -EIO : 0;
 }
@@ -395,21 +396,26 @@ int __cpu_up(unsigned int cpu)
  * In stop_machine on the dying CPU, IRQs off (Linux's native_cpu_disable()
  * and cpu_disable_common()): mask the local APIC's timer and other local
  * vectors so nothing more arrives, and leave the online mask so that no
- * IPI or wakeup targets this CPU any more.  Device interrupts are routed
- * to CPU 0 (irqlab's default); one routed here refuses the take-down.
+ * IPI or wakeup targets this CPU any more.  fixup_irqs() moves the
+ * device lines routed here to online CPUs; one it could not move refuses
+ * the take-down.
  */
 int __cpu_disable(void)
 {
 	int cpu = smp_processor_id();
 
+	set_cpu_online(cpu, false);
+	cpumask_clear_cpu(cpu, &cpu_callin_mask);
+	/* Device lines routed here move to online CPUs. */
+	fixup_irqs();
 	if (irq_routed_to_cpu(cpu)) {
 		pr_warn("smpboot: CPU %d still receives a device interrupt: not taking it down\n",
 			cpu);
+		set_cpu_online(cpu, true);
+		cpumask_set_cpu(cpu, &cpu_callin_mask);
 		return -EBUSY;
 	}
 	clear_local_APIC();
-	set_cpu_online(cpu, false);
-	cpumask_clear_cpu(cpu, &cpu_callin_mask);
 	return 0;
 }
 

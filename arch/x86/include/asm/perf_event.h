@@ -115,6 +115,15 @@ void x86_pmu_sample_stop(void);
 /* NMI context: did PMC0 overflow?  If so it is reloaded and re-armed. */
 bool x86_pmu_sample_overflow(void);
 
+/* The hard lockup detector's PMU source (PMC1, unhalted core cycles). */
+u64 hw_nmi_get_sample_period(int watchdog_thresh);
+bool x86_pmu_hld_usable(const struct x86_pmu_caps *c, u64 period, char *why, size_t len);
+int x86_pmu_hld_start_cpu(u64 period);
+void x86_pmu_hld_stop_cpu(void);
+bool x86_pmu_hld_overflow(bool *period_done);
+bool x86_pmu_hld_active(void);
+void x86_pmu_hld_off(void);
+
 /* @end - @begin for a counter @width bits wide (one wrap allowed). */
 u64 pmu_counter_delta(u64 begin, u64 end, unsigned int width);
 

@@ -89,7 +89,10 @@ static void ioapic_unmask(struct irq_desc *desc)
 	ioapic_set_masked(desc, false);
 }
 
-/* Fixed delivery, physical destination; written masked, unmasked later. */
+/*
+ * Fixed delivery, physical destination; a new entry is written masked and
+ * unmasked later.
+ */
 static int ioapic_set_route(struct irq_desc *desc, unsigned int cpu,
 			    unsigned int vector)
 {
@@ -109,8 +112,18 @@ static int ioapic_set_route(struct irq_desc *desc, unsigned int cpu,
 	if (desc->active_low)
 		low |= RTE_ACTIVE_LOW;
 	raw_spin_lock_irqsave(&io->lock, f);
-	io_apic_write(io, IO_APIC_RTE(pin) + 1, cpu_to_apicid[cpu] << 24);
-	io_apic_write(io, IO_APIC_RTE(pin), low);
+	if ((io_apic_read(io, IO_APIC_RTE(pin)) & ~RTE_MASKED) == (low & ~RTE_MASKED)) {
+		/*
+		 * A move that kept the vector number: only the destination
+		 * changes, in one write, and the entry is never masked.  The
+		 * IOAPIC drops an edge that meets a masked entry (82093AA),
+		 * so a masked move could lose one.
+		 */
+		io_apic_write(io, IO_APIC_RTE(pin) + 1, cpu_to_apicid[cpu] << 24);
+	} else {
+		io_apic_write(io, IO_APIC_RTE(pin) + 1, cpu_to_apicid[cpu] << 24);
+		io_apic_write(io, IO_APIC_RTE(pin), low);
+	}
 	raw_spin_unlock_irqrestore(&io->lock, f);
 	return 0;
 }
