@@ -456,7 +456,7 @@ ktest_register_suite(slub_race_suite);
  */
 
 #define WIN_POOL	64		/* objects the worker holds */
-#define WIN_NEST	4		/* objects the windows hold */
+#define WIN_NEST	6		/* objects the windows hold */
 #define WIN_PAGES	4096		/* slabs remembered (hash) */
 
 static unsigned int win_rounds = 40;
@@ -478,7 +478,7 @@ struct win_state {
 	void *nest[WIN_NEST];
 	struct page *pages[WIN_PAGES];
 	unsigned int nr_pages, pages_lost;
-	unsigned long acted[NR_SLUB_WINDOWS];
+	unsigned long acted[NR_SLUB_WINDOWS], flushes[NR_SLUB_WINDOWS];
 	unsigned long allocs, frees, dups, range, alloc_fail;
 };
 
@@ -565,15 +565,25 @@ static void win_callback(struct kmem_cache *s, enum slub_window_site wsite)
 	for (i = 0; i < WIN_NEST; i++) {
 		unsigned int j = (pick + i) % WIN_NEST;
 
+		/* 0: one object; 1: a burst that empties the slab it pops. */
 		if (pick < 2 && !w->nest[j]) {
 			w->nest[j] = win_alloc(w, gfp);
-			break;
+			if (pick == 0)
+				break;
 		}
 		if (pick >= 2 && w->nest[j]) {
 			win_free(w, w->nest[j]);
 			w->nest[j] = NULL;
 			break;
 		}
+	}
+	/*
+	 * Where a task may sleep, now and then another task's shrink: the
+	 * flush takes c->page and c->partial away without installing one.
+	 */
+	if (pick == 2 && preemptible() && !(slub_t_rand(&w->rng) % 8)) {
+		kmem_cache_shrink(s);
+		w->flushes[wsite]++;
 	}
 	/* And one of a full slab from the pool: a c->partial push. */
 	if (pick == 3) {
@@ -683,8 +693,9 @@ static void slub_window_alloc_body(struct ktest *t)
 	ktest_info(t, "size=%u rounds=%u x %u seed=%lu (%s)", race_size, round,
 		   win_iters, win_seed, ktest_clock_mode());
 	for (unsigned int i = 0; i < NR_SLUB_WINDOWS; i++)
-		ktest_info(t, "window %s: passed %lu, acted %lu", win_names[i],
-			   slub_window_calls(i), w->acted[i]);
+		ktest_info(t, "window %s: passed %lu, acted %lu, shrank %lu",
+			   win_names[i], slub_window_calls(i), w->acted[i],
+			   w->flushes[i]);
 	ktest_info(t, "allocs=%lu frees=%lu slabs seen=%u (unremembered %u) double handouts=%lu bad rounds=%u",
 		   w->allocs, w->frees, w->nr_pages, w->pages_lost, w->dups,
 		   bad_rounds);
