@@ -459,10 +459,10 @@ ktest_register_suite(slub_race_suite);
 #define WIN_NEST	6		/* objects the windows hold */
 #define WIN_PAGES	4096		/* slabs remembered (hash) */
 
-static unsigned int win_rounds = 40;
+static unsigned int win_rounds = 20;
 core_param_range("slub_window.rounds", win_rounds, uint, 1, 100000,
 		 "rounds of slub_window_alloc (each ends with the checks)");
-static unsigned int win_iters = 200;
+static unsigned int win_iters = 100;
 core_param_range("slub_window.iters", win_iters, uint, 1, 1000000,
 		 "pool refills per round of slub_window_alloc");
 static unsigned long win_seed = 1;
