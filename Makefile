@@ -295,7 +295,7 @@ $(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
 -include $(OBJS:.o=.d)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all build _build kernel iso efi run test test-busy test-long scale latency-figures ktrace-paths figures check-figures \
+.PHONY: all build _build kernel iso efi run test test-busy test-long scale hit-rate latency-figures ktrace-paths figures check-figures \
 	experiment-seeds iso-experiments debug deps clean distclean help \
 	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
 
@@ -426,6 +426,17 @@ test-busy: deps
 test-long: deps
 	$(Q)test/run -j $(J) --accel $(ACCEL) --cfg test/long.cfg
 
+# How often an entry catches a planted bug, and never without it:
+# BUG=<config> booted RUNS times, and as often its clean configuration,
+# hits/N with a Clopper-Pearson interval (scripts/hit_rate.py; ENTRY=,
+# CLEAN= override the defaults it derives).  Minutes; not part of make test.
+BUG	?=
+RUNS	?= 20
+hit-rate: deps
+	$(Q)test -n '$(BUG)' || { echo "make hit-rate: say BUG=<config>, e.g. BUG=missing_tid" >&2; exit 2; }
+	$(Q)$(PYTHON) scripts/hit_rate.py '$(BUG)' --runs '$(RUNS)' --jobs '$(J)' \
+		$(if $(ENTRY),--entry '$(ENTRY)') $(if $(CLEAN),--clean '$(CLEAN)')
+
 # The seeds' experiments E1-E7 (tools/experiments/; long, resumable; not
 # part of make test).  Results and comparisons in build/experiments/eN/.
 EXPERIMENTS ?= e1 e2 e3 e4 e5 e1_icount e2_icount e3_icount e4_icount e5_icount e6 e6_rt e2_lockstat e2_lockstat_icount e7 e7_icount
@@ -512,6 +523,7 @@ help:
 	@echo '  make test     build and run every test configuration (test/unittests.cfg)'
 	@echo '  make test-busy        make test with HOGS=$(HOGS) CPU hogs beside it'
 	@echo '  make test-long        the long table: config matrix, RT UBSAN, flaky watchdog entries'
+	@echo '  make hit-rate BUG=missing_tid RUNS=20  hits/N of the catching entry with and without the bug'
 	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
 	@echo '  make scale    boot time and kernel memory against vCPUs and RAM (SCALE_CPUS, SCALE_RAM)'
 	@echo '  make ktrace-paths     the traced alloc+free path of default, legacy, rt (KTRACE_OUT=file)'

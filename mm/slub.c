@@ -923,6 +923,7 @@ redo:
 		goto deactivate_slab;
 
 	/* c->page may have changed since the unlocked read above. */
+	slub_window(s, SLUB_WIN_PAGE_READ);
 	local_lock_irqsave(&s->cpu_slab->lock, irqflags);
 	if (unlikely(page != c->page)) {
 		local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
@@ -970,6 +971,7 @@ deactivate_slab:
 
 new_slab:
 	if (slub_percpu_partial(c)) {
+		slub_window(s, SLUB_WIN_PARTIAL_READ);
 		local_lock_irqsave(&s->cpu_slab->lock, irqflags);
 		if (unlikely(c->page)) {
 			local_unlock_irqrestore(&s->cpu_slab->lock, irqflags);
@@ -1026,6 +1028,7 @@ check_new_page:
 		goto return_single;
 
 retry_load_page:
+	slub_window(s, SLUB_WIN_RELOCK);
 	local_lock_irqsave(&s->cpu_slab->lock, irqflags);
 	if (unlikely(c->page)) {
 		/* Someone installed a CPU slab meanwhile: retire it. */
@@ -1188,6 +1191,7 @@ redo:
 		void **freelist = READ_ONCE(c->freelist);
 
 		set_freepointer(s, last, freelist);
+		slub_window(s, SLUB_WIN_FREE_FAST);
 
 		if (unlikely(!this_cpu_cmpxchg_double(s->cpu_slab->freelist,
 						      s->cpu_slab->tid,

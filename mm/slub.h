@@ -371,6 +371,15 @@ void __flush_cpu_slab(struct kmem_cache *s, int cpu);
  * printed); call with the cache quiescent.
  */
 int slub_check_consistency(struct kmem_cache *s);
+/*
+ * Test-only, quiescent cache: of the @nr pages in @pages (the slabs a
+ * test saw its objects in), each one still a slab of @s that is frozen
+ * must be some online CPU's slab or on its partial chain; a frozen slab
+ * no CPU owns is leaked (its free objects never come back).  Returns
+ * the number found (each printed).
+ */
+int slub_check_frozen_owned(struct kmem_cache *s, struct page **pages,
+			    unsigned int nr);
 #endif
 
 /* ------------------------------------------------------------------ */
@@ -559,6 +568,45 @@ void slub_probe_reset(void);
 void slub_probe_watch(struct kmem_cache *s);
 #else
 static inline void slub_probe(struct kmem_cache *s, enum slub_probe_site site) { }
+#endif
+
+/*
+ * Test-only windows (CONFIG_SLUB_SCOPE_PROBE): the points where SLUB has
+ * read per-CPU state without its lock and will act on it later, i.e.
+ * where an interrupt or (where preemptible) another task may run SLUB
+ * on this CPU in between.  A test registers one callback for one cache
+ * and runs there what such an interrupt or task would: allocate or free
+ * from the same cache, or (where the context may sleep) let another
+ * task run.  The calls sit where the windows are open in Linux; they
+ * open no window of their own, and the callback is told nothing it could
+ * not see from the context (irqs_disabled(), preemptible()).
+ */
+enum slub_window_site {
+	SLUB_WIN_PAGE_READ,	/* ___slab_alloc: c->page read, lock not yet taken */
+	SLUB_WIN_PARTIAL_READ,	/* ___slab_alloc: c->partial seen, lock not yet taken */
+	SLUB_WIN_RELOCK,	/* ___slab_alloc: new slab in hand, lock not yet re-taken */
+	SLUB_WIN_ALLOC_PAGES,	/* alloc_slab_page: in the page allocator's window */
+	SLUB_WIN_FREE_FAST,	/* do_slab_free: tid and c->page read, before the cmpxchg */
+	NR_SLUB_WINDOWS
+};
+typedef void (*slub_window_fn)(struct kmem_cache *s, enum slub_window_site w);
+
+#ifdef CONFIG_SLUB_SCOPE_PROBE
+extern struct kmem_cache *slub_window_cache;
+void __slub_window(struct kmem_cache *s, enum slub_window_site w);
+/* One pointer compare unless a test watches this cache. */
+static __always_inline void slub_window(struct kmem_cache *s,
+					enum slub_window_site w)
+{
+	if (unlikely(READ_ONCE(slub_window_cache) == s))
+		__slub_window(s, w);
+}
+/* Watch @s with @fn (NULL, NULL: stop); calls per site since the watch. */
+void slub_window_set(struct kmem_cache *s, slub_window_fn fn);
+unsigned long slub_window_calls(enum slub_window_site w);
+#else
+static __always_inline void slub_window(struct kmem_cache *s,
+					enum slub_window_site w) { }
 #endif
 
 #endif /* MM_SLUB_H */

@@ -56,6 +56,7 @@ struct page *alloc_slab_page(struct kmem_cache *s, gfp_t flags,
 	unsigned int order = oo_order(oo);
 
 	slub_probe(s, SLUB_PROBE_ALLOC_PAGES);
+	slub_window(s, SLUB_WIN_ALLOC_PAGES);
 	if (node == NUMA_NO_NODE)
 		return alloc_pages(flags, order);
 	/*
@@ -1222,6 +1223,77 @@ static int consistency_page(struct kmem_cache *s, struct page *page,
 	return 0;
 }
 
+/* Whether @page is on a node partial list of @s; list_lock held by none. */
+static bool consistency_on_node_list(struct kmem_cache *s, struct page *page)
+{
+	struct kmem_cache_node *n;
+	unsigned long irqflags;
+	struct page *pg;
+	bool found = false;
+	int node;
+
+	for_each_kmem_cache_node(s, node, n) {
+		unsigned long nr = 0;
+
+		list_lock_irqsave(&n->list_lock, irqflags);
+		list_for_each_entry(pg, &n->partial, slab_list) {
+			if (pg == page)
+				found = true;
+			if (found || ++nr > n->nr_partial + 1)
+				break;
+		}
+		list_unlock_irqrestore(&n->list_lock, irqflags);
+		if (found)
+			break;
+	}
+	return found;
+}
+
+/* The online CPU whose slab or partial chain holds @page, else -1. */
+static int consistency_owner(struct kmem_cache *s, struct page *page,
+			     int skip_cpu)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct kmem_cache_cpu *pc = per_cpu_ptr(s->cpu_slab, cpu);
+
+		if (cpu == skip_cpu)
+			continue;
+		if (READ_ONCE(pc->page) == page)
+			return cpu;
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+		int nr = 0;
+
+		for (struct page *pg = READ_ONCE(pc->partial); pg && nr < 1024;
+		     pg = pg->next, nr++)
+			if (pg == page)
+				return cpu;
+#endif
+	}
+	return -1;
+}
+
+int slub_check_frozen_owned(struct kmem_cache *s, struct page **pages,
+			    unsigned int nr)
+{
+	int bad = 0;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		struct page *page = pages[i];
+
+		/* Given back to the page allocator, or now another cache's. */
+		if (!PageSlab(page) || page->slab_cache != s || !page->frozen)
+			continue;
+		if (consistency_owner(s, page, -1) < 0) {
+			pr_err("slub consistency %s: frozen slab %px (inuse=%u objects=%u) owned by no CPU: leaked\n",
+			       s->name, page, page->inuse, page->objects);
+			bad++;
+		}
+	}
+	return bad;
+}
+
 int slub_check_consistency(struct kmem_cache *s)
 {
 	struct kmem_cache_node *n;
@@ -1251,9 +1323,24 @@ int slub_check_consistency(struct kmem_cache *s)
 		struct kmem_cache_cpu *pc = per_cpu_ptr(s->cpu_slab, cpu);
 		struct page *cp = READ_ONCE(pc->page);
 
-		if (cp)
+		if (cp) {
+			int other;
+
 			bad += consistency_page(s, cp, true, READ_ONCE(pc->freelist),
 						"CPU slab");
+			/* A stale slab taken as the CPU slab: someone else has it. */
+			if (consistency_on_node_list(s, cp)) {
+				pr_err("slub consistency %s: CPU %d slab %px is also on a node partial list\n",
+				       s->name, cpu, cp);
+				bad++;
+			}
+			other = consistency_owner(s, cp, cpu);
+			if (other >= 0) {
+				pr_err("slub consistency %s: CPU %d slab %px is also CPU %d's slab or partial\n",
+				       s->name, cpu, cp, other);
+				bad++;
+			}
+		}
 #ifdef CONFIG_SLUB_CPU_PARTIAL
 		int nr = 0;
 

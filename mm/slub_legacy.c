@@ -1061,6 +1061,7 @@ redo:
 		void **freelist = READ_ONCE(c->freelist);
 
 		set_freepointer(s, last, freelist);
+		slub_window(s, SLUB_WIN_FREE_FAST);
 
 		if (unlikely(!this_cpu_cmpxchg_double(s->cpu_slab->freelist,
 						      s->cpu_slab->tid,

@@ -98,3 +98,39 @@ void slub_probe_watch(struct kmem_cache *s)
 	WRITE_ONCE(slub_probe_cache, s);
 	slub_probe_zero();
 }
+
+/* ------------------------------------------------------- test windows */
+
+struct kmem_cache *slub_window_cache;
+static slub_window_fn slub_window_cb;
+static atomic_long_t slub_window_count[NR_SLUB_WINDOWS];
+
+void __slub_window(struct kmem_cache *s, enum slub_window_site w)
+{
+	slub_window_fn fn = READ_ONCE(slub_window_cb);
+
+	if (WARN_ON_ONCE((unsigned int)w >= NR_SLUB_WINDOWS))
+		return;
+	atomic_long_inc(&slub_window_count[w]);
+	if (fn)
+		fn(s, w);
+}
+
+void slub_window_set(struct kmem_cache *s, slub_window_fn fn)
+{
+	/* Callback first: a caller that sees the cache finds it set. */
+	WRITE_ONCE(slub_window_cache, NULL);
+	WRITE_ONCE(slub_window_cb, fn);
+	/* Counts restart with each watch and stay readable after it. */
+	for (unsigned int i = 0; fn && i < NR_SLUB_WINDOWS; i++)
+		atomic_long_set(&slub_window_count[i], 0);
+	smp_wmb();
+	WRITE_ONCE(slub_window_cache, fn ? s : NULL);
+}
+
+unsigned long slub_window_calls(enum slub_window_site w)
+{
+	if (WARN_ON_ONCE((unsigned int)w >= NR_SLUB_WINDOWS))
+		return 0;
+	return atomic_long_read(&slub_window_count[w]);
+}
