@@ -1082,7 +1082,7 @@ def _claims_rows(run, exps):
 
 
 def fig_seeds_claims(run, mode):
-    """The claims of the icount experiments (exact, one run a side)."""
+    """The claims of the icount experiments (exact runs, 6 tick phases a side)."""
     if mode != "icount":
         raise FigureError("figures:seeds-claims is an icount figure (mode=icount); "
                           "seeds-claims-tcg is its TCG twin")
@@ -1344,13 +1344,13 @@ FIGURES = {
                      "built from the current defconfigs"),
     "seeds-claims": (fig_seeds_claims, "the seeds' claims (the `[claim]` sections of "
                      "`tools/experiments/{e1,e2,e2_lockstat,e3,e4,e5}_icount.ini`), "
-                     "checked by `tools/irqlab` on one exact run a side: B's change "
+                     "checked by `tools/irqlab` over the experiments' tick phases (6 runs a side; before 2026-12 one run a side): B's change "
                      "against A, the sign, and each mechanism count's change and "
                      "whether it agrees"),
     "e7-claims": (fig_e7_claims, "E7's claims (the `[claim]` sections of "
                   "`tools/experiments/e7_icount.ini`: the shrinker list under "
                   "`shrinker_rwsem`, SRCU and Linux 6.7's refcount + RCU), checked by "
-                  "`tools/irqlab` on one exact run a side, as `seeds-claims`"),
+                  "`tools/irqlab` over the experiments' tick phases, as `seeds-claims`"),
     "e7-claims-tcg": (fig_e7_claims_tcg, "E7's claims on 2 vCPUs (`tools/experiments/e7.ini`: "
                       "interleaved rounds until each pair's 95% CI of shrinkers visited per "
                       "second is at most 10% wide, 5 to 20), checked by `tools/irqlab`: B's "
