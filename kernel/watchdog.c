@@ -54,6 +54,14 @@ int watchdog_thresh = 10;
 int softlockup_panic;
 int hardlockup_panic;
 atomic_t lockup_report_count;
+u64 lockup_report_seq;
+
+void lockup_report_done(void)
+{
+	/* Any context, NMI included: a plain store and an atomic. */
+	WRITE_ONCE(lockup_report_seq, printk_next_seq());
+	atomic_inc(&lockup_report_count);
+}
 
 static bool no_watchdog, no_softlockup;
 core_param("nowatchdog", no_watchdog, bool, "turn both lockup detectors off");
@@ -208,7 +216,6 @@ static void softlockup_report(int duration, struct pt_regs *regs)
 {
 	struct task_struct *curr = current;
 
-	atomic_inc(&lockup_report_count);
 	pr_emerg("BUG: soft lockup - CPU#%d stuck for %us! [%s:%d]\n",
 		 smp_processor_id(), duration, curr->comm, curr->pid);
 	pr_emerg("CPU: %d PID: %d Comm: %.20s\n", smp_processor_id(), curr->pid, curr->comm);
@@ -216,6 +223,7 @@ static void softlockup_report(int duration, struct pt_regs *regs)
 		show_regs(regs);
 	else
 		dump_stack();
+	lockup_report_done();	/* complete: see linux/nmi.h */
 	if (softlockup_panic)
 		panic("softlockup: hung tasks");
 }

@@ -124,10 +124,10 @@ static void watchdog_overflow_callback(struct pt_regs *regs, bool strict)
 	/* One report per lockup: again only after the CPU took a timer. */
 	if (__this_cpu_read(hard_watchdog_warn))
 		return;
-	atomic_inc(&lockup_report_count);
 	pr_emerg("Watchdog detected hard LOCKUP on cpu %d\n", this_cpu);
 	pr_emerg("CPU: %d PID: %d Comm: %.20s\n", this_cpu, curr->pid, curr->comm);
 	show_regs(regs);
+	lockup_report_done();	/* complete: see linux/nmi.h */
 	if (hardlockup_panic)
 		panic("Hard LOCKUP");
 	__this_cpu_write(hard_watchdog_warn, true);

@@ -16,6 +16,7 @@
 #include <linux/ktest.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/errno.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -227,6 +228,50 @@ static void profile_nmi_every_cpu(struct ktest *t)
 	profile_free();
 }
 
+/*
+ * With the HPET source, profile_stop() waits for an NMI that took its
+ * count but has not sampled yet, so the totals read after it stay put.
+ * profile_nmi_delay_us holds another CPU inside that window (10 ms of a
+ * 20 ms period) while this one stops the profiler.
+ */
+static void profile_stop_waits_for_nmi(struct ktest *t)
+{
+	u64 total, dropped, deadline;
+	bool caught = false;
+	int cpu;
+
+	if (num_online_cpus() < 2 || !hpet_freq_hz) {
+		ktest_skip(t, "needs two CPUs and the HPET");
+		return;
+	}
+	KTEST_ASSERT_EQ(t, profile_start_source(50, PROFILE_MAX_ENTRIES, PROFILE_SOURCE_NMI), 0);
+	if (strcmp(profile_source_name(), "nmi-hpet")) {
+		profile_free();
+		ktest_skip(t, "the NMI source is not the HPET");
+		return;
+	}
+	WRITE_ONCE(profile_nmi_delay_us, 10000);
+	/* Watch a CPU other than ours: an NMI here would hide its own window. */
+	preempt_disable();
+	cpu = cpumask_first(cpu_online_mask);
+	if (cpu == smp_processor_id())
+		cpu = cpumask_next(cpu, cpu_online_mask);
+	deadline = ktime_get_ns() + NSEC_PER_SEC / 2;
+	while (!caught && ktime_get_ns() < deadline)
+		caught = profile_nmi_busy(cpu);
+	preempt_enable();
+	profile_stop();
+	profile_totals(&total, &dropped);
+	WRITE_ONCE(profile_nmi_delay_us, 0);
+	mdelay(20);	/* a sample the stop did not wait for lands now */
+	ktest_info(t, "CPU%d caught in the NMI: %d; %llu samples, %llu kept, %llu dropped", cpu,
+		   caught, (unsigned long long)total, (unsigned long long)profile_kept(),
+		   (unsigned long long)dropped);
+	KTEST_EXPECT_TRUE(t, caught);
+	KTEST_EXPECT_EQ(t, profile_kept() + dropped, total);
+	profile_free();
+}
+
 /* profile.source=nmi with neither PMU nor HPET says so; auto falls back. */
 static void profile_source_choice(struct ktest *t)
 {
@@ -313,6 +358,7 @@ static struct ktest_case profile_cases[] = {
 	KTEST_CASE(profile_bad_args),
 	KTEST_CASE(profile_irqoff_seen),
 	KTEST_CASE(profile_nmi_every_cpu),
+	KTEST_CASE(profile_stop_waits_for_nmi),
 	KTEST_CASE(profile_source_choice),
 	{}
 };

@@ -403,6 +403,65 @@ static void rcu_nesting_and_underflow(struct ktest *t)
 	KTEST_EXPECT_EQ(t, rcu_preempt_depth(), 0);
 }
 
+static struct rcu_head wake_rh;
+static bool wake_cb_done;
+static atomic_t wake_hook_calls;
+
+static void wake_cb_fn(struct rcu_head *rh)
+{
+	smp_store_release(&wake_cb_done, true);
+}
+
+/*
+ * In the GP kthread, once: it found no GP wanted and is about to sleep.
+ * Queue a callback here and let ticks pass with interrupts on: RCU's
+ * softirq runs on top of the kthread, numbers the callback and asks for
+ * a GP, and must wake the kthread from there.
+ */
+static void gp_wait_hook(void)
+{
+	if (atomic_inc_return(&wake_hook_calls) != 1)
+		return;
+	call_rcu(&wake_rh, wake_cb_fn);
+	mdelay(20);	/* two ticks at least */
+}
+
+static bool wait_wake_cb(unsigned long timeout)
+{
+	unsigned long deadline = jiffies + timeout;
+
+	while (!smp_load_acquire(&wake_cb_done) && time_before(jiffies, deadline))
+		schedule_timeout_uninterruptible(1);
+	return smp_load_acquire(&wake_cb_done);
+}
+
+/*
+ * A GP asked for from an interrupt (here RCU's softirq) that came on top
+ * of the GP kthread between its gp_flags check and its sleep starts all
+ * the same: rcu_gp_kthread_wake() wakes the kthread from interrupt
+ * context even when it is the task interrupted.
+ */
+static void rcu_gp_request_from_irq_on_kthread(struct ktest *t)
+{
+	struct task_struct *gpk = rcu_get_gp_kthread();
+	bool done;
+
+	WRITE_ONCE(wake_cb_done, false);
+	atomic_set(&wake_hook_calls, 0);
+	WRITE_ONCE(rcu_gp_wait_test_hook, gp_wait_hook);
+	/* Round its wait loop once more (a GP under way gets there after it). */
+	wake_up_process(gpk);
+	done = wait_wake_cb(2 * HZ);
+	WRITE_ONCE(rcu_gp_wait_test_hook, NULL);
+	KTEST_EXPECT_EQ(t, atomic_read(&wake_hook_calls) > 0, 1);
+	KTEST_EXPECT_TRUE(t, done);
+	if (!done && atomic_read(&wake_hook_calls)) {
+		/* Lost: wake it from here so the callback (static) is run. */
+		wake_up_process(gpk);
+		KTEST_EXPECT_TRUE(t, wait_wake_cb(10 * HZ));
+	}
+}
+
 static struct ktest_case rcu_cases[] = {
 	KTEST_CASE(rcu_nesting_and_underflow),
 	KTEST_CASE(rcu_gp_progress_idle),
@@ -412,6 +471,7 @@ static struct ktest_case rcu_cases[] = {
 	KTEST_CASE(rcu_callback_waits_for_reader),
 	KTEST_CASE(rcu_callbacks_once_in_order),
 	KTEST_CASE(rcu_kfree_rcu_after_gp),
+	KTEST_CASE(rcu_gp_request_from_irq_on_kthread),
 	{}
 };
 

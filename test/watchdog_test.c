@@ -28,14 +28,27 @@
 #include <linux/string.h>
 #include <asm/perf_event.h>
 #include <asm/tsc.h>
+#include <linux/printk.h>
 
 struct planted {
 	u64 mark;
 	int before;
 };
 
+/*
+ * The log position when the spinner first saw the report count move.  A
+ * report is counted once it is complete (linux/nmi.h), so all it says
+ * about the planted state (the spinner's stack, the reader it blocks)
+ * lies before lockup_report_seq, and before this.  A count moved early
+ * let the spinner stop mid-report, and the rest of the report (another
+ * CPU's) describe a stall that was gone: the NMI found CPU 1 freeing the
+ * spinner's stack in csd_lock_wait(), or the reader no longer blocking.
+ */
+static u64 spin_stop_seq;
+
 static void plant_begin(struct planted *p)
 {
+	WRITE_ONCE(spin_stop_seq, ~0ULL);
 	p->mark = ktest_log_mark();
 	p->before = atomic_read(&lockup_report_count);
 }
@@ -82,8 +95,10 @@ static u64 spin_bound_ns(void)
 static __always_inline bool spin_more(const struct planted *p, u64 end)
 {
 	for (volatile int i = 0; i < SPIN_ROUNDS; i++)
-		if (READ_ONCE(lockup_report_count.counter) != p->before)
+		if (READ_ONCE(lockup_report_count.counter) != p->before) {
+			WRITE_ONCE(spin_stop_seq, printk_next_seq());
 			return false;
+		}
 	return ktime_get_ns() < end;
 }
 
@@ -212,6 +227,36 @@ static void run_spin(struct ktest *t, struct spin_job *j)
 	msleep(10);
 }
 
+/* @needle logged after @p's mark, before the report was counted and seen. */
+static bool logged_before_count(const struct planted *p, const char *needle)
+{
+	u64 end = min(READ_ONCE(spin_stop_seq), READ_ONCE(lockup_report_seq));
+	char buf[256];
+
+	for (u64 seq = p->mark; seq < end && seq < printk_next_seq(); seq++)
+		if (printk_read_record(seq, buf, sizeof(buf), NULL, NULL) >= 0 &&
+		    strstr(buf, needle))
+			return true;
+	return false;
+}
+
+/* As expect_log(), and the line came before the count moved. */
+static void expect_log_counted(struct ktest *t, const struct planted *p, const char *fmt, ...)
+{
+	char needle[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(needle, sizeof(needle), fmt, ap);
+	va_end(ap);
+	KTEST_EXPECT_LOG(t, p->mark, needle);
+	if (ktest_log_contains(p->mark, needle) && !logged_before_count(p, needle))
+		ktest_fail(t, __FILE__, __LINE__,
+			   "\"%s\" logged after the report was counted (log seq %llu) or seen (%llu)",
+			   needle, (unsigned long long)READ_ONCE(lockup_report_seq),
+			   (unsigned long long)READ_ONCE(spin_stop_seq));
+}
+
 static void expect_log(struct ktest *t, const struct planted *p, const char *fmt, ...)
 {
 	char needle[96];
@@ -253,7 +298,7 @@ static void softlockup_reported(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, reported(&p));
 	expect_log(t, &p, "BUG: soft lockup - CPU#%d stuck for ", j.cpu);
 	expect_log(t, &p, "! [%s:%d]", j.comm, j.pid);
-	expect_log(t, &p, "watchdog_test_spin_preempt_off+0x");
+	expect_log_counted(t, &p, "watchdog_test_spin_preempt_off+0x");
 	KTEST_EXPECT_FALSE(t, ktest_log_contains(p.mark, "hard LOCKUP"));
 	expect_one_report(t, &p);
 }
@@ -270,7 +315,7 @@ static void hardlockup_reported(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, reported(&p));
 	expect_log(t, &p, "NMI watchdog: Watchdog detected hard LOCKUP on cpu %d", j.cpu);
 	expect_log(t, &p, "CPU: %d PID: %d Comm: %s", j.cpu, j.pid, j.comm);
-	expect_log(t, &p, "watchdog_test_spin_irqs_off+0x");
+	expect_log_counted(t, &p, "watchdog_test_spin_irqs_off+0x");
 	KTEST_EXPECT_FALSE(t, ktest_log_contains(p.mark, "soft lockup"));
 	expect_one_report(t, &p);
 }
@@ -334,7 +379,7 @@ static void rcu_stall_preempt_off(struct ktest *t)
 		expect_log(t, &p, "rcu: INFO: %s ", name);
 		expect_log(t, &p, "\t%d-", j.cpu);
 	}
-	expect_log(t, &p, "watchdog_test_spin_rcu_stall+0x");
+	expect_log_counted(t, &p, "watchdog_test_spin_rcu_stall+0x");
 	KTEST_EXPECT_FALSE(t, ktest_log_contains(p.mark, "lockup"));
 	expect_one_report(t, &p);
 	wait_cb(t);
@@ -361,11 +406,12 @@ static void rcu_stall_reader(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, reported(&p));
 	if (IS_ENABLED(CONFIG_PREEMPT_RCU)) {
 		expect_log(t, &p, "rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:");
-		expect_log(t, &p, "Tasks blocked on level-0 rcu_node (CPUs 0-%d):", NR_CPUS - 1);
-		expect_log(t, &p, " P%d(%s)", j.pid, j.comm);
+		expect_log_counted(t, &p, "Tasks blocked on level-0 rcu_node (CPUs 0-%d):",
+				   NR_CPUS - 1);
+		expect_log_counted(t, &p, " P%d(%s)", j.pid, j.comm);
 	} else {
 		expect_log(t, &p, "rcu: INFO: rcu_sched ");
-		expect_log(t, &p, "watchdog_test_spin_rcu_reader+0x");
+		expect_log_counted(t, &p, "watchdog_test_spin_rcu_reader+0x");
 	}
 	expect_one_report(t, &p);
 	wait_cb(t);

@@ -27,9 +27,15 @@ extern unsigned long watchdog_enabled;
 /*
  * Soft lockups, hard lockups and RCU CPU stalls reported so far.  A run
  * fails when this is nonzero at its end; a test that plants a lockup
- * checks the count and puts it back.
+ * checks the count and puts it back.  A report is counted once it is
+ * complete (stacks and all): a planted stall that ends when it sees the
+ * count move must not end while another CPU is still describing it.
  */
 extern atomic_t lockup_report_count;
+/* The printk sequence number when the count last moved (tests check it). */
+extern u64 lockup_report_seq;
+/* The last step of every report: note where the log is, then count it. */
+void lockup_report_done(void);
 
 void lockup_detector_init(void);
 /* CPUHP_AP_WATCHDOG_ONLINE's callbacks: run on @cpu, process context. */

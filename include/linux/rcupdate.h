@@ -53,6 +53,11 @@ int rcutree_dead_cpu(unsigned int cpu);
 
 /* Observers for tests and reports. */
 unsigned long rcu_get_gp_seq(void);
+/*
+ * Tests only: called in the GP kthread when it found no GP wanted and is
+ * about to sleep (TASK_INTERRUPTIBLE, interrupts on).
+ */
+extern void (*rcu_gp_wait_test_hook)(void);
 struct task_struct *rcu_get_gp_kthread(void);
 void rcu_dump_state(void);
 /* RCU_BOOST: the rcub kthread (NULL without it), readers boosted so far. */

@@ -60,6 +60,12 @@ core_param_range("profile.hz", profile_hz, uint, 0, 10000,
 static unsigned int profile_top = 20;
 core_param_range("profile.top", profile_top, uint, 1, 100,
 		 "symbols the profile of a run prints");
+/*
+ * Debug: spin this long in the HPET-source NMI between taking the pending
+ * count and sampling, the window profile_nmi_drain() must wait out
+ * (profile_test's profile_stop_waits_for_nmi widens it on purpose).
+ */
+unsigned int profile_nmi_delay_us;
 static unsigned int profile_entries = PROFILE_MAX_ENTRIES;
 core_param_range("profile.entries", profile_entries, uint, 1, PROFILE_MAX_ENTRIES,
 		 "(debug) distinct stacks each CPU's sample table holds; more are dropped");
@@ -80,6 +86,7 @@ struct profile_cpu {
 	u64 samples, dropped;
 	u64 missed;		/* periods that produced no sample */
 	unsigned long nmi_pending;	/* NMI IPIs the leader sent us, not yet taken */
+	unsigned long nmi_busy;		/* in profile_nmi() past taking them */
 	u64 nmi_echoes;		/* HPET-source NMIs that brought no sample */
 };
 
@@ -208,18 +215,34 @@ static int profile_nmi(unsigned int type, struct pt_regs *regs)
 			return NMI_DONE;
 		n = 1;
 	} else {
+		/*
+		 * Busy before the count is taken (the exchange is a full
+		 * barrier): a drain that sees the count gone also sees us
+		 * busy until the sample is in the table.
+		 */
+		WRITE_ONCE(pc->nmi_busy, 1);
 		n = __atomic_exchange_n(&pc->nmi_pending, 0, __ATOMIC_SEQ_CST);
 		if (smp_processor_id() == profile_nmi_leader && hpet_nmi_fired(&periods)) {
 			profile_nmi_fan_out();
 			pc->missed += periods - 1;
 			n++;
 		}
-		if (!n)
+		if (!n) {
+			smp_store_release(&pc->nmi_busy, 0);
 			return NMI_DONE;
+		}
+		if (unlikely(READ_ONCE(profile_nmi_delay_us)))
+			udelay(READ_ONCE(profile_nmi_delay_us));
 	}
 	pc->missed += n - 1;
 	profile_sample(pc, regs);
+	smp_store_release(&pc->nmi_busy, 0);
 	return NMI_HANDLED;
+}
+
+bool profile_nmi_busy(int cpu)
+{
+	return smp_load_acquire(&per_cpu_ptr(&profile_cpu, cpu)->nmi_busy);
 }
 
 /*
@@ -292,7 +315,11 @@ static void profile_hpet_stop(void *unused)
 	hpet_nmi_stop();
 }
 
-/* Wait for the NMIs the leader already sent; they are counted, never left behind. */
+/*
+ * Wait for the NMIs the leader already sent, and for the one that took
+ * them to finish its sample: they are counted, never left behind, and
+ * the totals read after profile_stop() do not move any more.
+ */
 static void profile_nmi_drain(void)
 {
 	int cpu;
@@ -301,7 +328,7 @@ static void profile_nmi_drain(void)
 		struct profile_cpu *pc = per_cpu_ptr(&profile_cpu, cpu);
 		unsigned int us = 0;
 
-		while (READ_ONCE(pc->nmi_pending) && us++ < 100000)
+		while ((READ_ONCE(pc->nmi_pending) || profile_nmi_busy(cpu)) && us++ < 100000)
 			udelay(1);
 		if (READ_ONCE(pc->nmi_pending)) {
 			pr_warn("profile: CPU %d did not take %lu sampling NMIs\n", cpu,

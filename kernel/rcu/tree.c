@@ -104,9 +104,20 @@ static void rcu_gp_kthread_wake(void)
 {
 	struct task_struct *t = READ_ONCE(rcu_state.gp_kthread);
 
-	if (t && current != t)
-		wake_up_process(t);
+	/*
+	 * The kthread in task context reads gp_flags itself before it
+	 * sleeps.  An interrupt or softirq on top of it may have come after
+	 * that read and before its schedule(): it must be woken then, or it
+	 * sleeps on the request it just missed (Linux's in_hardirq() and
+	 * in_serving_softirq() exceptions).
+	 */
+	if (!t || (current == t && !in_hardirq() && !in_serving_softirq()))
+		return;
+	wake_up_process(t);
 }
+
+/* Tests: run in the GP kthread between its gp_flags check and schedule(). */
+void (*rcu_gp_wait_test_hook)(void);
 
 /*
  * Ask for the GP that ends at @gp_seq_req (rnp->lock held).  A GP already
@@ -671,6 +682,8 @@ static int rcu_gp_kthread(void *unused)
 			set_current_state(TASK_INTERRUPTIBLE);
 			if (READ_ONCE(rcu_state.gp_flags) & RCU_GP_FLAG_INIT)
 				break;
+			if (unlikely(READ_ONCE(rcu_gp_wait_test_hook)))
+				rcu_gp_wait_test_hook();
 			schedule();
 		}
 		__set_current_state(TASK_RUNNING);

@@ -185,7 +185,6 @@ static void print_other_cpu_stall(unsigned long gp_seq, unsigned long gps)
 
 	if (rcu_stall_is_suppressed())
 		return;
-	atomic_inc(&lockup_report_count);
 	pr_err("rcu: INFO: %s detected stalls on CPUs/tasks:\n", rcu_state.name);
 	raw_spin_lock_irqsave(&rnp->lock, flags);
 	for_each_possible_cpu(cpu) {
@@ -211,6 +210,11 @@ static void print_other_cpu_stall(unsigned long gp_seq, unsigned long gps)
 		WRITE_ONCE(rcu_state.jiffies_stall,
 			   jiffies + 3 * rcu_jiffies_till_stall_check() + 3);
 	rcu_check_gp_kthread_starvation();
+	/*
+	 * Counted last: the stalled CPU or reader may be watching the count
+	 * (the planted stalls do), and the stacks above must show it stalled.
+	 */
+	lockup_report_done();
 }
 
 static void print_cpu_stall(unsigned long gps)
@@ -221,7 +225,6 @@ static void print_cpu_stall(unsigned long gps)
 
 	if (rcu_stall_is_suppressed())
 		return;
-	atomic_inc(&lockup_report_count);
 	pr_err("rcu: INFO: %s self-detected stall on CPU\n", rcu_state.name);
 	raw_spin_lock_irqsave(&rdp->mynode->lock, flags);
 	print_cpu_stall_info(smp_processor_id());
@@ -235,6 +238,7 @@ static void print_cpu_stall(unsigned long gps)
 		WRITE_ONCE(rcu_state.jiffies_stall,
 			   jiffies + 3 * rcu_jiffies_till_stall_check() + 3);
 	raw_spin_unlock_irqrestore(&rnp->lock, flags);
+	lockup_report_done();	/* complete: see linux/nmi.h */
 	/* A context switch is a QS: ask for one at the next chance. */
 	set_tsk_need_resched(current);
 }

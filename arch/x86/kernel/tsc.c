@@ -8,6 +8,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/sched/clock.h>
+#include <linux/delay.h>
 #include <asm/tsc.h>
 #include <asm/processor.h>
 #include <asm/io.h>
@@ -67,20 +68,62 @@ static unsigned long tsc_from_pit(void)
 	return (t1 - t0) / CAL_MS;
 }
 
-/* TSC cycles over CAL_MS of HPET counter time. */
+/* Two TSC reads further apart than this were disturbed (an SMI, a host stall). */
+#define SMI_TRESHOLD	50000
+#define MAX_RETRIES	5
+
+/*
+ * Tests: stall this long (us) inside the first pair of reads of the next
+ * tsc_calibrate_hpet(), as a host preempting the vCPU there would.
+ */
+static unsigned int tsc_ref_stall_us;
+
+/*
+ * Linux's tsc_read_refs(): the HPET counter read between two TSC reads,
+ * accepted only when those lie close together, so the TSC value stands
+ * for the moment of the HPET read.  All ones when no try was clean.
+ */
+static u64 tsc_read_hpet_ref(u32 *hpet)
+{
+	for (int i = 0; i < MAX_RETRIES; i++) {
+		u64 t1 = rdtsc_ordered(), t2;
+
+		*hpet = hpet_readl_counter();
+		if (unlikely(tsc_ref_stall_us)) {
+			udelay(tsc_ref_stall_us);
+			tsc_ref_stall_us = 0;
+		}
+		t2 = rdtsc_ordered();
+		if (t2 - t1 < SMI_TRESHOLD)
+			return t2;
+	}
+	return ~0ULL;
+}
+
+/* TSC cycles over CAL_MS of HPET counter time; 0 if no clean reference. */
 static unsigned long tsc_from_hpet(void)
 {
 	u32 ticks = hpet_freq_hz * CAL_MS / 1000;
-	u32 h0 = hpet_readl_counter();
-	u64 t0 = rdtsc_ordered(), t1;
-	u32 h1;
+	u32 h0, h1;
+	u64 t0, t1;
 
-	do {
-		h1 = hpet_readl_counter();
-	} while ((u32)(h1 - h0) < ticks);
-	t1 = rdtsc_ordered();
+	t0 = tsc_read_hpet_ref(&h0);
+	if (t0 == ~0ULL)
+		return 0;
+	while ((u32)(hpet_readl_counter() - h0) < ticks)
+		cpu_relax();
+	t1 = tsc_read_hpet_ref(&h1);
+	if (t1 == ~0ULL)
+		return 0;
 	/* Scale by the HPET ticks that really elapsed. */
 	return (u64)(t1 - t0) * hpet_freq_hz / (u32)(h1 - h0) / 1000;
+}
+
+/* Tests: one HPET measurement, its first reference stalled by @stall_us. */
+unsigned long tsc_calibrate_hpet(unsigned int stall_us)
+{
+	tsc_ref_stall_us = stall_us;
+	return hpet_freq_hz ? tsc_from_hpet() : 0;
 }
 
 static void set_cyc2ns(void)

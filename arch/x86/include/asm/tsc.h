@@ -21,5 +21,7 @@ static inline u64 __cycles_to_ns(u64 cycles)
 }
 const char *tsc_clock_mode(void);
 unsigned long tsc_khz_from_cpuid15(u32 den, u32 num, u32 crystal_hz);
+/* Tests: one HPET measurement (kHz, 0: none), stalled @stall_us inside its first reference. */
+unsigned long tsc_calibrate_hpet(unsigned int stall_us);
 
 #endif
