@@ -311,5 +311,11 @@ extern const char *const slub_stat_names[NR_SLUB_STAT_ITEMS];
 
 /* Debug support shared by the SLUB ports (mm/slub_debug.c). */
 long validate_slab_cache(struct kmem_cache *s);
+/* SLUB debug reports ("BUG" lines, list counter mismatches) since boot. */
+#ifdef CONFIG_SLUB_DEBUG
+unsigned long slab_bug_reports(void);
+#else
+static inline unsigned long slab_bug_reports(void) { return 0; }
+#endif
 
 #endif /* MM_SLAB_H */
