@@ -295,7 +295,7 @@ $(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
 -include $(OBJS:.o=.d)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all build _build kernel iso efi run test test-busy test-long latency-figures ktrace-paths figures check-figures \
+.PHONY: all build _build kernel iso efi run test test-busy test-long soak fault-scale latency-figures ktrace-paths figures check-figures \
 	experiment-seeds iso-experiments debug deps clean distclean help \
 	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
 
@@ -426,6 +426,18 @@ test-busy: deps
 test-long: deps
 	$(Q)test/run -j $(J) --accel $(ACCEL) --cfg test/long.cfg
 
+# The soak (Documentation/soak.md): run=soak for SOAK_MIN minutes of guest
+# time on soak (RT + lockdep) and soak_kasan (RT + KASAN) side by side, the
+# wall-clock cap enforced here.  Not part of make test (its short form is).
+SOAK_MIN ?= 60
+soak: deps
+	$(Q)$(PYTHON) scripts/soak.py --minutes '$(SOAK_MIN)'
+
+# 10^6 allocations with 1% injected failures, per call site, on both SLUB
+# ports (fault_scale suite; test/long.cfg's fault-scale-* entries).
+fault-scale: deps
+	$(Q)test/run -j $(J) --accel $(ACCEL) --cfg test/long.cfg fault-scale-rt-1m fault-scale-legacy-1m
+
 # The seeds' experiments E1-E7 (tools/experiments/; long, resumable; not
 # part of make test).  Results and comparisons in build/experiments/eN/.
 EXPERIMENTS ?= e1 e2 e3 e4 e5 e1_icount e2_icount e3_icount e4_icount e5_icount e6 e6_rt e2_lockstat e2_lockstat_icount e7 e7_icount
@@ -502,6 +514,8 @@ help:
 	@echo '  make test     build and run every test configuration (test/unittests.cfg)'
 	@echo '  make test-busy        make test with HOGS=$(HOGS) CPU hogs beside it'
 	@echo '  make test-long        the long table: config matrix, RT UBSAN, flaky watchdog entries'
+	@echo '  make soak             RT+lockdep and RT+KASAN soaks side by side (SOAK_MIN=60 minutes)'
+	@echo '  make fault-scale      10^6 allocations at 1% injected failures, both SLUB ports'
 	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
 	@echo '  make ktrace-paths     the traced alloc+free path of default, legacy, rt (KTRACE_OUT=file)'
 	@echo '  make figures          rewrite the generated figure blocks of the docs (FIGURES="...")'

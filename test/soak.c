@@ -103,6 +103,15 @@ struct soak_state {
 
 static struct soak_state soak;
 
+static unsigned long soak_lockdep_reports(void)
+{
+#ifdef CONFIG_PROVE_LOCKING
+	return atomic_read(&lockdep_bug_count);
+#else
+	return 0;	/* soak_kasan: KASAN instead */
+#endif
+}
+
 /*
  * A walk runs with the soak's loads parked: Linux 5.15's
  * validate_slab_cache() is not safe against frees going on in the same
@@ -169,7 +178,7 @@ static void soak_check(const void *p, size_t len, u8 pattern)
 	for (size_t i = 0; i < len; i++) {
 		if (b[i] != pattern) {
 			atomic_long_inc(&soak.corrupt);
-			pr_err("soak: object %px byte %zu is %#x, not %#x\n", p, i, b[i], pattern);
+			pr_err("soak: object %p byte %zu is %#x, not %#x\n", p, i, b[i], pattern);
 			return;
 		}
 	}
@@ -214,7 +223,7 @@ static void soak_pair(struct soak_slot *sl)
 	if (!sl->buf) {
 		if (soak_mutate == 1 && !atomic_long_read(&soak.leaked)) {
 			atomic_long_inc(&soak.leaked);
-			pr_info("soak: mutation: the pair's error path leaks object %px\n", obj);
+			pr_info("soak: mutation: the pair's error path leaks object %p\n", obj);
 			return;
 		}
 		kmem_cache_free(soak.obj_cache, obj);
@@ -483,7 +492,7 @@ static void soak_plant_freelist_bug(void)
 	}
 	kmem_cache_free(soak.victim, x);
 	*(unsigned long *)((u8 *)x + soak.victim->offset) = 0x5a5aUL;
-	pr_info("soak: mutation: object %px of %s has a bad free pointer\n", x, soak.victim->name);
+	pr_info("soak: mutation: object %p of %s has a bad free pointer\n", x, soak.victim->name);
 }
 
 /* ---------------------------------------------------------- baseline */
@@ -713,7 +722,7 @@ int soak_run(void)
 {
 	static struct soak_usage before, after;
 	long fs0 = 0, fpa0 = 0, fs_inj = 0, fpa_inj = 0, slab_fails = 0, ops = 0;
-	unsigned long lockdep0 = atomic_read(&lockdep_bug_count);
+	unsigned long lockdep0 = soak_lockdep_reports();
 	unsigned long kasan0 = kasan_report_count();
 	unsigned long rec0 = record_failures(), res0 = printk_results_lost();
 	unsigned long bugs0 = slab_bug_reports(), lockdep_n, kasan_n, lost, bugs;
@@ -844,7 +853,7 @@ int soak_run(void)
 		}
 	}
 
-	lockdep_n = atomic_read(&lockdep_bug_count) - lockdep0;
+	lockdep_n = soak_lockdep_reports() - lockdep0;
 	kasan_n = kasan_report_count() - kasan0;
 	lost = record_failures() - rec0 + printk_results_lost() - res0;
 	bugs = slab_bug_reports() - bugs0;
