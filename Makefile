@@ -436,7 +436,7 @@ soak: deps
 # 10^6 allocations with 1% injected failures, per call site, on both SLUB
 # ports (fault_scale suite; test/long.cfg's fault-scale-* entries).
 fault-scale: deps
-	$(Q)test/run -j $(J) --accel $(ACCEL) --cfg test/long.cfg fault-scale-rt-1m fault-scale-legacy-1m
+	$(Q)test/run -j $(J) --accel $(ACCEL) --cfg test/long.cfg fault-scale-1m fault-scale-legacy-1m
 
 # The seeds' experiments E1-E7 (tools/experiments/; long, resumable; not
 # part of make test).  Results and comparisons in build/experiments/eN/.
