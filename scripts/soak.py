@@ -65,11 +65,12 @@ def verdict(config, rc, log_lines, elapsed):
         why.append(f"{len(problems)} record problem(s): {problems[0]}")
     s = soak[-1] if soak else {}
     figures = (f"{s.get('s', '?')} s guest, {s.get('ops', '?')} ops, "
-               f"{s.get('inj_slab', '?')}+{s.get('inj_page', '?')} injected failures, "
+               f"{s.get('inj_s', '?')}+{s.get('inj_p', '?')} injected failures, "
                f"{s.get('hotplug', '?')} hotplug cycles, {s.get('walks', '?')} walks, "
                f"corrupt {s.get('corrupt', '?')}, lockdep {s.get('lockdep', '?')}, "
                f"kasan {s.get('kasan', '?')}, lost {s.get('lost', '?')}, "
-               f"objs {s.get('objs', '?')}, pages {s.get('pages', '?')}")
+               f"objs {s.get('objs', '?')}, pages {s.get('pages', '?')} "
+               f"(kernel tables {s.get('tables', '?')})")
     ok = not why
     line = (f"soak: {config}: {'PASS' if ok else 'FAIL'}: {figures}; "
             f"{elapsed:.0f} s wall" + ("" if ok else f" ({'; '.join(why)})"))

@@ -12,8 +12,8 @@ import _load  # noqa: E402
 
 soak = _load._load("irqlab_soak", os.path.join(_load.ROOT, "scripts", "soak.py"))
 
-GOOD = ('{"type":"soak","ok":1,"s":300,"ops":10,"inj_slab":1,"inj_page":2,"hotplug":3,'
-        '"walks":6,"corrupt":0,"lockdep":0,"kasan":0,"lost":0,"objs":0,"pages":0}')
+GOOD = ('{"type":"soak","ok":1,"s":300,"ops":10,"inj_s":1,"inj_p":2,"hotplug":3,'
+        '"walks":6,"corrupt":0,"lockdep":0,"kasan":0,"lost":0,"objs":0,"pages":0,"tables":0}')
 
 
 def rec(seq, text):
