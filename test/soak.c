@@ -97,7 +97,7 @@ struct soak_state {
 	atomic_long_t corrupt;		/* a pattern changed while we held it */
 	atomic_long_t hotplug_cycles, hotplug_errors;
 	atomic_long_t cyclic_rounds, cyclic_samples, hb_rounds, hb_errors;
-	atomic_long_t leaked;		/* soak.mutate=leak: objects forgotten */
+	atomic_long_t leaked;		/* soak.mutate=leak: pair2 failures seen */
 	u64 cyclic_max_ns;
 	long walks, walk_errors;
 	int thread_errors;
@@ -223,8 +223,8 @@ static void soak_pair(struct soak_slot *sl)
 	sl->buf = kmalloc(SOAK_PAIR_BUF, GFP_KERNEL);
 	soak_site_result(SITE_PAIR2, sl->buf);
 	if (!sl->buf) {
-		if (soak_mutate == 1 && !atomic_long_read(&soak.leaked)) {
-			atomic_long_inc(&soak.leaked);
+		/* Both slab threads get here: only the first one leaks. */
+		if (soak_mutate == 1 && atomic_long_inc_return(&soak.leaked) == 1) {
 			pr_info("soak: mutation: the pair's error path leaks object %p\n", obj);
 			return;
 		}
