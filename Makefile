@@ -295,7 +295,7 @@ $(O)/.tmp_kallsyms%.o: $(O)/.tmp_kallsyms%.S
 -include $(OBJS:.o=.d)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all build _build kernel iso efi run test test-busy test-long scale hit-rate latency-figures ktrace-paths figures check-figures \
+.PHONY: all build _build kernel iso efi run test test-busy test-long scale hit-rate soak fault-scale latency-figures ktrace-paths figures check-figures \
 	experiment-seeds iso-experiments debug deps clean distclean help \
 	compile_commands.json defconfig olddefconfig savedefconfig menuconfig
 
@@ -436,6 +436,17 @@ hit-rate: deps
 	$(Q)test -n '$(BUG)' || { echo "make hit-rate: say BUG=<config>, e.g. BUG=missing_tid" >&2; exit 2; }
 	$(Q)$(PYTHON) scripts/hit_rate.py '$(BUG)' --runs '$(RUNS)' --jobs '$(J)' \
 		$(if $(ENTRY),--entry '$(ENTRY)') $(if $(CLEAN),--clean '$(CLEAN)')
+# The soak (Documentation/soak.md): run=soak for SOAK_MIN minutes of guest
+# time on soak (RT + lockdep) and soak_kasan (RT + KASAN) side by side, the
+# wall-clock cap enforced here.  Not part of make test (its short form is).
+SOAK_MIN ?= 60
+soak: deps
+	$(Q)$(PYTHON) scripts/soak.py --minutes '$(SOAK_MIN)'
+
+# 10^6 allocations with 1% injected failures, per call site, on both SLUB
+# ports (fault_scale suite; test/long.cfg's fault-scale-* entries).
+fault-scale: deps
+	$(Q)test/run -j $(J) --accel $(ACCEL) --cfg test/long.cfg fault-scale-1m fault-scale-legacy-1m
 
 # The seeds' experiments E1-E7 (tools/experiments/; long, resumable; not
 # part of make test).  Results and comparisons in build/experiments/eN/.
@@ -524,6 +535,8 @@ help:
 	@echo '  make test-busy        make test with HOGS=$(HOGS) CPU hogs beside it'
 	@echo '  make test-long        the long table: config matrix, RT UBSAN, flaky watchdog entries'
 	@echo '  make hit-rate BUG=missing_tid RUNS=20  hits/N of the catching entry with and without the bug'
+	@echo '  make soak             RT+lockdep and RT+KASAN soaks side by side (SOAK_MIN=60 minutes)'
+	@echo '  make fault-scale      10^6 allocations at 1% injected failures, both SLUB ports'
 	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
 	@echo '  make scale    boot time and kernel memory against vCPUs and RAM (SCALE_CPUS, SCALE_RAM)'
 	@echo '  make ktrace-paths     the traced alloc+free path of default, legacy, rt (KTRACE_OUT=file)'

@@ -102,6 +102,9 @@ static const struct irqlab_workload workloads[] = {
 	{ "rcutorture", rcu_torture_run,
 	  "RCU/SRCU torture, Linux rcutorture-like (rcutorture.torture_type/nreaders/"
 	  "nfakewriters/stat_interval/irqreader/n_barrier_cbs/duration_ms)" },
+	{ "soak", soak_run,
+	  "everything at once under 1% injected failures, walks of every cache (soak.seconds/walk_s/fail_pct)",
+	  WL_ALONE },
 	{ "hotplug", hotplug_run,
 	  "CPUs offline and online in a loop; run with hackbench as load (hotplug.cycles/cpus)" },
 	{ "hackbench", hackbench_run,

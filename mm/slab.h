@@ -328,5 +328,11 @@ static __always_inline void unaccount_slab_page(struct page *page, int order)
 
 /* Debug support shared by the SLUB ports (mm/slub_debug.c). */
 long validate_slab_cache(struct kmem_cache *s);
+/* SLUB debug reports ("BUG" lines, list counter mismatches) since boot. */
+#ifdef CONFIG_SLUB_DEBUG
+unsigned long slab_bug_reports(void);
+#else
+static inline unsigned long slab_bug_reports(void) { return 0; }
+#endif
 
 #endif /* MM_SLAB_H */

@@ -66,9 +66,17 @@ static bool slub_bad_page_seen;		/* irqlab's TAINT_BAD_PAGE */
 static DEFINE_MUTEX(validate_mutex);
 static struct task_struct *validate_task;
 static long validate_errors;
+/* Every report, by any task: what a soak asserts is zero. */
+static atomic_long_t slab_bug_count;
+
+unsigned long slab_bug_reports(void)
+{
+	return atomic_long_read(&slab_bug_count);
+}
 
 static void slab_add_error(void)
 {
+	atomic_long_inc(&slab_bug_count);
 	if (READ_ONCE(validate_task) == current)
 		validate_errors++;
 }

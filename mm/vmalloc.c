@@ -32,6 +32,13 @@ static unsigned long nr_vmap_areas;
 
 /* Spare descriptors, chained through ->list.next. */
 static struct vm_struct *vm_struct_pool;
+/* Pages carved into descriptors; the pool never gives them back. */
+static unsigned long vm_struct_pool_pages;
+
+unsigned long vmalloc_descriptor_pages(void)
+{
+	return READ_ONCE(vm_struct_pool_pages);
+}
 
 static struct llist_head vfree_deferred = LLIST_HEAD_INIT(vfree_deferred);
 
@@ -55,6 +62,7 @@ static struct vm_struct *alloc_vm_struct(gfp_t gfp)
 		if (!page)
 			return NULL;
 		spin_lock(&vmap_area_lock);
+		vm_struct_pool_pages++;
 		for (unsigned long p = page; p + sizeof(*vm) <= page + PAGE_SIZE;
 		     p += sizeof(*vm)) {
 			struct vm_struct *spare = (struct vm_struct *)p;

@@ -107,6 +107,8 @@ int shrink_run(void);
 int files_run(void);
 /* run=hotplug (test/hotplug.c). */
 int hotplug_run(void);
+/* run=soak (test/soak.c). */
+int soak_run(void);
 
 /* The run=rcutorture workload (kernel/rcu/rcutorture.c). */
 int rcu_torture_run(void);

@@ -65,6 +65,8 @@ void *__vmalloc_node_range(unsigned long size, unsigned long align,
 			   const void *caller);
 void vfree(const void *addr);
 void vfree_atomic(const void *addr);
+/* Pages the vm_struct descriptor pool took since boot (never freed). */
+unsigned long vmalloc_descriptor_pages(void);
 
 void *vmap(struct page **pages, unsigned int count, unsigned long flags, u64 prot);
 void vunmap(const void *addr);

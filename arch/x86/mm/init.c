@@ -29,6 +29,13 @@ static unsigned long direct_map_pages[PG_LEVEL_1G + 1];
  */
 static u64 *pt_prealloc[3];
 static int pt_prealloc_nr;
+/* Tables taken after boot: kept for good, as Linux keeps kernel tables. */
+static unsigned long pt_pages_after_boot;
+
+unsigned long kernel_pgtable_pages(void)
+{
+	return READ_ONCE(pt_pages_after_boot);
+}
 
 /*
  * Table pages of the kernel's own map (never freed): the direct map's grows
@@ -50,6 +57,7 @@ static u64 *alloc_pt_page(void)
 	if (after_bootmem) {
 		unsigned long va;
 
+		WRITE_ONCE(pt_pages_after_boot, pt_pages_after_boot + 1);
 		if (pt_prealloc_nr)
 			return pt_prealloc[--pt_prealloc_nr];
 		va = get_zeroed_page(GFP_ATOMIC);	/* ioremap() and the like */

@@ -36,6 +36,8 @@ void map_kernel_page(unsigned long va, phys_addr_t pa, u64 prot);
  * callers flush the others with flush_tlb_kernel_range() (asm/tlbflush.h).
  */
 phys_addr_t unmap_kernel_page(unsigned long va);
+/* Page-table pages taken from the page allocator since boot (never freed). */
+unsigned long kernel_pgtable_pages(void);
 extern u64 *init_top_pgt;
 const char *pg_level_name(enum pg_level level);
 
