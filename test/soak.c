@@ -528,7 +528,7 @@ static void soak_usage(struct soak_usage *u)
 	u->dying = atomic_read(&nr_dying_tasks);
 	rcu_barrier();
 	u->free_pages = slub_t_free_pages();
-	u->tables = kernel_pgtable_pages() + vmalloc_descriptor_pages();
+	u->tables = kernel_pgtable_pages_after_boot() + vmalloc_descriptor_pages();
 	u->objs = 0;
 	u->n = 0;
 	mutex_lock(&slab_mutex);

@@ -32,7 +32,7 @@ static int pt_prealloc_nr;
 /* Tables taken after boot: kept for good, as Linux keeps kernel tables. */
 static unsigned long pt_pages_after_boot;
 
-unsigned long kernel_pgtable_pages(void)
+unsigned long kernel_pgtable_pages_after_boot(void)
 {
 	return READ_ONCE(pt_pages_after_boot);
 }

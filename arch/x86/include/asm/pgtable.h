@@ -37,7 +37,7 @@ void map_kernel_page(unsigned long va, phys_addr_t pa, u64 prot);
  */
 phys_addr_t unmap_kernel_page(unsigned long va);
 /* Page-table pages taken from the page allocator since boot (never freed). */
-unsigned long kernel_pgtable_pages(void);
+unsigned long kernel_pgtable_pages_after_boot(void);
 extern u64 *init_top_pgt;
 const char *pg_level_name(enum pg_level level);
 
