@@ -314,6 +314,19 @@ static int run_repeated(const struct irqlab_workload **g, unsigned int n)
 }
 
 /*
+ * The threads a workload made with ktest_kthread() (cyclic, osnoise, hwlat,
+ * pi_stress, ptsema, rt_migrate, slabbench) hold a reference that ktest
+ * drops after each case; under run= nothing else would, and each would
+ * keep its task and stack for the rest of the boot.
+ */
+static void reap_workload_threads(void)
+{
+#ifdef CONFIG_KTEST
+	ktest_reap_case_threads();
+#endif
+}
+
+/*
  * Run what run= names, in order; consecutive workloads other than ktest
  * run together (run=cyclic,hackbench).  check_run_list() has vouched for
  * every name.
@@ -341,8 +354,10 @@ static int run_workloads(void)
 			}
 		}
 		/* The group so far ends here. */
-		if (n)
+		if (n) {
 			failed += run_repeated(group, n);
+			reap_workload_threads();
+		}
 		n = 0;
 		if (!name)
 			break;
