@@ -80,6 +80,8 @@ class KindTest(unittest.TestCase):
         ("bad: scheduling from the idle thread!", "sched"),
         ("BUG: soft lockup - CPU#1 stuck for 22s! [ktest:5]", "lockup"),
         ("Watchdog detected hard LOCKUP on cpu 1", "lockup"),
+        ("NMI watchdog: Watchdog detected hard LOCKUP on cpu 1", "lockup"),
+        ("watchdog: BUG: soft lockup - CPU#0 stuck for 21s! [init:1]", "lockup"),
         ("rcu: INFO: rcu_preempt self-detected stall on CPU", "lockup"),
         ("rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:", "lockup"),
         ("BUG: KASAN: slab-out-of-bounds in ks_oob+0x10/0x40", "kasan"),
@@ -190,6 +192,21 @@ class ScanTest(unittest.TestCase):
         self.assertFalse(j.passed)
         self.assertIn("status=fail", j.reason)
         self.assertIn("unexpected report (warn)", j.reason)
+
+    def test_lockup_cause_shown(self):
+        """The kernel's verdict names only a count ("see above"): the report
+        itself must be in what a failed entry prints."""
+        text = log(case1="watchdog: BUG: soft lockup - CPU#0 stuck for 21s! [init:1]\n"
+                         "CPU: 0 PID: 1 Comm: init\n"
+                         " ktest_run_body+0x7a/0x8a\n",
+                   tail="irqlab: 1 lockup(s) or RCU stall(s) reported: see above\n"
+                        "irqlab: end status=fail\n")
+        j = judge(text, status=3)
+        self.assertFalse(j.passed)
+        self.assertIn("1 unexpected report (lockup)", j.reason)
+        detail = tr.reports_detail(tr.clean_lines(text), j.reports)
+        self.assertIn("    | watchdog: BUG: soft lockup - CPU#0 stuck for 21s! [init:1]", detail)
+        self.assertIn("    |  ktest_run_body+0x7a/0x8a", detail)
 
     def test_truncated_log(self):
         """A log cut inside a case: the report counts, a marker that never came does not."""
