@@ -51,6 +51,7 @@ static void ks_end(struct ktest *t, struct ks_expect *e, unsigned long n)
 
 	KTEST_EXPECT_EQ(t, got, n);
 	WRITE_ONCE(kasan_reports, kasan_reports - (got < n ? got : n));
+	ktest_expect_reports("kasan", n);
 	kasan_restore_multi_shot(e->multishot);
 }
 

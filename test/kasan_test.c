@@ -32,6 +32,7 @@ static void kasan_case_end(struct ktest *t, struct kasan_case_state *s, unsigned
 {
 	KTEST_EXPECT_EQ(t, kasan_reports - s->reports, n);
 	kasan_reports = s->reports;
+	ktest_expect_reports("kasan", n);
 	kasan_restore_multi_shot(s->multi_shot);
 }
 

@@ -215,6 +215,12 @@ u64 ktest_log_mark(void)
 	return printk_next_seq();
 }
 
+void ktest_expect_reports(const char *kind, unsigned long n)
+{
+	if (n)
+		printk(KERN_INFO "ktest: expected %lu %s report(s)\n", n, kind);
+}
+
 bool ktest_log_contains(u64 mark, const char *needle)
 {
 	char buf[256];

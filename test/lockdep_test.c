@@ -42,6 +42,7 @@ static void expect_report(struct ktest *t, struct provoked *p,
 	if (turns_off)
 		KTEST_EXPECT_EQ(t, debug_locks, 0);
 	atomic_set(&lockdep_bug_count, p->before);
+	ktest_expect_reports("lockdep", 1);
 	lockdep_reset_after_report();
 	KTEST_EXPECT_EQ(t, debug_locks, 1);
 }

@@ -634,6 +634,7 @@ static void mutex_lock_might_sleep_in_atomic(struct ktest *t)
 	KTEST_EXPECT_LOG(t, mark, "BUG: sleeping function called from invalid context");
 	/* Provoked on purpose: not a bug of this run. */
 	atomic_set(&sched_bug_count, before);
+	ktest_expect_reports("sched", 1);
 }
 
 /* ------------------------------------------------------------- benchmarks */

@@ -370,12 +370,14 @@ static void bad_frees_reported(struct ktest *t)
 	__free_page(page);
 	KTEST_EXPECT_LOG(t, mark, "BUG: Bad page state in process swapper/");
 	KTEST_EXPECT_LOG(t, mark, "page dumped because: double free: _refcount is already 0");
+	ktest_expect_reports("bug", 1);
 	KTEST_EXPECT_EQ(t, pa_expect_snapshot(t, &snap_before, "double free (pcp)"), 0);
 
 	/* Double free of a page that is back on the buddy lists. */
 	mark = ktest_log_mark();
 	__free_page(page);
 	KTEST_EXPECT_LOG(t, mark, "double free: page is in the buddy allocator");
+	ktest_expect_reports("bug", 1);
 	KTEST_EXPECT_EQ(t, pa_expect_snapshot(t, &snap_before, "double free (buddy)"), 0);
 
 	/* A tail page of a compound page. */
@@ -384,6 +386,7 @@ static void bad_frees_reported(struct ktest *t)
 	mark = ktest_log_mark();
 	__free_pages(page + 1, 0);
 	KTEST_EXPECT_LOG(t, mark, "page dumped because: freeing a tail page");
+	ktest_expect_reports("bug", 1);
 	KTEST_EXPECT_TRUE(t, PageTail(page + 1) && PageHead(page));
 	__free_pages(page, 2);
 	KTEST_EXPECT_EQ(t, pa_expect_snapshot(t, &snap_before, "tail free"), 0);
@@ -395,6 +398,7 @@ static void bad_frees_reported(struct ktest *t)
 	mark = ktest_log_mark();
 	__free_pages(page, 1);
 	KTEST_EXPECT_LOG(t, mark, "page dumped because: nonzero _refcount");
+	ktest_expect_reports("bug", 1);
 	drain_all_pages(NULL);
 	KTEST_EXPECT_EQ(t, nr_free_pages() + 2, pa_snapshot_total(&snap_before));
 	page_ref_dec(page + 1);
@@ -409,6 +413,7 @@ static void bad_frees_reported(struct ktest *t)
 	mark = ktest_log_mark();
 	__free_page(page);
 	KTEST_EXPECT_LOG(t, mark, "freeing a page with a negative _refcount");
+	ktest_expect_reports("bug", 1);
 	set_page_count(page, 1);
 	__free_page(page);
 	KTEST_EXPECT_EQ(t, pa_expect_snapshot(t, &snap_before, "negative refcount"), 0);
@@ -431,6 +436,7 @@ static void bad_page_on_alloc(struct ktest *t)
 	KTEST_EXPECT_NE(t, (unsigned long)other, (unsigned long)page);
 	KTEST_EXPECT_LOG(t, mark, "BUG: Bad page state");
 	KTEST_EXPECT_LOG(t, mark, "page dumped because: nonzero _refcount");
+	ktest_expect_reports("bug", 1);
 	/* It was taken out of circulation with its one reference: give it back. */
 	KTEST_EXPECT_EQ(t, page_ref_count(page), 1);
 	__free_page(page);

@@ -730,6 +730,7 @@ static int leak_migrate_fn(void *data)
 	KTEST_EXPECT_EQ(t, atomic_read(&sched_bug_count), (before) + 1);\
 	KTEST_EXPECT_LOG(t, mark, needle);				\
 	atomic_set(&sched_bug_count, before);				\
+	ktest_expect_reports("sched", 1);				\
 } while (0)
 
 static void kernel_checks_fire(struct ktest *t)

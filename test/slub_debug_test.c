@@ -108,6 +108,7 @@ static void debug_double_free(struct ktest *t)
 	mark = ktest_log_mark();
 	kmem_cache_free(s, p[0]);
 	KTEST_EXPECT_TRUE(t, slub_t_log_bug(mark, s->name, "Object already free"));
+	ktest_expect_reports("bug", 1);
 	KTEST_EXPECT_EQ(t, slub_t_active(s), 1);
 	KTEST_EXPECT_EQ(t, validate_slab_cache(s), 0);
 	/* Two allocations now get two different objects. */
@@ -138,6 +139,7 @@ static void debug_write_after_free(struct ktest *t)
 	mark = ktest_log_mark();
 	KTEST_EXPECT_GT(t, validate_slab_cache(s), 0);
 	KTEST_EXPECT_TRUE(t, slub_t_log_bug(mark, s->name, "Poison overwritten"));
+	ktest_expect_reports("bug", 1);
 	KTEST_EXPECT_EQ(t, victim[DBG_SIZE / 3], POISON_FREE);
 	KTEST_EXPECT_EQ(t, validate_slab_cache(s), 0);
 	/* The repaired object is handed out again without a report. */
@@ -171,6 +173,7 @@ static void redzone_case(struct ktest *t, const char *name, bool left,
 	mark = ktest_log_mark();
 	KTEST_EXPECT_GT(t, validate_slab_cache(s), 0);
 	KTEST_EXPECT_TRUE(t, slub_t_log_bug(mark, s->name, what));
+	ktest_expect_reports("bug", 1);
 	KTEST_EXPECT_EQ(t, a[off], SLUB_RED_ACTIVE);
 	KTEST_EXPECT_EQ(t, validate_slab_cache(s), 0);
 	mark = ktest_log_mark();
@@ -183,6 +186,7 @@ static void redzone_case(struct ktest *t, const char *name, bool left,
 	mark = ktest_log_mark();
 	kmem_cache_free(s, b);
 	KTEST_EXPECT_TRUE(t, slub_t_log_bug(mark, s->name, what));
+	ktest_expect_reports("bug", 1);
 	KTEST_EXPECT_EQ(t, b[off], SLUB_RED_ACTIVE);
 	/* Not freed: still in use, and a clean free now goes through. */
 	KTEST_EXPECT_EQ(t, slub_t_active(s), 2);
@@ -239,6 +243,7 @@ static void debug_freepointer_corrupt(struct ktest *t)
 		ktest_fail(t, __FILE__, __LINE__,
 			   "no \"BUG %s (...): Freechain corrupt\" or \"Freepointer corrupt\" report",
 			   s->name);
+	ktest_expect_reports("bug", 1);
 	KTEST_EXPECT_EQ(t, validate_slab_cache(s), 0);
 	KTEST_EXPECT_EQ(t, slub_t_active(s), n - 1);
 	p[n - 1] = kmem_cache_alloc(s, GFP_KERNEL);

@@ -166,6 +166,7 @@ static void stack_overflow_reported(struct ktest *t)
 		snprintf(name, sizeof(name), "(double-fault): task %s/%d stack",
 			 current->comm, current->pid);
 		KTEST_EXPECT_LOG(t, mark, "BUG: kernel stack overflow");
+		ktest_expect_reports("bug", 1);
 		KTEST_EXPECT_LOG(t, mark, name);
 	}
 }

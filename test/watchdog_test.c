@@ -63,6 +63,7 @@ static void expect_one_report(struct ktest *t, struct planted *p)
 {
 	KTEST_EXPECT_EQ(t, atomic_read(&lockup_report_count), p->before + 1);
 	atomic_set(&lockup_report_count, p->before);
+	ktest_expect_reports("lockup", 1);
 }
 
 /*

@@ -162,6 +162,15 @@ int hwlat_run(void);
 u64 ktest_log_mark(void);
 bool ktest_log_contains(u64 mark, const char *needle);
 
+/*
+ * The running case provoked @n reports of @kind on purpose (kinds as
+ * test/run names them: warn, lockdep, sched, lockup, kasan, ubsan, bug).
+ * The line this prints is what lets test/run tell a planted report from
+ * one nobody expected: in the stretch of log that belongs to this case it
+ * accepts as many reports of @kind as the case's lines declare, no more.
+ */
+void ktest_expect_reports(const char *kind, unsigned long n);
+
 bool glob_match(const char *pat, const char *str);
 
 #define KTEST_EXPECT_TRUE(t, cond) do {					\
@@ -223,6 +232,7 @@ bool glob_match(const char *pat, const char *str);
 #define KTEST_EXPECT_WARNINGS(t, before, n) do {			\
 	KTEST_EXPECT_EQ(t, taint_warn_count - (before), (unsigned long)(n));	\
 	taint_warn_count = (before);					\
+	ktest_expect_reports("warn", (n));				\
 } while (0)
 
 /*
@@ -233,6 +243,7 @@ bool glob_match(const char *pat, const char *str);
 #define KTEST_EXPECT_UBSAN_REPORTS(t, before, n) do {			\
 	KTEST_EXPECT_EQ(t, atomic_read(&ubsan_report_count) - (before), (n));	\
 	atomic_set(&ubsan_report_count, (before));			\
+	ktest_expect_reports("ubsan", (n));				\
 } while (0)
 
 #define KTEST_EXPECT_LOG(t, mark, needle) do {				\
