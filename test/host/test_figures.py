@@ -162,30 +162,41 @@ class TracerCostTest(unittest.TestCase):
              "rt_trace": (4400000, (66, 57))}
 
     def setUp(self):
+        """Each build at the 8 tick phases, phase k 1000 ns slower than phase 0:
+        every side's sd is that of 0..7000, so the intervals are known."""
         self.tmp = tempfile.TemporaryDirectory()
         self.addCleanup(self.tmp.cleanup)
         for cfg, (t, cost) in self.BOOTS.items():
-            recs = [hackbench(t)] + ([lat_cost(*cost)] if cost else [])
-            with open(os.path.join(self.tmp.name, f"{cfg}-hackbench-icount.log"), "w") as f:
-                f.write(log(*recs))
+            for k in range(figures.PHASES):
+                recs = [hackbench(t + 1000 * k)] + ([lat_cost(*cost)] if cost and not k else [])
+                name = f"{cfg}-hackbench" + (f"-phase{k}" if k else "") + "-icount.log"
+                with open(os.path.join(self.tmp.name, name), "w") as f:
+                    f.write(log(*recs))
 
     def test_rows_per_port_with_percent_and_per_transition(self):
         rows = figures.fig_tracer_cost(figures.Runner(logs=self.tmp.name, verbose=False),
                                        "icount")
         self.assertEqual(len(rows), 2 + 9)
+        self.assertIn("mean ± 95% CI of 8 tick phases", rows[0])
         by_cfg = {r.split("|")[2].strip(): r for r in rows[2:]}
-        self.assertIn("| 1.000 (+0.00%) | - | - |", by_cfg["`notrace`"])
-        self.assertIn("| 1030000 | 1.030 (+3.00%) | 34.00 | - |", by_cfg["`default`"])
-        self.assertIn("| 1.150 (+15.00%) | 34.00 | 29.00 |", by_cfg["`trace`"])
+        # t(0.975, 7) x 2449.49 / sqrt(8) = 2048; Welch's df 14: 2.1448 x 1224.7 = 2627
+        self.assertIn("| 1003500 ± 2048 | +0.00% | - | - |", by_cfg["`notrace`"])
+        self.assertIn("| 1033500 ± 2048 | +2.99% ± 0.26 | 34.00 | - |", by_cfg["`default`"])
+        self.assertIn("| +14.95% ± 0.26 | 34.00 | 29.00 |", by_cfg["`trace`"])
         # legacy and RT against their own tracer-less builds, not notrace
-        self.assertIn("| 1.025 (+2.50%) | 35.00 | - |", by_cfg["`legacy`"])
-        self.assertIn("| 1.025 (+2.50%) | 33.00 | - |", by_cfg["`rt_irqsoff`"])
-        self.assertIn("| 1.100 (+10.00%) | 33.00 | 28.50 |", by_cfg["`rt_trace`"])
+        self.assertIn("| 2053500 ± 2048 | +2.50% ± 0.13 | 35.00 | - |", by_cfg["`legacy`"])
+        self.assertIn("| +2.50% ± 0.07 | 33.00 | - |", by_cfg["`rt_irqsoff`"])
+        self.assertIn("| +9.99% ± 0.07 | 33.00 | 28.50 |", by_cfg["`rt_trace`"])
 
     def test_tracer_build_without_cost_record_fails(self):
         with open(os.path.join(self.tmp.name, "legacy-hackbench-icount.log"), "w") as f:
             f.write(log(hackbench(2050000)))
         with self.assertRaisesRegex(figures.FigureError, "legacy: no lat_cost record"):
+            figures.fig_tracer_cost(figures.Runner(logs=self.tmp.name, verbose=False), "icount")
+
+    def test_a_missing_phase_is_an_error(self):
+        os.remove(os.path.join(self.tmp.name, "rt-hackbench-phase5-icount.log"))
+        with self.assertRaisesRegex(figures.FigureError, "rt-hackbench-phase5-icount"):
             figures.fig_tracer_cost(figures.Runner(logs=self.tmp.name, verbose=False), "icount")
 
 

@@ -57,7 +57,8 @@ class E7Files(unittest.TestCase):
     def test_icount_matrix(self):
         mx = tool.load_matrix(os.path.join(EXP, "e7_icount.ini"))
         self.assertEqual(mx["configs"], CONFIGS)
-        self.assertEqual((mx["smp"], mx["icount"], mx["reps"]), (1, 1, 1))
+        self.assertEqual((mx["smp"], mx["icount"], mx["reps"], mx["skew_ns"]),
+                         (1, 1, 6, 500000))
         self.assertNotIn("rule", mx)
         metrics = {c["name"]: c["metric"] for c in mx["claims"]}
         self.assertEqual(metrics["e7-srcu-insns"], "shrink insns per call")

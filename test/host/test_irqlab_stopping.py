@@ -198,6 +198,10 @@ class KeysTest(unittest.TestCase):
             seen.append((res["cmdline"], res["skew_ns"]))
         self.assertEqual(seen, [("run=hackbench hackbench.loops=20", 0),
                                 ("run=hackbench hackbench.loops=20", 500000)])
+        # icount rounds at one phase repeat each other; skewed ones are a sample
+        one = {"mode": "icount", "smp": 1, "skew_ns": 0}
+        self.assertTrue(tool.is_exact([one, one]))
+        self.assertFalse(tool.is_exact([one, dict(one, skew_ns=500000)]))
 
     def test_bad_keys(self):
         pair = "compare = default legacy SLUB_LEGACY\n"
