@@ -81,11 +81,24 @@ static void perf_stat_catch_up(void *unused)
 
 void perf_stat_read(struct perf_stat_counts *c)
 {
+	unsigned long flags;
 	int cpu;
 
 	memset(c, 0, sizeof(*c));
-	on_each_cpu(perf_stat_catch_up, NULL, 1);
+	preempt_disable();
+	smp_call_function(perf_stat_catch_up, NULL, 1);
+	/*
+	 * This CPU's task-clock and the elapsed time at one instant, with no
+	 * interrupt between them: a tick landing between the two reads of one
+	 * call and not of the other would otherwise put its length into one
+	 * delta only (under icount, where one task's task-clock must equal
+	 * the elapsed time exactly).
+	 */
+	local_irq_save(flags);
+	perf_stat_charge(this_cpu_ptr(&perf_stat_cpu), is_idle_task(current));
 	c->elapsed_ns = ktime_get_ns();
+	local_irq_restore(flags);
+	preempt_enable();
 	for_each_possible_cpu(cpu) {
 		struct perf_stat_cpu *ps = per_cpu_ptr(&perf_stat_cpu, cpu);
 
