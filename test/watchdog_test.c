@@ -241,21 +241,12 @@ static bool logged_before_count(const struct planted *p, const char *needle)
 	return false;
 }
 
-/* As expect_log(), and the line came before the count moved. */
-static void expect_log_counted(struct ktest *t, const struct planted *p, const char *fmt, ...)
+/* Format the line to look for into @needle and expect it after @p's mark. */
+static void vexpect_log(struct ktest *t, const struct planted *p, char *needle,
+			size_t size, const char *fmt, va_list ap)
 {
-	char needle[96];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(needle, sizeof(needle), fmt, ap);
-	va_end(ap);
+	vsnprintf(needle, size, fmt, ap);
 	KTEST_EXPECT_LOG(t, p->mark, needle);
-	if (ktest_log_contains(p->mark, needle) && !logged_before_count(p, needle))
-		ktest_fail(t, __FILE__, __LINE__,
-			   "\"%s\" logged after the report was counted (log seq %llu) or seen (%llu)",
-			   needle, (unsigned long long)READ_ONCE(lockup_report_seq),
-			   (unsigned long long)READ_ONCE(spin_stop_seq));
 }
 
 static void expect_log(struct ktest *t, const struct planted *p, const char *fmt, ...)
@@ -264,9 +255,24 @@ static void expect_log(struct ktest *t, const struct planted *p, const char *fmt
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(needle, sizeof(needle), fmt, ap);
+	vexpect_log(t, p, needle, sizeof(needle), fmt, ap);
 	va_end(ap);
-	KTEST_EXPECT_LOG(t, p->mark, needle);
+}
+
+/* As expect_log(), and the line came before the count moved. */
+static void expect_log_counted(struct ktest *t, const struct planted *p, const char *fmt, ...)
+{
+	char needle[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vexpect_log(t, p, needle, sizeof(needle), fmt, ap);
+	va_end(ap);
+	if (ktest_log_contains(p->mark, needle) && !logged_before_count(p, needle))
+		ktest_fail(t, __FILE__, __LINE__,
+			   "\"%s\" logged after the report was counted (log seq %llu) or seen (%llu)",
+			   needle, (unsigned long long)READ_ONCE(lockup_report_seq),
+			   (unsigned long long)READ_ONCE(spin_stop_seq));
 }
 
 /*
