@@ -676,6 +676,8 @@ void cyclic_report_summary(const struct cyclic_result *r, const char *what)
 }
 
 /* The run=cyclic workload. */
+int cyclic_runs;
+
 int cyclic_run(void)
 {
 	struct cyclic_params p = {
@@ -702,6 +704,7 @@ int cyclic_run(void)
 		ktest_clock_mode());
 	if (cyc_threshold_us)
 		pr_info("cyclic: break threshold %d us (cyclic.threshold_us)\n", cyc_threshold_us);
+	cyclic_runs++;
 	r = cyclic_measure(&p, false);
 	if (!r) {
 		pr_err("cyclic: no memory for %u histograms of %u buckets\n",

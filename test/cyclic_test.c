@@ -11,6 +11,7 @@
 #include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/irqflags.h>
 #include <linux/vmalloc.h>
 #include <linux/record.h>
@@ -473,7 +474,21 @@ static void cyclic_heartbeat_undisturbed(struct ktest *t)
 	cyclic_free(beating);
 }
 
+/*
+ * After run=cyclic,ktest: the measuring threads the workload made are
+ * freed before ktest starts (init reaps a group's threads), not held by
+ * ktest's reference for the rest of the boot.
+ */
+static void cyclic_run_threads_freed(struct ktest *t)
+{
+	if (!cyclic_runs)
+		ktest_skip(t, "no run=cyclic before ktest (run=cyclic,ktest)");
+	KTEST_EXPECT_EQ(t, ktest_tracked_threads(), 0);
+	KTEST_EXPECT_EQ(t, atomic_read(&nr_dying_tasks), 0);
+}
+
 static struct ktest_case cyclic_cases[] = {
+	KTEST_CASE(cyclic_run_threads_freed),
 	KTEST_CASE(cyclic_bookkeeping),
 	KTEST_CASE(cyclic_icount_repeatable),
 	KTEST_CASE(cyclic_tline_units),

@@ -91,6 +91,12 @@ void ktest_reap_case_threads(void)
 	nr_case_threads = 0;
 }
 
+/* Threads made since the last reap that still hold our reference. */
+int ktest_tracked_threads(void)
+{
+	return READ_ONCE(nr_case_threads);
+}
+
 struct ktest_releaser {
 	struct task_struct *sleeper;
 	volatile bool *hold;

@@ -85,6 +85,7 @@ void ktest_set_fifo(int prio);
 void ktest_on_each_cpu(void (*fn)(void *info), void *info);
 void ktest_threads_init(void);
 void ktest_reap_case_threads(void);
+int ktest_tracked_threads(void);
 bool ktest_thread_gone(struct task_struct *p);
 
 /* pi_stress (test/pi_stress.c): a test case and the run=pi_stress workload. */
@@ -115,6 +116,8 @@ int rcu_torture_run(void);
 
 /* The run=cyclic workload (test/cyclic.c). */
 int cyclic_run(void);
+/* How many run=cyclic groups have run in this boot. */
+extern int cyclic_runs;
 /* The run=cyclicdl workload (test/cyclicdl.c). */
 int cyclicdl_run(void);
 /* hackbench (test/hackbench.c): the run=hackbench workload and its engine. */
