@@ -171,9 +171,12 @@ struct spin_job {
 };
 
 /*
- * Queue a callback and wait (sleeping) until its grace period runs.
+ * Queue a callback and poll, preemptibly, until its grace period runs.
  * Returns true with preemption off, so that the GP kthread cannot end
- * that GP between the check and the spin.
+ * that GP between the check and the spin.  The GP kthread runs only when
+ * it preempts this loop, and the loop runs again as soon as it sleeps,
+ * before the tick that lets it end the GP; should a host stall let a GP
+ * come and go unseen all the same (its callback ran), ask for another.
  */
 static bool start_grace_period(u64 end)
 {
@@ -184,7 +187,11 @@ static bool start_grace_period(u64 end)
 		if (rcu_get_gp_seq() & 3)
 			return true;
 		preempt_enable();
-		msleep(1);
+		if (READ_ONCE(cb_done)) {
+			WRITE_ONCE(cb_done, false);
+			call_rcu(&cb_head, watchdog_test_cb);
+		}
+		cond_resched();
 	}
 	return false;
 }
@@ -204,7 +211,7 @@ static int spin_job_fn(void *arg)
 		plant_begin(j->p);
 		j->spin(j->p, end);
 	} else if (start_grace_period(end)) {
-		plant_begin(j->p);
+			plant_begin(j->p);
 		j->spin(j->p, end);
 		preempt_enable();
 	}
