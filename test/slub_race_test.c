@@ -123,6 +123,29 @@ static bool slab_is_full(void *x)
 	return !page->frozen && page->inuse == page->objects;
 }
 
+/*
+ * Free one object of each of up to @max full slabs in @pool (@size slots,
+ * looked at from slot @at round): each free pushes its slab on c->partial.
+ * The slots freed are emptied; returns how many.
+ */
+static unsigned int push_full_slabs(void **pool, unsigned int size,
+				    unsigned int at, unsigned int max,
+				    void (*free_one)(void *ctx, void *x), void *ctx)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < size && n < max; i++) {
+		unsigned int j = (at + i) % size;
+
+		if (pool[j] && slab_is_full(pool[j])) {
+			free_one(ctx, pool[j]);
+			pool[j] = NULL;
+			n++;
+		}
+	}
+	return n;
+}
+
 /* The freer's turn: one object of a full slab first, then the ring. */
 static void race_free_batch(struct race *r)
 {
@@ -218,22 +241,20 @@ static void race_free_one(struct race *r, void *x)
  * back (each allocation retires a full CPU slab and pops c->partial).
  * Now and then an object goes to the freer instead, replaced by a new one.
  */
+static void race_free_cb(void *r, void *x)
+{
+	race_free_one(r, x);
+}
+
 static void race_alloc_loop(struct race *r)
 {
-	unsigned int i, n, at = 0;
+	unsigned int i, at = 0;
 
 	for (i = 0; i < RACE_POOL; i++)
 		r->pool[i] = NULL;
 	while (!READ_ONCE(r->stop)) {
-		for (i = 0, n = 0; i < RACE_POOL && n < RACE_PUSH; i++) {
-			unsigned int j = (at + i) % RACE_POOL;
-
-			if (r->pool[j] && slab_is_full(r->pool[j])) {
-				race_free_one(r, r->pool[j]);
-				r->pool[j] = NULL;
-				n++;
-			}
-		}
+		push_full_slabs(r->pool, RACE_POOL, at, RACE_PUSH,
+				race_free_cb, r);
 		at += 7;
 		if (r->head - READ_ONCE(r->tail) < RACE_HANDOFF) {
 			unsigned int j = at % RACE_POOL;
@@ -545,6 +566,11 @@ static void win_free(struct win_state *w, void *x)
 	w->frees++;
 }
 
+static void win_free_cb(void *w, void *x)
+{
+	win_free(w, x);
+}
+
 /*
  * What an interrupt or a preempting task does in the window: allocate
  * into an empty nest slot, or free an object (one of a full slab first,
@@ -586,17 +612,8 @@ static void win_callback(struct kmem_cache *s, enum slub_window_site wsite)
 		w->flushes[wsite]++;
 	}
 	/* And one of a full slab from the pool: a c->partial push. */
-	if (pick == 3) {
-		for (i = 0; i < WIN_POOL; i++) {
-			void *x = w->pool[(pick * 7 + i) % WIN_POOL];
-
-			if (x && slab_is_full(x)) {
-				win_free(w, x);
-				w->pool[(pick * 7 + i) % WIN_POOL] = NULL;
-				break;
-			}
-		}
-	}
+	if (pick == 3)
+		push_full_slabs(w->pool, WIN_POOL, pick * 7, 1, win_free_cb, w);
 	w->in_window = false;
 }
 
@@ -638,15 +655,7 @@ static void win_round(struct win_state *w)
 	kmem_cache_shrink(w->s);
 	for (it = 0; it < win_iters && !w->dups; it++) {
 		/* Push up to four full slabs onto c->partial... */
-		for (i = 0, n = 0; i < WIN_POOL && n < 4; i++) {
-			unsigned int j = (at + i) % WIN_POOL;
-
-			if (w->pool[j] && slab_is_full(w->pool[j])) {
-				win_free(w, w->pool[j]);
-				w->pool[j] = NULL;
-				n++;
-			}
-		}
+		push_full_slabs(w->pool, WIN_POOL, at, 4, win_free_cb, w);
 		at += 7;
 		/* ...now and then one more, anywhere... */
 		if (w->pool[at % WIN_POOL] && !(slub_t_rand(&w->rng) % 4)) {
