@@ -673,9 +673,9 @@ static void soak_warm_up(void)
 	WRITE_ONCE(soak.stop, false);
 }
 
-static struct ktest_fault_saved fs_save, fpa_save;
-static bool fs_reclaim, fpa_reclaim;
-static u32 fpa_min_order;
+static struct ktest_fault_saved fs_save __maybe_unused, fpa_save __maybe_unused;
+static bool fs_reclaim __maybe_unused, fpa_reclaim __maybe_unused;
+static u32 fpa_min_order __maybe_unused;
 
 static void soak_arm(void)
 {
@@ -725,7 +725,7 @@ static void soak_emit_sites(void)
 int soak_run(void)
 {
 	static struct soak_usage before, after;
-	long fs0 = 0, fpa0 = 0, fs_inj = 0, fpa_inj = 0, slab_fails = 0, ops = 0;
+	long fs0 __maybe_unused = 0, fpa0 __maybe_unused = 0, fs_inj = 0, fpa_inj = 0, slab_fails = 0, ops = 0;
 	unsigned long lockdep0 = soak_lockdep_reports();
 	unsigned long kasan0 = kasan_report_count();
 	unsigned long rec0 = record_failures(), res0 = printk_results_lost();
