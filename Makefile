@@ -20,6 +20,7 @@ CMDLINE	?=
 TIMEOUT	?=
 SERIAL	?=
 HPET	?=
+TCG_THREAD ?=
 J	?= 2
 
 srctree	:= $(CURDIR)
@@ -384,7 +385,7 @@ RUN_CMDLINE = $(if $(strip $(CMDLINE)),$(CMDLINE),$(DEFAULT_RUN))
 QEMU_ARGS = --smp $(SMP) --mem $(MEM) --accel $(ACCEL) --icount $(ICOUNT) \
 	--boot $(BOOT) $(if $(MACHINE),--machine $(MACHINE)) $(if $(CPU),--cpu $(CPU)) \
 	$(if $(SERIAL),--serial-port $(SERIAL)) $(if $(HPET),--hpet $(HPET)) \
-	--cmdline "$(RUN_CMDLINE)"
+	$(if $(TCG_THREAD),--tcg-thread $(TCG_THREAD)) --cmdline "$(RUN_CMDLINE)"
 RUN_IMAGE = $(if $(filter pvh,$(BOOT)),--kernel $(O)/kernel.elf,$(if $(filter efi,$(BOOT)),\
 	--disk $(O)/irqlab-efi.img,--iso $(O)/irqlab.iso))
 # The image each BOOT needs, with the command line baked in.
@@ -498,9 +499,11 @@ iso-experiments: deps
 # Minutes, and 64 vCPUs take both host cores: not part of make test.
 SCALE_CPUS ?= 1,2,4,8,16,32,64
 SCALE_RAM ?= 128M,256M,512M,1G,2G,4G,8G,16G,32G,64G
+# single: one TCG thread runs the vCPUs in turn; multi: a thread per vCPU.
+SCALE_TCG_THREAD ?= single
 scale: build
 	$(Q)$(PYTHON) scripts/scale.py --config $(CONFIG) --cpus '$(SCALE_CPUS)' \
-		--ram '$(SCALE_RAM)' --out build/scale
+		--ram '$(SCALE_RAM)' --tcg-thread '$(SCALE_TCG_THREAD)' --out build/scale
 
 # The measurement issue's figures (minutes; not part of make test).
 latency-figures: deps

@@ -5,6 +5,7 @@
  * (run=...) and reports the verdict.
  */
 #include <linux/kernel.h>
+#include <linux/boot_timing.h>
 #include <linux/nmi.h>
 #include <linux/slab.h>
 #include <linux/memblock.h>
@@ -534,6 +535,7 @@ static int kernel_init(void *unused)
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
+	boot_timing_mark("pid 1 runs", -1);
 	/*
 	 * What Linux's initcalls would start: each node's kswapd, KASAN's
 	 * quarantine hotplug state, and the slab caches as something reclaim
@@ -544,6 +546,7 @@ static int kernel_init(void *unused)
 	if (kmem_cache_shrinker_register())
 		pr_warn("slab: the slab shrinker could not be registered\n");
 	do_ctors();
+	boot_timing_mark("kswapd, shrinker, ctors", -1);
 	system_state = SYSTEM_RUNNING;
 	/* Boot is over: what it cost in memory and time (make scale reads it). */
 	mem_used_report();
@@ -651,7 +654,9 @@ static __noreturn void rest_init(void)
 	sched_init_smp();
 	/* The stoppers exist now: a soft lockup check needs them. */
 	lockup_detector_init();
+	boot_timing_mark("lockup_detector_init", -1);
 	init_mm_internals();
+	boot_timing_mark("init_mm_internals", -1);
 	system_state = SYSTEM_SCHEDULING;
 	WRITE_ONCE(boot_done, 1);
 	wake_up_process(init);

@@ -23,6 +23,7 @@
  * or at the head of the running worker's scheduled list, and waits for it.
  */
 #include <linux/workqueue.h>
+#include <linux/boot_timing.h>
 #include <linux/kthread.h>
 #include <linux/completion.h>
 #include <linux/percpu.h>
@@ -955,9 +956,12 @@ void workqueue_init(void)
 			wp->highpri = i == 1;
 		}
 	}
-	for_each_online_cpu(cpu)
+	boot_timing_mark("workqueue_init: pools", -1);
+	for_each_online_cpu(cpu) {
 		for (i = 0; i < NR_STD_WORKER_POOLS; i++)
 			WARN_ON(!create_worker(per_cpu_ptr(&cpu_worker_pools[i], cpu)));
+		boot_timing_mark("workqueue_init: workers of CPU", cpu);
+	}
 	smp_mb();
 	WRITE_ONCE(wq_online, true);
 

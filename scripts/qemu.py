@@ -35,6 +35,13 @@ Parameters (Documentation/design.md section 9; the same names as the Makefile va
            0x3e8, 0x2e8); the ports below it are left out (-serial none), so with
            ttyS1 there is no COM1 at all                            default ttyS0
   HPET     0 | 1; 0 boots without an HPET (-machine ...,hpet=off)  default 1
+  TCG_THREAD multi | single: TCG's vCPU threads (-accel tcg,thread=...)  default multi
+           multi: one host thread per vCPU (MTTCG); single: one host thread runs the
+           vCPUs in turn.  Only for TCG without icount (icount is single anyway);
+           with KVM it is ignored.  Many vCPUs on a few busy host cores want single:
+           under MTTCG every interrupt and every PAUSE of a vCPU takes QEMU's big lock,
+           and 64 ticking vCPUs on 2 busy cores queue on it for seconds per IPI
+           (Documentation/scale.md)
 Mode: the accelerator and ICOUNT together give the run's measurement mode, named as the
 guest names its clock (tsc_clock_mode()): KVM, icount or TCG. `qemu.py run` prints one
 line on stderr before booting, `qemu.py: mode <mode>, SMP=<n>: <why>` (mode_line()).
@@ -100,6 +107,7 @@ DEFAULT_QEMU = "qemu-system-x86_64"
 BOOTS = ("pvh", "bios", "uefi", "efi")
 MACHINES = ("pc", "q35")
 ACCELS = ("auto", "tcg", "kvm")
+TCG_THREADS = ("multi", "single")
 MAX_SMP = 255
 MAX_NUMA = 16            # the kernel's MAX_NUMNODES
 SERIAL_PORTS = ("ttyS0", "ttyS1", "ttyS2", "ttyS3")
@@ -150,6 +158,7 @@ class Params:
     numa: object = 0
     serial: str = None
     hpet: object = 1
+    tcg_thread: str = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -171,6 +180,7 @@ class Resolved:
     hpet: bool = True
     disk: str = None
     why: str = ""            # why this mode (see mode_line())
+    tcg_thread: str = "multi"   # TCG only: multi (MTTCG) or single (round robin)
 
     @property
     def mode(self):
@@ -663,6 +673,7 @@ def resolve(params, kvm_available=None, check_files=True, note=True):
     numa = parse_numa(p.numa, smp, mem)
     serial = SERIAL_PORTS.index(_choice("SERIAL", p.serial, SERIAL_PORTS, "ttyS0"))
     hpet = True if _blank(p.hpet) else parse_flag("HPET", p.hpet)
+    tcg_thread = _choice("TCG_THREAD", p.tcg_thread, TCG_THREADS, "multi")
     accel = _choice("ACCEL", p.accel, ACCELS, "auto")
     machine = _choice("MACHINE", p.machine, MACHINES,
                       "q35" if boot in ("uefi", "efi") else "pc")
@@ -698,6 +709,8 @@ def resolve(params, kvm_available=None, check_files=True, note=True):
             why += f"; icount needs SMP=1, so plain TCG ({NOISE})"
     elif icount is False and accel == "tcg":
         why += f"; ICOUNT=0 ({NOISE})" if not _blank(p.icount) else f" ({NOISE})"
+    if accel == "tcg" and not icount and tcg_thread == "single":
+        why += "; TCG_THREAD=single: one host thread runs the vCPUs in turn"
 
     cpu = None if _blank(p.cpu) else str(p.cpu).strip()
     if cpu is None:
@@ -735,7 +748,8 @@ def resolve(params, kvm_available=None, check_files=True, note=True):
                          "make efi)")
     return Resolved(kernel=kernel, iso=iso, disk=disk, smp=smp, mem=mem, accel=accel,
                     icount=icount, boot=boot, machine=machine, cpu=cpu, cmdline=cmdline,
-                    debug=bool(p.debug), numa=numa, serial=serial, hpet=hpet, why=why)
+                    debug=bool(p.debug), numa=numa, serial=serial, hpet=hpet, why=why,
+                    tcg_thread=tcg_thread)
 
 
 def find_ovmf(environ=None):
@@ -764,6 +778,14 @@ def _drive_file(path):
     return path.replace(",", ",,")     # QEMU option syntax escapes commas by doubling
 
 
+def accel_arg(r):
+    """-accel's value: TCG_THREAD=single asks for one round-robin thread (not with
+    icount, which is single-threaded already)."""
+    if r.accel == "tcg" and not r.icount and r.tcg_thread == "single":
+        return "tcg,thread=single"
+    return r.accel
+
+
 def build_argv(r, serial="stdio", ovmf=None, qemu=None):
     """Return QEMU's argv for the resolved parameters `r`.
 
@@ -773,7 +795,7 @@ def build_argv(r, serial="stdio", ovmf=None, qemu=None):
     sparse, backend = sparse_mem_argv(r.numa, r.mem)
     argv = [qemu or qemu_binary(),
             "-machine", r.machine + ("" if r.hpet else ",hpet=off") + backend,
-            "-accel", r.accel,
+            "-accel", accel_arg(r),
             "-cpu", r.cpu,
             "-smp", str(r.smp),
             "-m", r.mem,
@@ -1178,7 +1200,7 @@ def _params_from_args(a):
     return Params(kernel=a.kernel, iso=a.iso, disk=a.disk, smp=a.smp, mem=a.mem, accel=a.accel,
                   icount=a.icount, boot=a.boot, machine=a.machine, cpu=a.cpu,
                   cmdline=a.cmdline, debug=a.debug, numa=a.numa,
-                  serial=a.serial_port, hpet=a.hpet)
+                  serial=a.serial_port, hpet=a.hpet, tcg_thread=a.tcg_thread)
 
 
 def main(argv=None):
@@ -1205,6 +1227,8 @@ def main(argv=None):
     rp.add_argument("--serial-port", default="", help="COM port for the log: ttyS0 "
                     "(default) to ttyS3; lower ports are left out")
     rp.add_argument("--hpet", default="1", help="0: no HPET (default 1)")
+    rp.add_argument("--tcg-thread", default="", help="TCG only: multi (default, a host "
+                    "thread per vCPU) or single (one thread runs the vCPUs in turn)")
     rp.add_argument("--serial-file", help="write the serial console to this file "
                     "instead of stdout")
     rp.add_argument("--tee", help="when streaming, also copy the serial console to this file")

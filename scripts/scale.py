@@ -88,10 +88,11 @@ def mem_used(lines, name):
     return rec
 
 
-def boot(kernel, smp, mem, icount, log, timeout):
+def boot(kernel, smp, mem, icount, log, timeout, tcg_thread="single"):
     """One boot into `log`; its mem_used record."""
     p = qemu.Params(kernel=kernel, smp=smp, mem=mem, accel="tcg",
-                    icount=1 if icount else 0, machine="q35", cmdline=CMDLINE)
+                    icount=1 if icount else 0, machine="q35", cmdline=CMDLINE,
+                    tcg_thread=tcg_thread)
     res = qemu.run(p, serial_file=log, timeout=timeout, note=False)
     name = os.path.basename(log)
     if not res.verdict.passed:
@@ -151,10 +152,12 @@ def worse_than_linear(axis, rows, tolerance):
     return out
 
 
-def render(cpu_rows, ram_rows, cpu_mem, tolerance, config):
+def render(cpu_rows, ram_rows, cpu_mem, tolerance, config, tcg_thread="single"):
     out = []
+    threads = ("one TCG thread for all vCPUs" if tcg_thread == "single"
+               else "a TCG thread per vCPU")
     if cpu_rows:
-        out += [f"vCPUs axis: `{config}`, q35, {cpu_mem} RAM, plain TCG (boot time is the "
+        out += [f"vCPUs axis: `{config}`, q35, {cpu_mem} RAM, plain TCG, {threads} (boot time is the "
                 "guest clock under host load: noisy; memory is exact), "
                 f"command line `{CMDLINE}`.", ""]
         out += table("cpus", cpu_rows, tolerance) + [""]
@@ -189,6 +192,10 @@ def main(argv):
     ap.add_argument("--tolerance", type=float, default=1.05,
                     help="growth per doubling above 2 x this is flagged (default 1.05)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds per boot")
+    ap.add_argument("--tcg-thread", default="single", choices=qemu.TCG_THREADS,
+                    help="vCPUs axis: single (default: one TCG thread runs the vCPUs in "
+                    "turn) or multi (a thread per vCPU; on a busy host QEMU's big lock "
+                    "makes many-vCPU boots take minutes)")
     a = ap.parse_args(argv)
     try:
         cpus = parse_list(a.cpus, "cpus") if a.cpus.strip() else []
@@ -221,7 +228,8 @@ def main(argv):
                 smp, mem = (v, cpu_mem) if axis == "cpus" else (1, v)
                 print(f"scale: {axis} {v}: booting SMP={smp} MEM={mem} "
                       f"({'icount' if axis == 'ram' else 'TCG'})", file=sys.stderr, flush=True)
-                rec, wall = boot(kernel, smp, mem, axis == "ram", log, a.timeout)
+                rec, wall = boot(kernel, smp, mem, axis == "ram", log, a.timeout,
+                                 a.tcg_thread)
         except (ScaleError, OSError, qemu.ParamError) as e:
             failures.append(str(e))
             print(f"scale: {e}", file=sys.stderr)
@@ -231,7 +239,7 @@ def main(argv):
             failures.append(f"{logname}: {rec['cpus']} CPUs, want {want_cpus}")
             continue
         (cpu_rows if axis == "cpus" else ram_rows).append((label_of(axis, v), rec, wall))
-    lines = render(cpu_rows, ram_rows, cpu_mem, a.tolerance, a.config)
+    lines = render(cpu_rows, ram_rows, cpu_mem, a.tolerance, a.config, a.tcg_thread)
     if failures:
         lines += ["", "Failed points: " + "; ".join(failures)]
     text = "\n".join(lines) + "\n"

@@ -10,6 +10,7 @@
  * wake_list for the reschedule IPI to complete (ttwu_queue_cond()).
  */
 #include "sched.h"
+#include <linux/boot_timing.h>
 #include <linux/cpu.h>
 #include <linux/kthread.h>
 #include <linux/smp.h>
@@ -831,16 +832,23 @@ void sched_init_granularity(unsigned int ncpus);
 /* After SMP bring-up: tune CFS for the CPU count, start the stoppers. */
 void sched_init_smp(void)
 {
+	boot_timing_mark("sched_init_smp: start", -1);
 	sched_init_granularity(num_online_cpus());
 	sched_init_topology();
 	sched_init_domains();
+	boot_timing_mark("sched domains", -1);
 	cpu_stop_init();
+	boot_timing_mark("cpu_stop_init", -1);
 	cpuhp_threads_init();
+	boot_timing_mark("cpuhp_threads_init", -1);
 	spawn_ksoftirqd();
 	softirq_threads_register();
+	boot_timing_mark("ksoftirqd", -1);
 	rcu_init_smp();
 	rcu_cpu_threads_register();
+	boot_timing_mark("rcu", -1);
 	workqueue_init();
+	boot_timing_mark("workqueue_init: the rest", -1);
 }
 
 void sched_init(void)

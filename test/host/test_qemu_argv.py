@@ -216,6 +216,21 @@ class ArgvTest(unittest.TestCase):
         with self.assertRaises(qemu.ParamError):
             argv_for(hpet="off")
 
+    def test_tcg_thread(self):
+        # single: one round-robin TCG thread; multi (default) and KVM: as before.
+        self.assertIn(("-accel", "tcg,thread=single"),
+                      pairs(argv_for(tcg_thread="single", smp="64", icount="0")))
+        self.assertIn(("-accel", "tcg"), pairs(argv_for(smp="64", icount="0")))
+        self.assertIn(("-accel", "tcg"),
+                      pairs(argv_for(tcg_thread="multi", smp="4", icount="0")))
+        self.assertIn(("-accel", "kvm"), pairs(argv_for(kvm=True, tcg_thread="single")))
+        # icount is single-threaded already: no thread= next to -icount.
+        a = argv_for(tcg_thread="single", icount="1")
+        self.assertIn(("-accel", "tcg"), pairs(a))
+        self.assertIn("-icount", a)
+        with self.assertRaises(qemu.ParamError):
+            argv_for(tcg_thread="rr")
+
     def test_large_mem_is_unreserved(self):
         # Above 8G the RAM is one backend with reserve=off (host overcommit).
         a = argv_for(mem="64G", machine="q35")

@@ -7,6 +7,7 @@
  * vector was assigned to.
  */
 #include <linux/kernel.h>
+#include <linux/boot_timing.h>
 #include <linux/irq.h>
 #include <linux/percpu.h>
 #include <linux/hardirq.h>
@@ -168,11 +169,13 @@ static void handle_system_vector(struct pt_regs *regs)
 		break;
 	case RESCHEDULE_VECTOR:
 		inc_irq_stat(irq_resched_count);
+		boot_timing_ipi_received();
 		smp_reschedule_interrupt();
 		break;
 	case CALL_FUNCTION_VECTOR:
 	case CALL_FUNCTION_SINGLE_VECTOR:
 		inc_irq_stat(irq_call_count);
+		boot_timing_ipi_received();
 		generic_smp_call_function_interrupt();
 		break;
 	case ERROR_APIC_VECTOR:

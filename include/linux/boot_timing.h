@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_BOOT_TIMING_H
+#define _LINUX_BOOT_TIMING_H
+/*
+ * boot_timing (boot parameter, off by default): how long each step of the
+ * SMP part of boot takes, and how long the IPIs sent meanwhile took to
+ * reach their CPUs.  A debug aid for many-vCPU boots (Documentation/
+ * scale.md): it tells a slow host (late IPI delivery, every CPU's tick
+ * late) from a kernel that forgot to kick a CPU (fast delivery, long wait).
+ */
+#include <linux/types.h>
+#include <linux/compiler.h>
+
+extern bool boot_timing;
+
+void __boot_timing_mark(const char *what, int arg);
+void __boot_timing_ipi_sent(int cpu);
+void __boot_timing_ipi_sent_allbutself(void);
+void __boot_timing_ipi_received(void);
+
+/* End of a step: print its length and its IPIs' delivery times. */
+static inline void boot_timing_mark(const char *what, int arg)
+{
+	if (unlikely(READ_ONCE(boot_timing)))
+		__boot_timing_mark(what, arg);
+}
+
+static inline void boot_timing_ipi_sent(int cpu)
+{
+	if (unlikely(READ_ONCE(boot_timing)))
+		__boot_timing_ipi_sent(cpu);
+}
+
+static inline void boot_timing_ipi_sent_allbutself(void)
+{
+	if (unlikely(READ_ONCE(boot_timing)))
+		__boot_timing_ipi_sent_allbutself();
+}
+
+static inline void boot_timing_ipi_received(void)
+{
+	if (unlikely(READ_ONCE(boot_timing)))
+		__boot_timing_ipi_received();
+}
+
+#endif
