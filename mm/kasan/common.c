@@ -42,6 +42,52 @@ void __kasan_unpoison_pages(struct page *page, unsigned int order, bool init)
 	kasan_unpoison(page_address(page), PAGE_SIZE << order, init);
 }
 
+/* ------------------------------------------------------------- stacks */
+
+#ifdef CONFIG_KASAN_STACK
+/*
+ * A stack about to be run from its top again (an AP's idle task at the
+ * next online) still carries the red zones of the frames it was left
+ * with; the new frames write their own, but memory that no instrumented
+ * frame describes (pt_regs pushed by the entry code, callee-saved
+ * registers, uninstrumented callers) would read as poisoned.
+ */
+void kasan_unpoison_task_stack(struct task_struct *task)
+{
+	kasan_unpoison(task->stack, task->stack_size, false);
+}
+
+/*
+ * Everything below @watermark on its stack is dead.  Linux finds the base
+ * by aligning down to THREAD_SIZE; irqlab's boot and entry-area stacks are
+ * not aligned, so the base comes from the stack table instead.
+ */
+void kasan_unpoison_task_stack_below(const void *watermark)
+{
+	const struct stack_info *si = stack_lookup((unsigned long)watermark - 1);
+
+	if (si)
+		kasan_unpoison((void *)si->begin, watermark - (void *)si->begin, false);
+}
+
+/*
+ * __fault_longjmp() to @watermark: the frames it abandons are those
+ * below the target on its stack and, when the jump leaves another stack
+ * (a #DF caught on its IST stack), all of that one.
+ */
+void kasan_unpoison_stack_jump(const void *watermark)
+{
+	const struct stack_info *si;
+	unsigned long sp;
+
+	asm volatile("movq %%rsp, %0" : "=r"(sp));
+	si = stack_lookup(sp);
+	if (si && !((unsigned long)watermark > si->begin && (unsigned long)watermark <= si->end))
+		kasan_unpoison((void *)si->begin, si->end - si->begin, false);
+	kasan_unpoison_task_stack_below(watermark);
+}
+#endif
+
 /* ------------------------------------------------------------- tracks */
 
 depot_stack_handle_t kasan_save_stack(gfp_t flags)
