@@ -17,6 +17,7 @@
  * metadata inside poisoned slots.
  */
 #include <linux/kernel.h>
+#include <linux/irqflags.h>
 #include <linux/kasan.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -60,14 +61,22 @@ void kasan_unpoison_task_stack(struct task_struct *task)
 /*
  * Everything below @watermark on its stack is dead.  Linux finds the base
  * by aligning down to THREAD_SIZE; irqlab's boot and entry-area stacks are
- * not aligned, so the base comes from the stack table instead.
+ * not aligned, so the base comes from the stack table instead (whose
+ * answer lives in a per-CPU buffer: read it with IRQs off, which also
+ * keeps preempt_enable() from scheduling on the way out of a trap).
  */
 void kasan_unpoison_task_stack_below(const void *watermark)
 {
-	const struct stack_info *si = stack_lookup((unsigned long)watermark - 1);
+	unsigned long w = (unsigned long)watermark, begin = 0, flags;
+	const struct stack_info *si;
 
-	if (si)
-		kasan_unpoison((void *)si->begin, watermark - (void *)si->begin, false);
+	local_irq_save(flags);
+	si = stack_lookup(w - 1);
+	if (si && w > si->begin && w <= si->end)
+		begin = si->begin;
+	local_irq_restore(flags);
+	if (begin)
+		kasan_unpoison((void *)begin, w - begin, false);
 }
 
 /*
@@ -77,13 +86,19 @@ void kasan_unpoison_task_stack_below(const void *watermark)
  */
 void kasan_unpoison_stack_jump(const void *watermark)
 {
+	unsigned long w = (unsigned long)watermark, sp, begin = 0, end = 0, flags;
 	const struct stack_info *si;
-	unsigned long sp;
 
 	asm volatile("movq %%rsp, %0" : "=r"(sp));
+	local_irq_save(flags);
 	si = stack_lookup(sp);
-	if (si && !((unsigned long)watermark > si->begin && (unsigned long)watermark <= si->end))
-		kasan_unpoison((void *)si->begin, si->end - si->begin, false);
+	if (si && !(w > si->begin && w <= si->end)) {
+		begin = si->begin;
+		end = si->end;
+	}
+	local_irq_restore(flags);
+	if (begin)
+		kasan_unpoison((void *)begin, end - begin, false);
 	kasan_unpoison_task_stack_below(watermark);
 }
 #endif
