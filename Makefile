@@ -213,8 +213,8 @@ ubsan_choices = $(CFLAGS_UBSAN) \
 # is taken get red zones that each prologue writes into the shadow (so the
 # shadow must exist from the first C function on: kasan_early_init()), and
 # alloca()/VLA areas get red zones through __asan_alloca_poison() (Linux's
-# asan-instrument-allocas=1).  newlib's memcpy/memset/memmove are reached through checking
-# wrappers (--wrap).  The files in KASAN_SANITIZE_n are built without it,
+# asan-instrument-allocas=1).  newlib's memcpy/memset/memmove are reached
+# through checking wrappers (--wrap).  The files in KASAN_SANITIZE_n are built without it,
 # as Linux's KASAN_SANITIZE_<file>.o := n: KASAN itself, the stack
 # unwinder (it reads other frames' memory), and SLUB, which reads and
 # writes the free pointer inside freed objects, and the stack depot (KASAN
