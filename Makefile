@@ -210,9 +210,12 @@ ubsan_choices = $(CFLAGS_UBSAN) \
 # KASAN (lib/Kconfig.kasan; Linux's scripts/Makefile.kasan): generic,
 # outline.  Every load and store of an instrumented file calls
 # __asan_{load,store}N_noabort (mm/kasan/generic.c); globals get red zones
-# registered by constructors; no stack instrumentation (KASAN_STACK says
-# why).  newlib's memcpy/memset/memmove are reached through checking
-# wrappers (--wrap).  The files in KASAN_SANITIZE_n are built without it,
+# registered by constructors; with KASAN_STACK the locals whose address
+# is taken get red zones that each prologue writes into the shadow (so the
+# shadow must exist from the first C function on: kasan_early_init()), and
+# alloca()/VLA areas get red zones through __asan_alloca_poison() (Linux's
+# asan-instrument-allocas=1).  newlib's memcpy/memset/memmove are reached
+# through checking wrappers (--wrap).  The files in KASAN_SANITIZE_n are built without it,
 # as Linux's KASAN_SANITIZE_<file>.o := n: KASAN itself, the stack
 # unwinder (it reads other frames' memory), and SLUB, which reads and
 # writes the free pointer inside freed objects, and the stack depot (KASAN
@@ -221,7 +224,7 @@ ifeq ($(CONFIG_KASAN),y)
 CFLAGS_KASAN := -fsanitize=kernel-address -fasan-shadow-offset=0xdffffc0000000000 \
 	--param asan-instrumentation-with-call-threshold=0 \
 	--param asan-globals=$(if $(CONFIG_KASAN_GLOBALS),1,0) \
-	--param asan-stack=0 --param asan-instrument-allocas=0
+	--param asan-stack=$(if $(CONFIG_KASAN_STACK),1,0) --param asan-instrument-allocas=1
 LDFLAGS_kernel += --wrap=memcpy --wrap=memset --wrap=memmove
 endif
 KASAN_SANITIZE_n := mm/kasan/%.o arch/x86/mm/kasan_init_64.o \

@@ -39,6 +39,7 @@
 #include <linux/smpboot.h>
 #include <linux/rcupdate.h>
 #include <linux/nmi.h>
+#include <linux/kasan.h>
 
 void tick_offline_cpu(void);
 
@@ -461,8 +462,15 @@ void cpuhp_report_idle_dead(void)
 static int bringup_cpu(unsigned int cpu)
 {
 	struct cpuhp_cpu_state *st = per_cpu_ptr(&cpuhp_state, cpu);
+	struct task_struct *idle = cpu_rq_idle(cpu);
 	int ret;
 
+	/*
+	 * A CPU that was online before restarts its idle task at the top of
+	 * the stack it died on: drop the red zones of the frames it left.
+	 */
+	if (idle)
+		kasan_unpoison_task_stack(idle);
 	ret = __cpu_up(cpu);
 	if (ret)
 		return ret;

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Creating and ending tasks.  Kernel stacks come from the vmalloc area,
- * so each has an unmapped guard page below it and an overflow faults
- * (reported by name, DESIGN 3).  Task structures come from the page
+ * Creating and ending tasks.  Kernel stacks come from the vmalloc area
+ * (VMAP_STACK), so each has an unmapped guard page below it and an
+ * overflow faults (reported by name, DESIGN 3); with KASAN, as in Linux
+ * without KASAN_VMALLOC, they are THREAD_SIZE-aligned page allocator
+ * blocks instead, whose shadow is real and is unpoisoned on every
+ * allocation, so a reused stack starts without the red zones of the
+ * frames its last task died with.  Task structures come from the page
  * allocator until SLUB provides a cache for them.
  */
 #include <linux/kernel.h>
@@ -66,6 +70,21 @@ static void free_task_struct(struct task_struct *p)
 		   get_order(sizeof(struct task_struct) + sizeof(struct _reent)));
 }
 
+static void *alloc_thread_stack(void)
+{
+	if (IS_ENABLED(CONFIG_VMAP_STACK))
+		return vmalloc(THREAD_SIZE);
+	return (void *)__get_free_pages(GFP_KERNEL, THREAD_SIZE_ORDER);
+}
+
+static void free_thread_stack(void *stack)
+{
+	if (IS_ENABLED(CONFIG_VMAP_STACK))
+		vfree(stack);
+	else
+		free_pages((unsigned long)stack, THREAD_SIZE_ORDER);
+}
+
 static void sched_fork(struct task_struct *p)
 {
 	struct task_struct *parent = current;
@@ -103,7 +122,7 @@ static struct task_struct *create_kthread(int (*fn)(void *), void *data, const c
 
 	if (!p)
 		return NULL;
-	p->stack = vmalloc(THREAD_SIZE);
+	p->stack = alloc_thread_stack();
 	if (!p->stack) {
 		free_task_struct(p);
 		return NULL;
@@ -316,7 +335,7 @@ static void __put_task_struct(struct task_struct *p)
 {
 	if (p->flags & PF_EXITING)
 		atomic_dec(&nr_dying_tasks);
-	vfree(p->stack);
+	free_thread_stack(p->stack);
 	free_task_struct(p);
 }
 

@@ -12,6 +12,8 @@
 #include <linux/ktest.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>
+#include <linux/cpu.h>
+#include <linux/sched.h>
 #include "../mm/kasan/kasan.h"
 
 struct kasan_case_state {
@@ -154,6 +156,146 @@ static noinline void kasan_global_out_of_bounds(struct ktest *t)
 }
 #endif
 
+#ifdef CONFIG_KASAN_STACK
+/*
+ * The base of the instrumented frame of @func that holds @var: the word
+ * the compiler stores the frame magic in, with @func's address two words
+ * up, found by reading memory downwards from @var (the report finds it
+ * through the shadow instead).  Those words are the frame's left red
+ * zone: read without instrumentation.
+ */
+static __no_sanitize_address noinline unsigned long
+kasan_frame_base(const void *var, const void *func)
+{
+	unsigned long a = round_down((unsigned long)var, sizeof(long));
+
+	for (int i = 0; i < 128; i++, a -= sizeof(long)) {
+		const unsigned long *w = (const unsigned long *)a;
+
+		if (w[0] == KASAN_CURRENT_STACK_FRAME_MAGIC && w[2] == (unsigned long)func)
+			return a;
+	}
+	return 0;
+}
+
+/*
+ * Linux's kasan_stack_oob: one byte past a local array, through an
+ * index the compiler cannot see.  The report names the frame, the
+ * offset in it and the array with its bounds.
+ */
+static noinline void kasan_stack_oob(struct ktest *t)
+{
+	struct kasan_case_state s;
+	char stack_array[10];
+	char *volatile array = stack_array;
+	volatile int i = 0;
+	unsigned long base, off;
+	char line[96];
+	char *p;
+
+	kasan_case_begin(&s);
+	array[ARRAY_SIZE(stack_array) - 1 + i] = 1;
+	KTEST_EXPECT_EQ(t, kasan_reports, s.reports);
+	p = &array[ARRAY_SIZE(stack_array) + i];
+	(void)*(volatile char *)p;
+	expect_report(t, &s, "stack-out-of-bounds", "kasan_stack_oob", "Read of size 1", p);
+	base = kasan_frame_base(stack_array, kasan_stack_oob);
+	KTEST_EXPECT_TRUE(t, base != 0);
+	off = (unsigned long)p - base;
+	snprintf(line, sizeof(line), "addr %016lx is located in stack of task %s/%d at offset %lu in frame:",
+		 (unsigned long)p, current->comm, current->pid, off);
+	KTEST_EXPECT_LOG(t, s.mark, line);
+	KTEST_EXPECT_LOG(t, s.mark, " kasan_stack_oob+0x0/");
+	KTEST_EXPECT_LOG(t, s.mark, "this frame has ");
+	snprintf(line, sizeof(line), " [%lu, %lu) 'stack_array'", off - ARRAY_SIZE(stack_array), off);
+	KTEST_EXPECT_LOG(t, s.mark, line);
+	kasan_case_end(t, &s, 1);
+}
+
+/* Linux's kasan_alloca_oob_right: a VLA gets red zones of its own. */
+static noinline void kasan_alloca_oob_right(struct ktest *t)
+{
+	struct kasan_case_state s;
+	volatile int n = 10;
+	char alloca_array[n];
+	char *volatile p = alloca_array;
+
+	kasan_case_begin(&s);
+	(void)*(volatile char *)&p[n - 1];
+	KTEST_EXPECT_EQ(t, kasan_reports, s.reports);
+	(void)*(volatile char *)&p[n];
+	expect_report(t, &s, "alloca-out-of-bounds", "kasan_alloca_oob_right", "Read of size 1",
+		      &p[n]);
+	kasan_case_end(t, &s, 1);
+}
+
+/* Sets up a frame with red zones, then faults inside it. */
+static noinline void kasan_fault_in_frame(void)
+{
+	char buf[32];
+	char *volatile q = buf;
+
+	q[0] = 1;
+	asm volatile("ud2" ::: "memory");
+	q[1] = 1;
+}
+
+/*
+ * Shadow bytes the stack instrumentation writes, below the caller's
+ * stack pointer on the current task's stack: frames that ended.
+ */
+static noinline unsigned long kasan_dead_stack_poison(void)
+{
+	unsigned long sp, a, n = 0;
+
+	asm volatile("movq %%rsp, %0" : "=r"(sp));
+	for (a = (unsigned long)current->stack; a < sp; a += KASAN_GRANULE_SIZE) {
+		u8 v = *(u8 *)kasan_mem_to_shadow((void *)a);
+
+		n += v == KASAN_STACK_LEFT || v == KASAN_STACK_MID || v == KASAN_STACK_RIGHT ||
+		     v == KASAN_STACK_PARTIAL;
+	}
+	return n;
+}
+
+/*
+ * A fault caught by __fault_longjmp() abandons the faulting frame and the
+ * trap handler's: their red zones must not stay behind, where the next
+ * pt_regs or uninstrumented frame would read as a bad access.
+ */
+static noinline void kasan_stack_longjmp_unpoisons(struct ktest *t)
+{
+	struct fault_record r;
+
+	KTEST_EXPECT_EQ(t, kasan_dead_stack_poison(), 0);
+	if (KTEST_EXPECT_FAULT(t, X86_TRAP_UD, &r, kasan_fault_in_frame()))
+		KTEST_EXPECT_EQ(t, kasan_dead_stack_poison(), 0);
+}
+
+/*
+ * Linux's bringup_cpu(): an AP's idle task restarts at the top of the
+ * stack it went down on, so the red zones left there are dropped before
+ * the CPU runs again.  The case leaves some where a deep frame would
+ * have; two CPUs (the kasan-slab entry runs it).
+ */
+static noinline void kasan_stack_idle_online(struct ktest *t)
+{
+	unsigned int cpu = 1;
+	struct task_struct *idle;
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs two CPUs");
+	idle = cpu_rq_idle(cpu);
+	KTEST_ASSERT_TRUE(t, idle && idle->stack);
+	KTEST_ASSERT_EQ(t, cpu_down(cpu), 0);
+	kasan_poison(idle->stack, 64, KASAN_STACK_MID, false);
+	KTEST_EXPECT_EQ(t, *(u8 *)kasan_mem_to_shadow(idle->stack), KASAN_STACK_MID);
+	KTEST_ASSERT_EQ(t, cpu_up(cpu), 0);
+	KTEST_EXPECT_EQ(t, *(u8 *)kasan_mem_to_shadow(idle->stack), 0);
+	KTEST_EXPECT_EQ(t, *(u8 *)kasan_mem_to_shadow(idle->stack + 56), 0);
+}
+#endif
+
 /* Without kasan_multi_shot only the first report is printed. */
 static noinline void kasan_reports_while_disabled(struct ktest *t)
 {
@@ -201,6 +343,12 @@ static struct ktest_case kasan_cases[] = {
 	KTEST_CASE(kasan_memset_out_of_bounds),
 #ifdef CONFIG_KASAN_GLOBALS
 	KTEST_CASE(kasan_global_out_of_bounds),
+#endif
+#ifdef CONFIG_KASAN_STACK
+	KTEST_CASE(kasan_stack_oob),
+	KTEST_CASE(kasan_alloca_oob_right),
+	KTEST_CASE(kasan_stack_longjmp_unpoisons),
+	KTEST_CASE(kasan_stack_idle_online),
 #endif
 	KTEST_CASE(kasan_reports_while_disabled),
 	KTEST_CASE(kasan_report_once),

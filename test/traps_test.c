@@ -135,6 +135,8 @@ static void stack_guard_unmapped(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, lookup_address((unsigned long)boot_stack_guard, &lvl) == NULL);
 	KTEST_EXPECT_TRUE(t, lookup_address((unsigned long)boot_stack_guard + PAGE_SIZE, &lvl) != NULL);
 	/* This test runs in a thread: its vmalloc'd stack has a guard below. */
+	if (!IS_ENABLED(CONFIG_VMAP_STACK))
+		ktest_skip(t, "task stacks have no guard page without CONFIG_VMAP_STACK (KASAN)");
 	KTEST_EXPECT_TRUE(t, lookup_address(task_stack - PAGE_SIZE, &lvl) == NULL);
 	KTEST_EXPECT_TRUE(t, lookup_address(task_stack, &lvl) != NULL);
 }
@@ -155,6 +157,9 @@ static void stack_overflow_reported(struct ktest *t)
 	struct fault_record r;
 	u64 mark = ktest_log_mark();
 
+	/* Without the guard page the recursion would run into other memory. */
+	if (!IS_ENABLED(CONFIG_VMAP_STACK))
+		ktest_skip(t, "task stacks have no guard page without CONFIG_VMAP_STACK (KASAN)");
 	/*
 	 * The #PF on the guard cannot push its frame on the exhausted stack,
 	 * so the CPU raises #DF, which runs on its IST stack and reports.

@@ -296,14 +296,23 @@ static inline unsigned long kasan_report_count(void) { return 0; }
 
 #endif /* CONFIG_KASAN */
 
+#if defined(CONFIG_KASAN) && defined(CONFIG_KASAN_STACK)
+struct task_struct;
+/* Clear the red zones a stack's old frames left: it is run afresh. */
+void kasan_unpoison_task_stack(struct task_struct *task);
+/* Clear those below @watermark on its stack (they are dead). */
+void kasan_unpoison_task_stack_below(const void *watermark);
+/* __fault_longjmp() to @watermark: also the stack it leaves, if another. */
+void kasan_unpoison_stack_jump(const void *watermark);
+#else
+static inline void kasan_unpoison_task_stack(struct task_struct *task) {}
+#endif
+
 /* No tags in the generic mode: pointers are what they are. */
 static inline void *kasan_reset_tag(const void *addr)
 {
 	return (void *)addr;
 }
-
-/* Stack instrumentation is not built (irqlab's stacks are vmalloc'ed). */
-static inline void kasan_unpoison_task_stack(struct task_struct *task) {}
 
 /*
  * 5.15 calls the page hooks kasan_alloc_pages()/kasan_free_pages() only in

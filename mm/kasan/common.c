@@ -17,6 +17,7 @@
  * metadata inside poisoned slots.
  */
 #include <linux/kernel.h>
+#include <linux/irqflags.h>
 #include <linux/kasan.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -41,6 +42,66 @@ void __kasan_unpoison_pages(struct page *page, unsigned int order, bool init)
 {
 	kasan_unpoison(page_address(page), PAGE_SIZE << order, init);
 }
+
+/* ------------------------------------------------------------- stacks */
+
+#ifdef CONFIG_KASAN_STACK
+/*
+ * A stack about to be run from its top again (an AP's idle task at the
+ * next online) still carries the red zones of the frames it was left
+ * with; the new frames write their own, but memory that no instrumented
+ * frame describes (pt_regs pushed by the entry code, callee-saved
+ * registers, uninstrumented callers) would read as poisoned.
+ */
+void kasan_unpoison_task_stack(struct task_struct *task)
+{
+	kasan_unpoison(task->stack, task->stack_size, false);
+}
+
+/*
+ * Everything below @watermark on its stack is dead.  Linux finds the base
+ * by aligning down to THREAD_SIZE; irqlab's boot and entry-area stacks are
+ * not aligned, so the base comes from the stack table instead (whose
+ * answer lives in a per-CPU buffer: read it with IRQs off, which also
+ * keeps preempt_enable() from scheduling on the way out of a trap).
+ */
+void kasan_unpoison_task_stack_below(const void *watermark)
+{
+	unsigned long w = (unsigned long)watermark, begin = 0, flags;
+	const struct stack_info *si;
+
+	local_irq_save(flags);
+	si = stack_lookup(w - 1);
+	if (si && w > si->begin && w <= si->end)
+		begin = si->begin;
+	local_irq_restore(flags);
+	if (begin)
+		kasan_unpoison((void *)begin, w - begin, false);
+}
+
+/*
+ * __fault_longjmp() to @watermark: the frames it abandons are those
+ * below the target on its stack and, when the jump leaves another stack
+ * (a #DF caught on its IST stack), all of that one.
+ */
+void kasan_unpoison_stack_jump(const void *watermark)
+{
+	unsigned long w = (unsigned long)watermark, sp, begin = 0, end = 0, flags;
+	const struct stack_info *si;
+
+	asm volatile("movq %%rsp, %0" : "=r"(sp));
+	local_irq_save(flags);
+	si = stack_lookup(sp);
+	if (si && !(w > si->begin && w <= si->end)) {
+		begin = si->begin;
+		end = si->end;
+	}
+	local_irq_restore(flags);
+	if (begin)
+		kasan_unpoison((void *)begin, end - begin, false);
+	kasan_unpoison_task_stack_below(watermark);
+}
+#endif
 
 /* ------------------------------------------------------------- tracks */
 

@@ -136,19 +136,43 @@ void __asan_report_store_n_noabort(unsigned long addr, size_t size)
 	kasan_report(addr, size, true, _RET_IP_);
 }
 
-/* Stack instrumentation is off (lib/Kconfig.kasan): nothing to unpoison. */
+/*
+ * Before a call to a noreturn function.  As in Linux, nothing: the places
+ * that abandon frames unpoison what they abandon themselves
+ * (__fault_longjmp(), the idle task at CPU online).
+ */
 void __asan_handle_no_return(void)
 {
 }
 
+/*
+ * An alloca()/VLA area of @size bytes at @addr (aligned to the red zone
+ * size): a left red zone below it, its last granule partial if need be,
+ * and a right red zone from the end of its last granule up to the next
+ * red-zone boundary plus one more red zone.
+ */
 void __asan_alloca_poison(unsigned long addr, size_t size);
 void __asan_alloca_poison(unsigned long addr, size_t size)
 {
+	size_t whole = round_down(size, KASAN_GRANULE_SIZE);
+	size_t granules = round_up(size, KASAN_GRANULE_SIZE);
+	size_t right = round_up(size, KASAN_ALLOCA_REDZONE_SIZE) - granules +
+		       KASAN_ALLOCA_REDZONE_SIZE;
+
+	WARN_ON(!IS_ALIGNED(addr, KASAN_ALLOCA_REDZONE_SIZE));
+	kasan_poison((void *)(addr - KASAN_ALLOCA_REDZONE_SIZE), KASAN_ALLOCA_REDZONE_SIZE,
+		     KASAN_ALLOCA_LEFT, false);
+	kasan_unpoison((void *)(addr + whole), size - whole, false);
+	kasan_poison((void *)(addr + granules), right, KASAN_ALLOCA_RIGHT, false);
 }
 
+/* The frame's alloca areas, [stack_top, stack_bottom), are gone. */
 void __asan_allocas_unpoison(const void *stack_top, const void *stack_bottom);
 void __asan_allocas_unpoison(const void *stack_top, const void *stack_bottom)
 {
+	if (!stack_top || stack_top > stack_bottom)
+		return;
+	kasan_unpoison(stack_top, stack_bottom - stack_top, false);
 }
 
 /* ------------------------------------------------------------ globals */

@@ -29,13 +29,17 @@
 #define KASAN_GLOBAL_REDZONE	0xF9	/* after a global variable */
 #define KASAN_VMALLOC_INVALID	0xF8	/* unmapped part of a vmalloc area */
 
-/* Written by the compiler's stack instrumentation (not built here). */
+/* Written by the compiler's stack instrumentation (KASAN_STACK). */
 #define KASAN_STACK_LEFT	0xF1
 #define KASAN_STACK_MID		0xF2
 #define KASAN_STACK_RIGHT	0xF3
 #define KASAN_STACK_PARTIAL	0xF4
 #define KASAN_ALLOCA_LEFT	0xCA
 #define KASAN_ALLOCA_RIGHT	0xCB
+/* alloca() red zones are this wide (the compiler aligns the areas so). */
+#define KASAN_ALLOCA_REDZONE_SIZE	32
+/* What the compiler stores at the base of each instrumented frame. */
+#define KASAN_CURRENT_STACK_FRAME_MAGIC	0x41B58AB3
 
 /* The shadow dump in a report: rows of 16 shadow bytes, 2 above and below. */
 #define META_BYTES_PER_ROW	16
@@ -111,6 +115,12 @@ bool kasan_check_range(unsigned long addr, size_t size, bool write,
 extern unsigned long kasan_reports;
 void *kasan_find_first_bad_addr(void *addr, size_t size);
 const char *kasan_get_bug_type(struct kasan_access_info *info);
+#ifdef CONFIG_KASAN_STACK
+/* The frame and its variables, for an address on the current task's stack. */
+void kasan_print_address_stack_frame(const void *addr);
+#else
+static inline void kasan_print_address_stack_frame(const void *addr) {}
+#endif
 void kasan_report_invalid_free(void *object, unsigned long ip);
 struct page *kasan_addr_to_page(const void *addr);
 

@@ -116,6 +116,13 @@ static bool kernel_image_addr(const void *addr)
 	return addr >= (void *)_text && addr < (void *)_end;
 }
 
+static bool boot_stack_addr(const void *addr)
+{
+	extern char boot_stack_bottom[], boot_stack_top[];
+
+	return addr >= (void *)boot_stack_bottom && addr < (void *)boot_stack_top;
+}
+
 struct page *kasan_addr_to_page(const void *addr)
 {
 	if (virt_addr_valid(addr))
@@ -137,7 +144,8 @@ static void print_address_description(const void *addr)
 		kasan_print_slab_object(cache, object, addr);
 		pr_err("\n");
 	}
-	if (kernel_image_addr(addr)) {
+	/* Not the boot stack, CPU 0's idle stack (Linux's init_task_stack_addr()). */
+	if (kernel_image_addr(addr) && !boot_stack_addr(addr)) {
 		char sym[KSYM_SYMBOL_LEN];
 
 		sprint_symbol(sym, (unsigned long)addr);
@@ -148,6 +156,7 @@ static void print_address_description(const void *addr)
 		pr_err("The buggy address belongs to the page:\n");
 		dump_page(page, "kasan: bad access detected");
 	}
+	kasan_print_address_stack_frame(addr);
 }
 
 /* Column of the caret under the shadow byte of @addr in its row. */

@@ -208,6 +208,17 @@ startup_64:
 	movl	%eax, %gs
 	movabsq	$boot_stack_top, %rsp
 	xorl	%ebp, %ebp			/* terminates frame-pointer backtraces */
+#ifdef CONFIG_KASAN
+	/*
+	 * The shadow must be mapped before the first instrumented prologue
+	 * writes to it (Linux calls this first thing in head64.c).
+	 */
+	pushq	%rdi
+	pushq	%rsi
+	call	kasan_early_init
+	popq	%rsi
+	popq	%rdi
+#endif
 	call	x86_64_start_kernel
 7:	cli
 	hlt

@@ -53,8 +53,10 @@ static const struct stack_info *cea_stack_info(unsigned long addr, bool want_gua
 }
 
 /*
- * The current task's kernel stack (vmalloc'd, so the page below it is a
- * guard: the vmalloc area leaves an unmapped page after every mapping).
+ * The current task's kernel stack.  With VMAP_STACK it is vmalloc'd, so
+ * the page below it is a guard (the vmalloc area leaves an unmapped page
+ * after every mapping); without (KASAN) the page below is somebody
+ * else's memory, and there is no guard to name.
  */
 static DEFINE_PER_CPU(struct stack_info, task_info);
 static DEFINE_PER_CPU(char [40], task_name);
@@ -68,6 +70,8 @@ static const struct stack_info *task_stack_info(unsigned long addr, bool want_gu
 
 	if (!p || !p->stack || is_idle_task(p))
 		return NULL;	/* idle stacks are the boot and entry-area stacks */
+	if (want_guard && !IS_ENABLED(CONFIG_VMAP_STACK))
+		return NULL;
 	lo = (unsigned long)p->stack;
 	hi = lo + p->stack_size;
 	if (want_guard ? (addr < lo - PAGE_SIZE || addr >= lo) : (addr < lo || addr >= hi))

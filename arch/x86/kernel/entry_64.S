@@ -92,6 +92,19 @@ __fault_setjmp:
 
 	.globl	__fault_longjmp
 __fault_longjmp:
+#ifdef CONFIG_KASAN_STACK
+	/*
+	 * The frames jumped over keep their red zones in the shadow, where
+	 * the entry code's pt_regs and other frames would later find them.
+	 * %rbx and %r12 are reloaded from the buffer below: free to use.
+	 */
+	movq	%rdi, %rbx
+	movl	%esi, %r12d
+	movq	48(%rdi), %rdi
+	call	kasan_unpoison_stack_jump
+	movq	%rbx, %rdi
+	movl	%r12d, %esi
+#endif
 	movl	%esi, %eax
 	movq	0(%rdi), %rbx
 	movq	8(%rdi), %rbp

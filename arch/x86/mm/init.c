@@ -18,6 +18,7 @@
 #include <asm/processor.h>
 #include <asm/sections.h>
 #include <asm/segment.h>
+#include <asm/kasan.h>
 
 u64 __supported_pte_mask = ~0ULL;
 u64 *init_top_pgt;
@@ -291,6 +292,8 @@ void paging_init(void)
 			map_direct_range(start, r->base + r->size);
 	}
 	map_kernel_image();
+	/* Instrumented prologues write the shadow of their frames from here on too. */
+	kasan_map_early_shadow(init_top_pgt);
 	write_cr3(__pa(init_top_pgt));
 	write_cr4(read_cr4() | X86_CR4_PGE);
 	pr_info("paging: direct map %lu x 1G, %lu x 2M, %lu x 4K; NX %s; kernel text RX, rodata R, data RW+NX\n",

@@ -16,10 +16,21 @@
 					 (0xffff800000000000UL >> KASAN_SHADOW_SCALE_SHIFT))
 #define KASAN_SHADOW_END		(KASAN_SHADOW_START + (1UL << (47 - KASAN_SHADOW_SCALE_SHIFT)))
 
+#ifndef __ASSEMBLY__
+#include <linux/types.h>
+
+#ifdef CONFIG_KASAN
 /*
- * No kasan_early_init(): Linux maps the early zero shadow from head64.c
- * because inline checks and stack instrumentation touch the shadow from
- * the first C instruction; irqlab's outline checks wait for kasan_init().
+ * The early shadow, before any instrumented C code runs (head.S calls
+ * it, as Linux's x86_64_start_kernel() in head64.c): the stack
+ * instrumentation writes the shadow of every frame it sets up.
  */
+void kasan_early_init(void);
+/* paging_init(): give the new top-level table the early shadow too. */
+void kasan_map_early_shadow(u64 *pgd);
+#else
+static inline void kasan_map_early_shadow(u64 *pgd) {}
+#endif
+#endif
 
 #endif /* _ASM_X86_KASAN_H */

@@ -5,7 +5,8 @@
 #define TIF_NEED_RESCHED	3
 #define TIF_NEED_RESCHED_LAZY	9	/* PREEMPT_LAZY: honoured at the tick */
 
-#define THREAD_SIZE		(16 * 1024)
+#define THREAD_SIZE_ORDER	2
+#define THREAD_SIZE		(4096 << THREAD_SIZE_ORDER)
 
 #ifndef __ASSEMBLY__
 struct thread_info {
