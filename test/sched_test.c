@@ -781,11 +781,41 @@ struct spread {
 	struct task_struct *waiter;
 };
 
+/* Balancing passes of every CPU but 0 when the hogs were started. */
+static unsigned int spread_passes0[CONFIG_NR_CPUS];
+#define SPREAD_PASSES	8
+
+static unsigned int lb_passes(int cpu)
+{
+	struct sched_domain *sd = &cpu_rq(cpu)->sd;
+
+	return READ_ONCE(sd->lb_count[CPU_IDLE]) + READ_ONCE(sd->lb_count[CPU_NOT_IDLE]) +
+	       READ_ONCE(sd->lb_count[CPU_NEWLY_IDLE]);
+}
+
+/* Each of the other CPUs has had SPREAD_PASSES chances to pull. */
+static bool spread_passes_done(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu && lb_passes(cpu) - spread_passes0[cpu] < SPREAD_PASSES)
+			return false;
+	return true;
+}
+
 static int spread_fn(void *data)
 {
 	struct spread *s = data;
 
-	while (ktime_get_ns() < s->sample_at)
+	/*
+	 * Not before the time, and not before the balancer had its
+	 * passes: under plain TCG the host may leave another vCPU unrun
+	 * for much of the 450 ms, and it cannot pull meanwhile (10 s more
+	 * at most: a balancer that never runs is what this case catches).
+	 */
+	while (ktime_get_ns() < s->sample_at ||
+	       (!spread_passes_done() && ktime_get_ns() < s->sample_at + 10 * NSEC_PER_SEC))
 		cond_resched();
 	/* Mid-run: at the end, finishing hogs leave CPUs idle to pull the rest. */
 	s->sample_cpu = smp_processor_id();
@@ -807,9 +837,12 @@ static void fair_load_balance_spreads(struct ktest *t)
 	struct spread s[2 * CONFIG_NR_CPUS];
 	struct task_struct *p[2 * CONFIG_NR_CPUS];
 	u64 until;
+	int c;
 
 	if (n < 2)
 		ktest_skip(t, "needs 2 CPUs");
+	for_each_online_cpu(c)
+		spread_passes0[c] = lb_passes(c);
 	until = ktime_get_ns() + 600 * NSEC_PER_MSEC;
 	for (int i = 0; i < 2 * n; i++) {
 		s[i] = (struct spread){ .sample_at = until - 150 * NSEC_PER_MSEC,
@@ -825,8 +858,9 @@ static void fair_load_balance_spreads(struct ktest *t)
 		wait_flag(&s[i].done);
 		per_cpu_count[s[i].sample_cpu]++;
 	}
-	for (int c = 0; c < n; c++) {
-		ktest_info(t, "CPU %d: %d hogs 450 ms in", c, per_cpu_count[c]);
+	for (c = 0; c < n; c++) {
+		ktest_info(t, "CPU %d: %d hogs 450 ms in, %u balancing passes", c,
+			   per_cpu_count[c], lb_passes(c) - spread_passes0[c]);
 		maxc = max(maxc, per_cpu_count[c]);
 	}
 	/*
