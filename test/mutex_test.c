@@ -468,6 +468,8 @@ static void __maybe_unused mutex_handoff_to_starving_waiter(struct ktest *t)
 
 /* ------------------------------------------------- sleeping and spinning */
 
+#ifndef CONFIG_PREEMPT_RT	/* the !RT mutex: its OSQ, its wait_list */
+
 /*
  * The owner runs on CPU 1 for @busy_us holding the mutex, then sleeps
  * for @sleep_ms still holding it.  A SCHED_FIFO waiter on CPU 0 shares
@@ -691,6 +693,8 @@ static void __maybe_unused mutex_spinning_stops_when_owner_sleeps(struct ktest *
 	KTEST_EXPECT_TRUE(t, ow.waiter_slept_while_held);
 	KTEST_EXPECT_GE(t, ow.waiter_nvcsw, 1);
 }
+
+#endif /* !CONFIG_PREEMPT_RT */
 
 /* ------------------------------------------------------------ might_sleep */
 
