@@ -27,6 +27,7 @@
 #include <linux/errno.h>
 #include <linux/atomic.h>
 #include <asm/processor.h>
+#include <asm/hardirq.h>
 
 #ifdef CONFIG_PREEMPT_RT
 #define LT_RT		true
@@ -204,6 +205,24 @@ static void lt_check_context(bool spins, bool irqs_off, bool bh)
 #endif
 	if (bh && !in_softirq())
 		lt_add(&lt_bad_context, 1);
+}
+
+/*
+ * Spin until *@flag is set, or @cpu has taken @ticks timer interrupts,
+ * or @ms have passed; says whether the flag was set.  Interrupts @cpu
+ * had to run to take measure what it could do meanwhile: under plain
+ * TCG the host can leave a vCPU (or a whole guest) unrun for longer
+ * than any time bound, never for interrupts it has taken.
+ */
+static bool lt_spin_until_ticks(volatile bool *flag, int cpu, unsigned long ticks, u64 ms)
+{
+	unsigned long t0 = READ_ONCE(per_cpu(irq_stat, cpu).apic_timer_irqs);
+	u64 end = ktime_get_ns() + ms * 1000000;
+
+	while (!READ_ONCE(*flag) && ktime_get_ns() < end &&
+	       READ_ONCE(per_cpu(irq_stat, cpu).apic_timer_irqs) - t0 < ticks)
+		cpu_relax();
+	return READ_ONCE(*flag);
 }
 
 /* Spin until *@flag is set or @ms have passed; says which. */
@@ -534,8 +553,9 @@ static void rwlock_readers_share_writers_exclude(struct ktest *t)
  * takes the lock and stays until a reader on CPU 1 has got in too, by
  * read_trylock() and then by read_lock().  A lock that shuts readers out
  * of each other fails the trylock, and leaves the read_lock() spinning
- * until the first reader gives up waiting for it (10 s: only a broken
- * lock, or a vCPU the host did not run for that long, gets there).
+ * until the first reader gives up waiting for it: after 20 timer
+ * interrupts of the second reader's CPU, which a host stall cannot
+ * bring about (a 10 s bound could: seen at locking-smp2, load 33).
  */
 static struct {
 	volatile bool a_in, b_tried, b_in, b_out, a_out;
@@ -548,8 +568,12 @@ static int rws_first_fn(void *data)
 	read_lock(&lt_rwlock);
 	lt_max(&rws.most_inside, lt_add(&rw.readers, 1));
 	smp_store_release(&rws.a_in, true);
-	/* The second reader's trylock and read_lock both happen now. */
-	if (!lt_spin_until(&rws.b_in, 10000))
+	/*
+	 * The second reader's trylock and read_lock both happen now: its
+	 * CPU gets 20 ticks for them, which a lock that shuts it out
+	 * spends spinning (60 s at most, should it take none).
+	 */
+	if (!lt_spin_until_ticks(&rws.b_in, 1, 20, 60000))
 		rws.a_gave_up = true;
 	lt_add(&rw.readers, -1);
 	read_unlock(&lt_rwlock);

@@ -489,8 +489,13 @@ static struct owner_ctx {
 	bool background;
 } ow;
 
-/* How long the owner waits for the waiter to get where the case needs it. */
-#define OW_WAIT_NS	(10 * NSEC_PER_SEC)
+/*
+ * How long the owner waits at most for the waiter to get where the case
+ * needs it, should the waiter's CPU take no timer interrupts meanwhile
+ * (those bound the wait: OW_WAITER_TICKS).  Long: under plain TCG on a
+ * loaded host a whole guest can go unrun for tens of seconds.
+ */
+#define OW_WAIT_NS	(60 * NSEC_PER_SEC)
 /* Background loops that show the waiter left its CPU to others. */
 #define OW_BG_LOOPS	1000
 
@@ -552,10 +557,12 @@ static int owner_fn(void *data)
 		 * has gone to sleep (spinning broken), whenever the host
 		 * gets its vCPU there.
 		 */
+		unsigned long ticks = ow_waiter_cpu_ticks();
+
 		preempt_disable();
 		end = ktime_get_ns() + OW_WAIT_NS;
 		while (!osq_is_locked(&ow.m.osq) && !ow_waiter_queued() &&
-		       ktime_get_ns() < end)
+		       ow_waiter_cpu_ticks() - ticks < OW_WAITER_TICKS && ktime_get_ns() < end)
 			cpu_relax();
 		udelay(ow.busy_us);
 		if (!ow.sleep_ms) {

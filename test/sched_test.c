@@ -811,11 +811,11 @@ static int spread_fn(void *data)
 	/*
 	 * Not before the time, and not before the balancer had its
 	 * passes: under plain TCG the host may leave another vCPU unrun
-	 * for much of the 450 ms, and it cannot pull meanwhile (10 s more
+	 * for much of the 450 ms, and it cannot pull meanwhile (60 s more
 	 * at most: a balancer that never runs is what this case catches).
 	 */
 	while (ktime_get_ns() < s->sample_at ||
-	       (!spread_passes_done() && ktime_get_ns() < s->sample_at + 10 * NSEC_PER_SEC))
+	       (!spread_passes_done() && ktime_get_ns() < s->sample_at + 60 * NSEC_PER_SEC))
 		cond_resched();
 	/* Mid-run: at the end, finishing hogs leave CPUs idle to pull the rest. */
 	s->sample_cpu = smp_processor_id();
