@@ -225,16 +225,6 @@ static bool lt_spin_until_ticks(volatile bool *flag, int cpu, unsigned long tick
 	return READ_ONCE(*flag);
 }
 
-/* Spin until *@flag is set or @ms have passed; says which. */
-static bool lt_spin_until(volatile bool *flag, u64 ms)
-{
-	u64 end = ktime_get_ns() + ms * 1000000;
-
-	while (!READ_ONCE(*flag) && ktime_get_ns() < end)
-		cpu_relax();
-	return READ_ONCE(*flag);
-}
-
 /* --------------------------------------------------- exclusive locks */
 
 static struct {
@@ -655,6 +645,15 @@ static enum hrtimer_restart rwi_timer_fn(struct hrtimer *timer)
 	WRITE_ONCE(rwi.irq_done, in_hardirq() != 0);
 	read_unlock(&rwi_lock);
 	return HRTIMER_NORESTART;
+}
+
+static bool lt_spin_until(volatile bool *flag, u64 ms)
+{
+	u64 end = ktime_get_ns() + ms * 1000000;
+
+	while (!READ_ONCE(*flag) && ktime_get_ns() < end)
+		cpu_relax();
+	return READ_ONCE(*flag);
 }
 
 static void rwlock_irq_reader_passes_waiting_writer(struct ktest *t)
