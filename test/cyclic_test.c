@@ -410,7 +410,13 @@ static void cyclic_threshold_stops_all(struct ktest *t)
 		   (unsigned long long)r->threads[1].thread.count,
 		   r->threads[1].broke ? " (broke)" : "");
 	KTEST_EXPECT_TRUE(t, r->break_thread != NULL);
-	KTEST_EXPECT_TRUE(t, r->threads[1].broke);
+	/*
+	 * T:1 crosses the threshold whenever it is still running at the
+	 * hog's burst; only a break of T:0 before that (host noise under
+	 * TCG: seen at 62 and 98 ms at load 33) stops it first.
+	 */
+	if (!r->threads[1].broke)
+		KTEST_EXPECT_TRUE(t, r->threads[0].broke);
 	for (unsigned int i = 0; i < 2; i++) {
 		if (r->threads[i].broke)
 			continue;

@@ -100,7 +100,7 @@ static bool edf_order_round(struct ktest *t, const u64 *rel, u64 *woken_dl)
 	/* ktest runs on CPU 0: local wakeups, all three queued before any runs. */
 	for (int i = 0; i < 3; i++) {
 		p[i] = ktest_kthread(order_fn, (void *)(long)(i + 1), "edf", 0, SCHED_NORMAL, 0);
-		if (!p[i] || set_dl(p[i], 30 * MS, rel[i], rel[i])) {
+		if (!p[i] || set_dl(p[i], rel[i] / 10, rel[i], rel[i])) {
 			KTEST_EXPECT_TRUE(t, false);
 			return true;
 		}
@@ -124,17 +124,22 @@ static bool edf_order_round(struct ktest *t, const u64 *rel, u64 *woken_dl)
 /* Of deadline tasks woken together, the earliest absolute deadline runs first. */
 static void edf_order(struct ktest *t)
 {
-	/* Far apart: a host stall between two wakeups must not reorder them. */
-	static const u64 rel[3] = { 300 * MS, 100 * MS, 200 * MS };
+	/*
+	 * Far apart: a host stall between two wakeups must not reorder them.
+	 * Budgets of a tenth (0.55 of a CPU in all): a task is throttled
+	 * before it ran only by a host stall of over 100 ms charged to it
+	 * (30 ms budgets were, at load 6).
+	 */
+	static const u64 rel[3] = { 3000 * MS, 1000 * MS, 2000 * MS };
 	u64 woken_dl[4];
 	int round = 0;
 
 	while (!edf_order_round(t, rel, woken_dl) && ++round < 3)
 		ktest_info(t, "a task was throttled before it ran (host stall): again");
 	KTEST_ASSERT_EQ(t, order_len, 3);
-	KTEST_EXPECT_EQ(t, order_log[0], 2);	/* 100 ms */
-	KTEST_EXPECT_EQ(t, order_log[1], 3);	/* 200 ms */
-	KTEST_EXPECT_EQ(t, order_log[2], 1);	/* 300 ms */
+	KTEST_EXPECT_EQ(t, order_log[0], 2);	/* 1 s */
+	KTEST_EXPECT_EQ(t, order_log[1], 3);	/* 2 s */
+	KTEST_EXPECT_EQ(t, order_log[2], 1);	/* 3 s */
 }
 
 /* ---------------------------------------------------------------- throttling */
@@ -234,8 +239,15 @@ static void overrun_throttled(struct ktest *t)
 		   "%u jobs, %u missed (%s)", (unsigned long long)(hog.runtime / 1000),
 		   hog.instances, (unsigned long long)(bound / 1000), nb.jobs, nb.misses,
 		   ktest_clock_mode());
-	/* Replenished period after period, never left running. */
-	KTEST_EXPECT_GE(t, hog.instances, 3);
+	/*
+	 * Never left running: the neighbour, whose deadlines are later,
+	 * got its jobs.  Replenished period after period is checked under
+	 * exact time only: a host stall charged to the hog is a deficit of
+	 * that many periods' budgets, and CBS then rightly pushes its next
+	 * replenishment past the neighbour's last job (seen: 156 ms of
+	 * hog CPU in 2 instances at deadline-smp4, load 33).
+	 */
+	KTEST_EXPECT_GE(t, hog.instances, 1);
 	if (!ktest_exact_time)
 		KTEST_EXPECT_EQ(t, nb.jobs, OVR_JOBS);
 	if (ktest_exact_time) {

@@ -83,10 +83,12 @@ static void hwlat_sample_window(const struct hwlat_params *p, struct hwlat_sampl
 	u64 start, t1, t2, o, last_t2 = 0, inner = 0, outer = 0, n = 0;
 	unsigned long nmi0 = this_cpu_read(irq_stat.__nmi_count);
 	unsigned int count = 0;
+	bool measure_next;
 
 	s->injected = false;
 	start = rdtsc_ordered();
 	do {
+		measure_next = false;
 		t1 = rdtsc_ordered();
 		if (unlikely(t1 - start >= inject_at) && !p->inject_outer) {
 			ndelay(p->inject_ns);
@@ -102,18 +104,21 @@ static void hwlat_sample_window(const struct hwlat_params *p, struct hwlat_sampl
 			inner = t2 - t1;
 		if (t2 - t1 > thresh || o > thresh)
 			count++;
-		/*
-		 * Between this iteration and the next, so only while there is
-		 * a next one: a host stall can carry a window past its end
-		 * before it got here, and then nothing is injected.
-		 */
-		if (unlikely(t2 - start >= inject_at) && p->inject_outer && t2 - start < width) {
+		/* Between this iteration and the next, which measures it. */
+		if (unlikely(t2 - start >= inject_at) && p->inject_outer) {
 			ndelay(p->inject_ns);
 			inject_at = ~0ULL;
 			s->injected = true;
+			measure_next = true;
 		}
 		last_t2 = t2;
-	} while (t2 - start < width);
+		/*
+		 * A stretch still to inject, or one the next iteration has to
+		 * measure, carries the window past its width: under plain TCG
+		 * a host stall between two iterations can jump past both the
+		 * middle and the end (seen: four windows in a row at load 25).
+		 */
+	} while (t2 - start < width || inject_at != ~0ULL || measure_next);
 
 	s->cpu = smp_processor_id();
 	s->inner_ns = cycles_to_ns(inner);

@@ -87,12 +87,7 @@ static void hwlat_outer_gap_found(struct ktest *t)
 {
 	struct hwlat_result *r = hwlat_t_run(t, 1, HWLAT_T_INJECT_NS, true);
 
-	/* A host stall (TCG) ran the window out before the hook: again. */
-	for (int again = 0; again < 3 && !r->samples[r->nr_samples - 1].injected; again++) {
-		ktest_info(t, "the window ended before the stretch was injected: again");
-		hwlat_free(r);
-		r = hwlat_t_run(t, 1, HWLAT_T_INJECT_NS, true);
-	}
+	/* The window goes on until the stretch is in and measured (hwlat.c). */
 	KTEST_EXPECT_TRUE(t, r->samples[r->nr_samples - 1].injected);
 	hwlat_t_expect_injected(t, r, true);
 	hwlat_free(r);

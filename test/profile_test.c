@@ -68,6 +68,15 @@ static int profile_spinner_fn(void *arg)
 	} else {
 		profile_test_spin(s->end);
 	}
+	/*
+	 * Until this CPU has been sampled once (60 s more at most): under
+	 * plain TCG the host may not run this vCPU until the others have
+	 * spun their time, and then the spin ends as it starts.  Under
+	 * icount the spin above always has its samples.
+	 */
+	while (!profile_cpu_samples(raw_smp_processor_id()) &&
+	       ktime_get_ns() < s->end + 60 * NSEC_PER_SEC)
+		profile_test_spin(ktime_get_ns() + 100000);
 	complete(&s->done);
 	return 0;
 }

@@ -248,6 +248,7 @@ struct ts_race {
 	struct ts_obj *slot[RACE_SLOTS];
 	unsigned long round;		/* writer rounds completed */
 	volatile bool stop, reader_done, writer_done;
+	volatile bool inside;		/* the reader holds an object */
 	unsigned long sections, spanning, bad_magic, bad_page;
 	u64 bad_value;
 	long nulls;
@@ -300,6 +301,13 @@ static int race_writer(void *arg)
 	struct ts_race *r = arg;
 
 	for (unsigned long round = 0; round < RACE_ROUNDS; round++) {
+		/*
+		 * Start the round once the reader holds an object (100 ms
+		 * at most): that a section spans a round must not depend on
+		 * the host running the reader's vCPU just then.
+		 */
+		for (int ms = 0; ms < 100 && !smp_load_acquire(&r->inside); ms++)
+			msleep(1);
 		race_round(r, round);
 		smp_store_release(&r->round, round + 1);
 		/* Let the reader take a pointer; on one CPU this preempts it. */
@@ -324,6 +332,7 @@ static void race_section(struct ts_race *r, int i)
 	r0 = smp_load_acquire(&r->round);
 	o = rcu_dereference(r->slot[i]);
 	if (o) {
+		smp_store_release(&r->inside, true);
 		for (int k = 0; k < RACE_SPIN_MAX; k++) {
 			u64 m = READ_ONCE(o->magic);
 
@@ -343,6 +352,7 @@ static void race_section(struct ts_race *r, int i)
 			r->bad_value = READ_ONCE(o->magic);
 		}
 		r->spanning += READ_ONCE(r->round) != r0;
+		WRITE_ONCE(r->inside, false);
 	}
 	rcu_read_unlock();
 	r->sections++;

@@ -13,6 +13,7 @@
 #include <linux/smp.h>
 #include <linux/swait.h>
 #include <linux/hrtimer.h>
+#include <linux/ktime.h>
 #include <asm/apic.h>
 #include <asm/irq_vectors.h>
 
@@ -60,13 +61,21 @@ static void wait_finished(int n)
 static void start_waiters(struct waiter *w, int n, int (*fn)(void *))
 {
 	struct task_struct *p[4];
+	u64 end;
 
 	go = false;
 	finished = 0;
 	for (int i = 0; i < n; i++)
 		p[i] = kthread_run(fn, &w[i], "waiter");
+	/*
+	 * A bound in guest time, not in yields: a waiter on another vCPU
+	 * that the host does not run for a while takes that long to get to
+	 * sleep, however fast this CPU yields (then the case would wake it
+	 * before it slept and it would not sleep at all).
+	 */
+	end = ktime_get_ns() + 10 * NSEC_PER_SEC;
 	for (int i = 0; i < n; i++)
-		for (int tries = 0; tries < 100000; tries++) {
+		while (ktime_get_ns() < end) {
 			/* Asleep on the queue: the state is set after queueing. */
 			if (p[i] && READ_ONCE(p[i]->__state) == TASK_UNINTERRUPTIBLE &&
 			    !READ_ONCE(p[i]->on_rq))
