@@ -73,6 +73,16 @@ static int lt_add(int *p, int v)
 	return __atomic_add_fetch(p, v, __ATOMIC_SEQ_CST);
 }
 
+/* Spin until *@flag is set or @ms have passed; the flag's final value. */
+static bool lt_spin_until(volatile bool *flag, u64 ms)
+{
+	u64 end = ktime_get_ns() + ms * 1000000;
+
+	while (!READ_ONCE(*flag) && ktime_get_ns() < end)
+		cpu_relax();
+	return READ_ONCE(*flag);
+}
+
 static void lt_max(int *p, int v)
 {
 	int old = __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -545,15 +555,6 @@ static enum hrtimer_restart rwi_timer_fn(struct hrtimer *timer)
 	WRITE_ONCE(rwi.irq_done, in_hardirq() != 0);
 	read_unlock(&rwi_lock);
 	return HRTIMER_NORESTART;
-}
-
-static bool lt_spin_until(volatile bool *flag, u64 ms)
-{
-	u64 end = ktime_get_ns() + ms * 1000000;
-
-	while (!READ_ONCE(*flag) && ktime_get_ns() < end)
-		cpu_relax();
-	return READ_ONCE(*flag);
 }
 
 static void rwlock_irq_reader_passes_waiting_writer(struct ktest *t)
