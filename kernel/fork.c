@@ -193,9 +193,14 @@ bool kthread_is_per_cpu(struct task_struct *p)
 	return (p->flags & PF_KTHREAD) && READ_ONCE(p->kthread_per_cpu);
 }
 
+bool __kthread_should_park(struct task_struct *k)
+{
+	return READ_ONCE(k->should_park);
+}
+
 bool kthread_should_park(void)
 {
-	return READ_ONCE(current->should_park);
+	return __kthread_should_park(current);
 }
 
 void kthread_parkme(void)

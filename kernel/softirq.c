@@ -86,7 +86,10 @@ static void wakeup_softirqd(void)
 /*
  * Once ksoftirqd is runnable the pending work is its job: running it at
  * irq_exit() or local_bh_enable() as well would starve the tasks that
- * the scheduler means to share the CPU with.  Linux 5.15's rule.
+ * the scheduler means to share the CPU with.  Linux 5.15's rule, with its
+ * exception: a ksoftirqd asked to park (its CPU is going down) is
+ * runnable only to park, and parks before it looks at pending work, so
+ * the work must not wait for it.
  */
 static bool ksoftirqd_running(unsigned long pending)
 {
@@ -94,7 +97,8 @@ static bool ksoftirqd_running(unsigned long pending)
 
 	if (pending & SOFTIRQ_NOW_MASK)
 		return false;
-	return tsk && READ_ONCE(tsk->__state) == TASK_RUNNING;
+	return tsk && READ_ONCE(tsk->__state) == TASK_RUNNING &&
+	       !__kthread_should_park(tsk);
 }
 
 #ifdef CONFIG_PREEMPT_RT
@@ -407,8 +411,9 @@ static int softirq_cpu_dead(unsigned int cpu)
 
 /*
  * ksoftirqd/N stays bound to N, a per-CPU kthread that may run there
- * until N is dead.  (Linux parks it, as an smpboot thread, at
- * CPUHP_AP_SMPBOOT_THREADS; irqlab's core does not park it yet.)
+ * until N is dead; as an smpboot thread (softirq_threads) it is parked
+ * at CPUHP_AP_SMPBOOT_THREADS while N goes down and unparked when N is
+ * back.
  */
 void spawn_ksoftirqd(void)
 {

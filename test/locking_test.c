@@ -75,6 +75,16 @@ static int lt_add(int *p, int v)
 	return __atomic_add_fetch(p, v, __ATOMIC_SEQ_CST);
 }
 
+/* Spin until *@flag is set or @ms have passed; the flag's final value. */
+static bool lt_spin_until(volatile bool *flag, u64 ms)
+{
+	u64 end = ktime_get_ns() + ms * 1000000;
+
+	while (!READ_ONCE(*flag) && ktime_get_ns() < end)
+		cpu_relax();
+	return READ_ONCE(*flag);
+}
+
 static void lt_max(int *p, int v)
 {
 	int old = __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -645,15 +655,6 @@ static enum hrtimer_restart rwi_timer_fn(struct hrtimer *timer)
 	WRITE_ONCE(rwi.irq_done, in_hardirq() != 0);
 	read_unlock(&rwi_lock);
 	return HRTIMER_NORESTART;
-}
-
-static bool lt_spin_until(volatile bool *flag, u64 ms)
-{
-	u64 end = ktime_get_ns() + ms * 1000000;
-
-	while (!READ_ONCE(*flag) && ktime_get_ns() < end)
-		cpu_relax();
-	return READ_ONCE(*flag);
 }
 
 static void rwlock_irq_reader_passes_waiting_writer(struct ktest *t)
@@ -1353,12 +1354,90 @@ static void bench_uncontended(struct ktest *t)
 	      (void)read_seqretry(&bench_seq, seq));
 }
 
+/*
+ * Under a hypervisor a contended raw_spinlock_t is taken test-and-set
+ * (Linux 5.15's virt_spin_lock()), so a waiter whose CPU stops running
+ * mid-wait - a vCPU the host descheduled - holds no place in line: once
+ * the holder lets go, anyone may take the lock.  A fair (ticket) lock
+ * would keep it for the stopped waiter and every other CPU would wait for
+ * it.  The stop is made with an IPI whose handler spins until released,
+ * sent once the waiter is inside raw_spin_lock() (it spins there with
+ * interrupts on); a waiter's ticket, if it took one, shows in the word.
+ */
+static DEFINE_RAW_SPINLOCK(vs_lock);
+static struct {
+	volatile bool locking, stopped, release, got;
+} vs;
+
+static void vs_stop_fn(void *unused)
+{
+	WRITE_ONCE(vs.stopped, true);
+	while (!READ_ONCE(vs.release))
+		cpu_relax();
+}
+
+static int vs_waiter_fn(void *unused)
+{
+	WRITE_ONCE(vs.locking, true);
+	raw_spin_lock(&vs_lock);
+	WRITE_ONCE(vs.got, true);
+	raw_spin_unlock(&vs_lock);
+	return 0;
+}
+
+static bool vs_waiter_queued(void)
+{
+	arch_spinlock_t *l = &vs_lock.raw_lock;
+
+	return (u16)(READ_ONCE(l->tail) - READ_ONCE(l->head)) > 1;
+}
+
+static void stopped_spin_waiter_holds_no_place(struct ktest *t)
+{
+	int cpu = smp_processor_id() == 0 ? 1 : 0;
+	bool stolen = false, stopped;
+	struct task_struct *p;
+	u64 end;
+
+	if (num_online_cpus() < 2)
+		ktest_skip(t, "needs a second CPU for the waiter");
+	if (!boot_cpu_data.has_hypervisor)
+		ktest_skip(t, "bare metal: contended spinlocks queue (ticket)");
+	KTEST_EXPECT_TRUE(t, READ_ONCE(virt_spin_lock_key));
+	memset((void *)&vs, 0, sizeof(vs));
+	p = ktest_kthread(vs_waiter_fn, NULL, "vs-waiter", cpu, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, p != NULL);
+
+	raw_spin_lock(&vs_lock);	/* pins us to this CPU too */
+	wake_up_process(p);
+	lt_spin_until(&vs.locking, 5000);
+	/* A queued (ticket) waiter shows at once; a test-and-set one never does. */
+	end = ktime_get_ns() + 50 * NSEC_PER_MSEC;
+	while (!vs_waiter_queued() && ktime_get_ns() < end)
+		cpu_relax();
+	smp_call_function_single(cpu, vs_stop_fn, NULL, 0);
+	stopped = lt_spin_until(&vs.stopped, 5000);
+	raw_spin_unlock(&vs_lock);
+	if (stopped) {
+		stolen = raw_spin_trylock(&vs_lock);
+		if (stolen)
+			raw_spin_unlock(&vs_lock);
+	}
+	WRITE_ONCE(vs.release, true);
+
+	KTEST_EXPECT_TRUE(t, READ_ONCE(vs.locking));
+	KTEST_ASSERT_TRUE(t, stopped);
+	KTEST_EXPECT_TRUE(t, stolen);
+	KTEST_EXPECT_TRUE(t, lt_spin_until(&vs.got, 5000));
+}
+
 static struct ktest_case locking_cases[] = {
 	KTEST_CASE(raw_forms_disable_irqs_and_preemption),
 #ifndef CONFIG_PREEMPT_RT
 	KTEST_CASE(spinning_forms_disable_irqs_and_preemption),
 #endif
 	KTEST_CASE(raw_spinlock_excludes),
+	KTEST_CASE(stopped_spin_waiter_holds_no_place),
 	KTEST_CASE(spinlock_excludes),
 	KTEST_CASE(bit_spin_lock_excludes),
 	KTEST_CASE(rwlock_readers_share_writers_exclude),

@@ -339,6 +339,43 @@ static void runnable_ksoftirqd_gets_the_work(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, seen.in_thread);
 }
 
+/*
+ * A ksoftirqd that kthread_park() has woken (its CPU is going down) is
+ * runnable, but only to park: it parks before it looks at pending work.
+ * So it does not get the work (Linux 5.15's !__kthread_should_park() in
+ * ksoftirqd_running()): local_bh_enable() runs it here and now.  The park
+ * request is set by hand and withdrawn before ksoftirqd can run, which it
+ * cannot while this task is SCHED_FIFO on its CPU.
+ */
+static void parking_ksoftirqd_does_not_get_the_work(struct ktest *t)
+{
+	struct task_struct *k;
+	int runs_here;
+	bool asleep;
+
+	migrate_disable();
+	k = this_cpu_read(ksoftirqd);
+	asleep = k && ksoftirqd_asleep(k);
+	if (!asleep)
+		migrate_enable();
+	KTEST_ASSERT_TRUE(t, asleep);
+	ktest_set_fifo(50);
+	WRITE_ONCE(k->should_park, true);
+	wake_up_process(k);
+	local_bh_disable();
+	raise_softirq(TEST_SOFTIRQ);
+	local_bh_enable();
+	runs_here = READ_ONCE(seen.runs);
+	WRITE_ONCE(k->should_park, false);
+	ktest_set_fifo(0);
+	migrate_enable();
+	for (int i = 0; i < 100000 && !READ_ONCE(seen.runs); i++)
+		yield();
+	KTEST_EXPECT_EQ(t, runs_here, 1);
+	KTEST_ASSERT_EQ(t, seen.runs, 1);
+	KTEST_EXPECT_TRUE(t, seen.ctx[0] == current);
+}
+
 static struct ktest_case softirq_cases[] = {
 	KTEST_CASE(raised_in_irq_runs_on_same_cpu),
 	KTEST_CASE(bh_disabled_defers),
@@ -346,6 +383,7 @@ static struct ktest_case softirq_cases[] = {
 	KTEST_CASE(bh_sections_serialise_per_cpu),
 	KTEST_CASE(restart_stops_on_need_resched),
 	KTEST_CASE(runnable_ksoftirqd_gets_the_work),
+	KTEST_CASE(parking_ksoftirqd_does_not_get_the_work),
 	{}
 };
 

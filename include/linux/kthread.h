@@ -36,6 +36,8 @@ void kthread_set_per_cpu(struct task_struct *p, int cpu);
 void kthread_park(struct task_struct *k);
 void kthread_unpark(struct task_struct *k);
 bool kthread_should_park(void);
+/* Has kthread_park() asked @k to park (it may not have parked yet)? */
+bool __kthread_should_park(struct task_struct *k);
 void kthread_parkme(void);
 bool kthread_is_per_cpu(struct task_struct *p);
 int kthread_stop(struct task_struct *k);

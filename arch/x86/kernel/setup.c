@@ -14,6 +14,7 @@
 #include <asm/page.h>
 #include <asm/processor.h>
 #include <asm/sections.h>
+#include <asm/spinlock.h>
 #include <asm/stacktrace.h>
 #include <asm/traps.h>
 #include <asm/tsc.h>
@@ -76,6 +77,7 @@ __noreturn void x86_64_start_kernel(unsigned long protocol, unsigned long info_p
 	wrmsr(MSR_GS_BASE, 0);
 	serial8250_early_init(0x3f8, 115200);
 	cpu_detect(&boot_cpu_data);
+	native_pv_lock_init();	/* how contended spinlocks wait, before any CPU joins */
 
 	register_stack("boot", (unsigned long)boot_stack_guard,
 		       (unsigned long)boot_stack_bottom, (unsigned long)boot_stack_top);

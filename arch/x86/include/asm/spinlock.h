@@ -6,6 +6,15 @@
  * Ticket spinlock: FIFO fair, one cache line, as Linux's x86 lock was
  * before qspinlock.  tail is the next ticket to hand out, head the ticket
  * now being served; lock takes a ticket with xadd and waits for head.
+ *
+ * Under a hypervisor (CPUID says so) a lock that is not free at once is
+ * taken test-and-set instead, as Linux 5.15's virt_spin_lock() does for
+ * qspinlock: a fair lock hands the lock to the next waiter in line, and a
+ * waiter whose vCPU the host has descheduled then holds up every other
+ * CPU, for as long as the host keeps it off (seconds under TCG on a busy
+ * host).  A test-and-set waiter holds no place in line: whoever runs when
+ * the lock is free takes it.  Both ways use the same word, so the switch
+ * (native_pv_lock_init(), at boot) is safe at any time.
  */
 #include <linux/types.h>
 #include <linux/compiler.h>
@@ -23,10 +32,32 @@ typedef struct {
 
 #define __ARCH_SPIN_LOCK_UNLOCKED	{ { 0 } }
 
+/* Linux's virt_spin_lock_key: on until boot finds no hypervisor. */
+extern bool virt_spin_lock_key;
+void native_pv_lock_init(void);
+
+static __always_inline bool arch_spin_trylock(arch_spinlock_t *lock);
+static __always_inline bool arch_spin_is_locked(arch_spinlock_t *lock);
+
+/* Test-and-test-and-set: watch the word, try only when it looks free. */
+static __always_inline bool virt_spin_lock(arch_spinlock_t *lock)
+{
+	if (!READ_ONCE(virt_spin_lock_key))
+		return false;
+	while (!arch_spin_trylock(lock)) {
+		while (arch_spin_is_locked(lock))
+			cpu_relax();
+	}
+	return true;
+}
+
 static __always_inline void arch_spin_lock(arch_spinlock_t *lock)
 {
-	u16 ticket = __atomic_fetch_add(&lock->tail, 1, __ATOMIC_ACQUIRE);
+	u16 ticket;
 
+	if (virt_spin_lock(lock))
+		return;
+	ticket = __atomic_fetch_add(&lock->tail, 1, __ATOMIC_ACQUIRE);
 	while (__atomic_load_n(&lock->head, __ATOMIC_ACQUIRE) != ticket)
 		cpu_relax();
 }
