@@ -1026,6 +1026,21 @@ static long rcu_torture_sum(long (*counts)[RCU_TORTURE_PIPE_LEN + 1], int from)
 	return sum;
 }
 
+/*
+ * Has every part of the run done something: a read, a second version from
+ * the writer, a grace period (not for the busted flavour), a barrier test?
+ * (Whether it did is judged after the run; this only says when to stop.)
+ */
+static bool rcu_torture_progressed(void)
+{
+	/* Without readers there is nothing to wait for: no read can come. */
+	return (rcu_torture_sum(&rcu_torture_count, 0) || !nrealreaders) &&
+	       rcu_torture_current_version >= 2 &&
+	       (cur_ops == &rcu_busted_ops ||
+		rcutorture_seq_diff(cur_ops->get_gp_seq(), start_gp_seq)) &&
+	       (!barrier_task_started || READ_ONCE(n_barrier_attempts));
+}
+
 /* The run=rcutorture workload: 0 for "End of test: SUCCESS". */
 int rcu_torture_run(void)
 {
@@ -1054,8 +1069,18 @@ int rcu_torture_run(void)
 
 	t0 = ktime_get_ns();
 	ret = rcu_torture_start();
-	if (!ret)
+	if (!ret) {
 		msleep(duration_ms);
+		/*
+		 * irqlab: the readers and the writer run at nice 19, as in
+		 * Linux, and beside a busy load (run=hackbench,rcutorture) they
+		 * may not have run at all yet.  Go on until each has, 60 s at
+		 * most, so that the no-progress check below tells a stuck
+		 * torture test from a starved one.
+		 */
+		for (int i = 0; i < 6000 && !rcu_torture_progressed(); i++)
+			msleep(10);
+	}
 	leaked = rcu_torture_cleanup();
 	ns = ktime_get_ns() - t0;
 
