@@ -18,6 +18,7 @@
 #include <linux/ktime.h>
 #include <linux/printk.h>
 #include <linux/atomic.h>
+#include <asm/irq_vectors.h>
 
 bool boot_timing;
 core_param("boot_timing", boot_timing, bool,
@@ -33,11 +34,18 @@ static struct {
 	int max_cpu;
 } bt;
 
-void __boot_timing_ipi_sent(int cpu)
+/* The IPIs followed: function calls and reschedules. */
+static bool boot_timing_vector(int vector)
+{
+	return vector == CALL_FUNCTION_SINGLE_VECTOR || vector == CALL_FUNCTION_VECTOR ||
+	       vector == RESCHEDULE_VECTOR;
+}
+
+void __boot_timing_ipi_sent(int cpu, int vector)
 {
 	u64 none = 0;
 
-	if ((unsigned int)cpu >= CONFIG_NR_CPUS)
+	if ((unsigned int)cpu >= CONFIG_NR_CPUS || !boot_timing_vector(vector))
 		return;
 	atomic_long_inc(&bt.sent);
 	/* Keep the oldest: a second IPI before the first is handled is one wait. */
@@ -45,13 +53,13 @@ void __boot_timing_ipi_sent(int cpu)
 				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
-void __boot_timing_ipi_sent_allbutself(void)
+void __boot_timing_ipi_sent_allbutself(int vector)
 {
 	int cpu, self = raw_smp_processor_id();
 
 	for_each_online_cpu(cpu)
 		if (cpu != self)
-			__boot_timing_ipi_sent(cpu);
+			__boot_timing_ipi_sent(cpu, vector);
 }
 
 /* In the IPI handler, interrupts off. */

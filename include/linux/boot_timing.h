@@ -14,8 +14,8 @@
 extern bool boot_timing;
 
 void __boot_timing_mark(const char *what, int arg);
-void __boot_timing_ipi_sent(int cpu);
-void __boot_timing_ipi_sent_allbutself(void);
+void __boot_timing_ipi_sent(int cpu, int vector);
+void __boot_timing_ipi_sent_allbutself(int vector);
 void __boot_timing_ipi_received(void);
 
 /* End of a step: print its length and its IPIs' delivery times. */
@@ -25,16 +25,17 @@ static inline void boot_timing_mark(const char *what, int arg)
 		__boot_timing_mark(what, arg);
 }
 
-static inline void boot_timing_ipi_sent(int cpu)
+/* Every IPI sent: one load and branch while boot_timing is off. */
+static inline void boot_timing_ipi_sent(int cpu, int vector)
 {
 	if (unlikely(READ_ONCE(boot_timing)))
-		__boot_timing_ipi_sent(cpu);
+		__boot_timing_ipi_sent(cpu, vector);
 }
 
-static inline void boot_timing_ipi_sent_allbutself(void)
+static inline void boot_timing_ipi_sent_allbutself(int vector)
 {
 	if (unlikely(READ_ONCE(boot_timing)))
-		__boot_timing_ipi_sent_allbutself();
+		__boot_timing_ipi_sent_allbutself(vector);
 }
 
 static inline void boot_timing_ipi_received(void)

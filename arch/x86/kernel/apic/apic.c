@@ -167,19 +167,11 @@ void apic_icr_write(u32 low, u32 apicid)
 	apic_write(APIC_ICR, low);
 }
 
-/* The IPIs boot_timing follows: function calls and reschedules. */
-static bool boot_timing_vector(int vector)
-{
-	return vector == CALL_FUNCTION_SINGLE_VECTOR || vector == CALL_FUNCTION_VECTOR ||
-	       vector == RESCHEDULE_VECTOR;
-}
-
 void apic_send_IPI(int cpu, int vector)
 {
 	unsigned long flags;
 
-	if (boot_timing_vector(vector))
-		boot_timing_ipi_sent(cpu);
+	boot_timing_ipi_sent(cpu, vector);
 	raw_local_irq_save(flags);
 	apic_icr_write(APIC_DM_FIXED | vector, cpu_to_apicid[cpu]);
 	raw_local_irq_restore(flags);
@@ -189,8 +181,7 @@ void apic_send_IPI_allbutself(int vector)
 {
 	unsigned long flags;
 
-	if (boot_timing_vector(vector))
-		boot_timing_ipi_sent_allbutself();
+	boot_timing_ipi_sent_allbutself(vector);
 	raw_local_irq_save(flags);
 	apic_icr_write(APIC_DEST_ALLBUT | APIC_DM_FIXED | vector, 0);
 	raw_local_irq_restore(flags);
