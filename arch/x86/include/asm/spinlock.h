@@ -5,7 +5,8 @@
 /*
  * Ticket spinlock: FIFO fair, one cache line, as Linux's x86 lock was
  * before qspinlock.  tail is the next ticket to hand out, head the ticket
- * now being served; lock takes a ticket with xadd and waits for head.
+ * now being served.  A free lock is taken with one compare-and-exchange;
+ * on contention a waiter takes a ticket with xadd and waits for head.
  *
  * Under a hypervisor (CPUID says so) a lock that is not free at once is
  * taken test-and-set instead, as Linux 5.15's virt_spin_lock() does for
@@ -36,32 +37,10 @@ typedef struct {
 extern bool virt_spin_lock_key;
 void native_pv_lock_init(void);
 
-static __always_inline bool arch_spin_trylock(arch_spinlock_t *lock);
-static __always_inline bool arch_spin_is_locked(arch_spinlock_t *lock);
+/* Only when the lock was not free: queue for a ticket, or test-and-set. */
+void ticket_spin_lock_slowpath(arch_spinlock_t *lock);
 
-/* Test-and-test-and-set: watch the word, try only when it looks free. */
-static __always_inline bool virt_spin_lock(arch_spinlock_t *lock)
-{
-	if (!READ_ONCE(virt_spin_lock_key))
-		return false;
-	while (!arch_spin_trylock(lock)) {
-		while (arch_spin_is_locked(lock))
-			cpu_relax();
-	}
-	return true;
-}
-
-static __always_inline void arch_spin_lock(arch_spinlock_t *lock)
-{
-	u16 ticket;
-
-	if (virt_spin_lock(lock))
-		return;
-	ticket = __atomic_fetch_add(&lock->tail, 1, __ATOMIC_ACQUIRE);
-	while (__atomic_load_n(&lock->head, __ATOMIC_ACQUIRE) != ticket)
-		cpu_relax();
-}
-
+/* Free means nobody holds it and nobody waits: head caught up with tail. */
 static __always_inline bool arch_spin_trylock(arch_spinlock_t *lock)
 {
 	u32 old = READ_ONCE(lock->val);
@@ -72,6 +51,18 @@ static __always_inline bool arch_spin_trylock(arch_spinlock_t *lock)
 	new = old + (1U << 16);
 	return __atomic_compare_exchange_n(&lock->val, &old, new, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+/*
+ * One compare-and-exchange when the lock is free, the same for both ways
+ * of waiting; which way is decided only on contention, out of line, as
+ * queued_spin_lock() leaves virt_spin_lock() to its slow path.
+ */
+static __always_inline void arch_spin_lock(arch_spinlock_t *lock)
+{
+	if (likely(arch_spin_trylock(lock)))
+		return;
+	ticket_spin_lock_slowpath(lock);
 }
 
 static __always_inline void arch_spin_unlock(arch_spinlock_t *lock)
