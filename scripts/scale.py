@@ -237,8 +237,9 @@ def render(cpu_rows, ram_rows, cpu_mem, tolerance, config, tcg_thread="single",
     if cpu_rows:
         out += [f"vCPUs axis: `{config}`, q35, {cpu_mem} RAM, command line `{CMDLINE}`. "
                 "boot (M insns): icount, every vCPU's guest instructions until the "
-                "mem_used record (one clock for all vCPUs: the kernel's work, not a "
-                "parallel time; repeatable to ~0.1%); memory columns from that boot. "
+                "mem_used record (one clock for all vCPUs: the kernel's work summed over "
+                "its CPUs, not a parallel time; host load does not change it); memory "
+                "columns from that boot. "
                 f"boot (ms, TCG): plain TCG, {threads}, the host's wall time (noise "
                 "included; the fastest of " + str((meta or {}).get("tcg_runs", "?")) + " boots). CPU 0 alone: the same TCG boot with `maxcpus=1`, the "
                 "other vCPUs present in QEMU but never started.", ""]
