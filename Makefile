@@ -551,7 +551,7 @@ help:
 	@echo '  make soak             RT+lockdep and RT+KASAN soaks side by side (SOAK_MIN=60 minutes)'
 	@echo '  make fault-scale      10^6 allocations at 1% injected failures, both SLUB ports'
 	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
-	@echo '  make scale    boot time and kernel memory against vCPUs and RAM (SCALE_CPUS, SCALE_RAM)'
+	@echo '  make scale    boot cost and kernel memory against vCPUs and RAM (SCALE_CPUS, SCALE_RAM, SCALE_DOCS=1)'
 	@echo '  make ktrace-paths     the traced alloc+free path of default, legacy, rt (KTRACE_OUT=file)'
 	@echo '  make figures          rewrite the generated figure blocks of the docs (FIGURES="...")'
 	@echo '  make check-figures    rerun the icount figure blocks; fail naming every stale value'
