@@ -126,9 +126,33 @@ def boot(kernel, smp, mem, icount, log, timeout, tcg_thread="single", extra=""):
     return read_log(log)
 
 
+# A phase of fixed guest work (the same at every vCPU count): from the first
+# line to the second, by printk timestamp (mm/mm_init.c: the memory map's
+# initialisation, 16 MiB of struct pages at 1 GiB).
+PHASE = ("Early memory node ranges", "mm: memory map:")
+STAMP_RE = re.compile(r"^\[\s*(\d+)\.(\d{6})\] (.*)$")
+
+
+def phase_ns(lines):
+    """ns between the PHASE lines' printk timestamps; None when one is missing."""
+    at = {}
+    for line in lines:
+        m = STAMP_RE.match(line)
+        if not m:
+            continue
+        for i, text in enumerate(PHASE):
+            if i not in at and m.group(3).startswith(text):
+                at[i] = int(m.group(1)) * 10**9 + int(m.group(2)) * 1000
+    return at[1] - at[0] if len(at) == 2 and at[1] >= at[0] else None
+
+
 def read_log(log):
+    """The boot's mem_used record, with "phase_ns" (PHASE's length) added."""
     with open(log, errors="replace") as f:
-        return mem_used(f.read().splitlines(), os.path.basename(log))
+        lines = f.read().splitlines()
+    rec = dict(mem_used(lines, os.path.basename(log)))
+    rec["phase_ns"] = phase_ns(lines)
+    return rec
 
 
 def growth(values):
@@ -153,13 +177,18 @@ def ms(ns):
     return "-" if ns is None else f"{ns / 1e6:.0f}"
 
 
+def phase_m(ns):
+    return "-" if ns is None else f"{ns / 1e6:.1f}"
+
+
 def table(axis, rows, tolerance):
     """Markdown table of one axis; rows are (label, rec, extra): extra holds the
     vCPU axis's TCG wall times ("tcg_ns", "idle_ns"), None on the RAM axis."""
     cpus = axis == "cpus"
     head = ["vCPUs" if cpus else "RAM", "boot (M insns, icount)", "growth"]
     if cpus:
-        head += ["boot (ms, TCG)", "growth", "CPU 0 alone (ms, TCG)", "growth"]
+        head += ["boot (ms, TCG)", "growth", "CPU 0 alone (ms, TCG)", "growth",
+                 "memory-map init: M insns / ms TCG / ms CPU 0 alone"]
     head += ["kernel holds (KiB)", "growth", "memory map", "per-CPU", "page tables",
              "slab", "other", "IPIs"]
     gb = growth([r["boot_ns"] for _, r, _ in rows])
@@ -173,7 +202,9 @@ def table(axis, rows, tolerance):
         if cpus:
             x = x or {}
             cells += [ms(x.get("tcg_ns")), fmt_growth(gt[i], tolerance),
-                      ms(x.get("idle_ns")), fmt_growth(gi[i], tolerance)]
+                      ms(x.get("idle_ns")), fmt_growth(gi[i], tolerance),
+                      " / ".join((phase_m(r.get("phase_ns")), ms(x.get("tcg_phase_ns")),
+                                  ms(x.get("idle_phase_ns"))))]
         cells += [str(r["used_kb"]), fmt_growth(gu[i], tolerance), str(r["memmap_kb"]),
                   str(r["percpu_kb"]), str(r["pgtable_kb"]), str(r["slab_kb"]),
                   str(other_kb(r)), str(r["ipis"]) if isinstance(r.get("ipis"), int) else "-"]
@@ -189,6 +220,19 @@ def series(axis, rows):
         out += [("TCG wall time", [(x or {}).get("tcg_ns") for _, _, x in rows]),
                 ("CPU 0 alone, TCG wall time", [(x or {}).get("idle_ns") for _, _, x in rows])]
     return out
+
+
+def phase_note(prev, cur):
+    """The fixed-work phase over one step: its guest instructions and its wall times."""
+    (_, ra, xa), (_, rb, xb) = prev, cur
+    xa, xb = xa or {}, xb or {}
+    vals = (ra.get("phase_ns"), rb.get("phase_ns"), xa.get("tcg_phase_ns"),
+            xb.get("tcg_phase_ns"), xa.get("idle_phase_ns"), xb.get("idle_phase_ns"))
+    if None in vals:
+        return ""
+    return (f"; the memory-map init, {vals[0] / 1e6:.1f} -> {vals[1] / 1e6:.1f} M guest "
+            f"instructions, took {vals[2] / 1e6:.0f} -> {vals[3] / 1e6:.0f} ms "
+            f"({vals[4] / 1e6:.0f} -> {vals[5] / 1e6:.0f} ms with CPU 0 alone)")
 
 
 def worse_than_linear(axis, rows, tolerance):
@@ -218,6 +262,7 @@ def judged_steps(axis, rows, tolerance):
                     b = cols["CPU 0 alone, TCG wall time"][i]
                     why += (f"; a 1-CPU boot with the same vCPUs present grew "
                             f"x{idle:.2f} ({a / 1e6:.0f} -> {b / 1e6:.0f} ms)")
+                why += phase_note(rows[i - 1], rows[i])
                 out.append((f"{step}: {why}", True))
             elif what == "CPU 0 alone, TCG wall time":
                 out.append((f"{step}: QEMU's: the guest ran the same 1-CPU boot", True))
@@ -242,7 +287,9 @@ def render(cpu_rows, ram_rows, cpu_mem, tolerance, config, tcg_thread="single",
                 "columns from that boot. "
                 f"boot (ms, TCG): plain TCG, {threads}, the host's wall time (noise "
                 "included; the fastest of " + str((meta or {}).get("tcg_runs", "?")) + " boots). CPU 0 alone: the same TCG boot with `maxcpus=1`, the "
-                "other vCPUs present in QEMU but never started.", ""]
+                "other vCPUs present in QEMU but never started. memory-map init: the "
+                f"phase from `{PHASE[0]}` to `{PHASE[1]}` (printk timestamps), CPU 0's "
+                "fixed work, in each of the three boots.", ""]
         out += table("cpus", cpu_rows, tolerance) + [""]
         if idle_icount:
             n, rec = idle_icount
@@ -409,8 +456,10 @@ def main(argv):
     for n in cpus:
         rec = got.get(("cpus", n, "icount"))
         if rec:
-            extra = {"tcg_ns": (got.get(("cpus", n, "tcg")) or {}).get("boot_ns"),
-                     "idle_ns": (got.get(("cpus", n, "idle")) or {}).get("boot_ns")}
+            tcg, idle = got.get(("cpus", n, "tcg")) or {}, got.get(("cpus", n, "idle")) or {}
+            extra = {"tcg_ns": tcg.get("boot_ns"), "idle_ns": idle.get("boot_ns"),
+                     "tcg_phase_ns": tcg.get("phase_ns"),
+                     "idle_phase_ns": idle.get("phase_ns")}
             cpu_rows.append((label_of("cpus", n), rec, extra))
     for m in ram:
         if ("ram", m, "icount") in got:

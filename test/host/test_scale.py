@@ -81,6 +81,33 @@ class GrowthTest(unittest.TestCase):
         self.assertIn("| 2 | 50.0 | x1.00 | 300 | x3.00 ! | - |  |", t[3])
 
 
+class PhaseTest(unittest.TestCase):
+    def test_phase_from_printk_stamps(self):
+        lines = ["[    0.100000] smp: Brought up 2 CPUs",
+                 "[    0.178226] Early memory node ranges",
+                 "[    0.178600]   node   0: [mem 0x0-0x1]",
+                 "[    0.462290] mm: memory map: 262144 struct pages (16384K) at 0x0",
+                 "[    0.500000] Early memory node ranges"]
+        self.assertEqual(scale.phase_ns(lines), 284064000)
+        self.assertIsNone(scale.phase_ns(lines[:3]))
+        self.assertIsNone(scale.phase_ns(["Early memory node ranges",
+                                          "mm: memory map: 1 struct pages"]))
+
+    def test_phase_in_the_explanation(self):
+        def row(n, insns, tcg, idle, phase):
+            r = dict(mem(cpus=n, boot_ns=insns), phase_ns=phase[0])
+            return (str(n), r, {"tcg_ns": tcg, "idle_ns": idle, "tcg_phase_ns": phase[1],
+                                "idle_phase_ns": phase[2]})
+        rows = [row(32, 100, 600, 400, (23_400_000, 267_000_000, 254_000_000)),
+                row(64, 160, 1400, 700, (23_600_000, 830_000_000, 485_000_000))]
+        (line, explained), = scale.judged_steps("vCPUs", rows, 1.05)
+        self.assertTrue(explained)
+        self.assertTrue(line.endswith("; the memory-map init, 23.4 -> 23.6 M guest "
+                                      "instructions, took 267 -> 830 ms (254 -> 485 ms "
+                                      "with CPU 0 alone)"), line)
+        self.assertIn("| 23.6 / 830 / 485 |", scale.table("cpus", rows, 1.05)[3])
+
+
 class JudgeTest(unittest.TestCase):
     """Whose a worse-than-linear step is: read from the figures, never assumed."""
 
