@@ -11,6 +11,9 @@
 #include <linux/kallsyms.h>
 #include <linux/sched.h>
 #include <linux/trace_irqsoff.h>
+#include <linux/smp.h>
+#include <linux/ktime.h>
+#include "rt_migrate.h"
 
 #ifdef CONFIG_TRACE_IRQSOFF
 
@@ -36,6 +39,9 @@ static const struct opener linux_openers[] = {
 	{ "do_task_dead", "set_special_state(): raw_spin_lock_irqsave(&current->pi_lock)" },
 	{ "kthread_exit", "do_task_dead()'s set_special_state() inlined: pi_lock irqsave" },
 	{ "cpu_stopper_thread", "raw_spin_lock_irq(&stopper->lock) to take the next work" },
+	{ "cpu_stop_queue_work", "raw_spin_lock_irqsave(&stopper->lock) to queue the work" },
+	{ "migration_cpu_stop", "local_irq_save() before pi_lock and the rq lock" },
+	{ "__set_cpus_allowed_ptr", "task_rq_lock(): raw_spin_lock_irqsave(&p->pi_lock)" },
 	{ "__smp_call_function_many", "the local call of smp_call_function_many_cond() runs IRQ-off" },
 	{ "sched_ttwu_pending", "rq_lock_irqsave() to activate queued wakeups" },
 	{ "load_balance", "SCHED_SOFTIRQ / newidle: rq_lock_irqsave(busiest) over detach_tasks() and attach_tasks()" },
@@ -147,6 +153,9 @@ static void check_opener(unsigned long ip, const struct lat_func_total *tot, voi
 	const char *name = kallsyms_lookup(ip - 1, &size, &off);
 
 	c->windows += windows;
+	/* The whole table, for the log: who opened how many windows. */
+	ktest_info(c->t, "opener %s: %llu window(s)", name ? name : "?",
+		   (unsigned long long)windows);
 	if (name && find_opener(name))
 		return;
 	c->bad++;
@@ -176,8 +185,66 @@ static void hackbench_opens_only_linux_windows(struct ktest *t)
 	KTEST_EXPECT_EQ(t, latency_tracer_func(LAT_IRQSOFF, "migrate_enable").windows, 0);
 }
 
+/* The tracer over rt_migrate's loops only, not the tasks' setup. */
+struct rt_push_trace {
+	struct opener_check c;
+	unsigned int mask, worst;
+	u64 thr, fine;
+};
+
+static void rt_push_trace_hook(void *arg, bool begin)
+{
+	struct rt_push_trace *tr = arg;
+
+	if (begin) {
+		latency_tracer_get(&tr->mask, &tr->thr, &tr->fine, &tr->worst);
+		latency_tracer_set(tr->mask | (1u << LAT_IRQSOFF), 0, tr->fine, tr->worst);
+		latency_tracer_reset();
+		return;
+	}
+	latency_tracer_for_each_opener(LAT_IRQSOFF, check_opener, &tr->c);
+	latency_tracer_set(tr->mask, tr->thr, tr->fine, tr->worst);
+}
+
+/*
+ * RT push and pull: one more FIFO task than CPUs, released together every
+ * loop (rt_migrate's engine), so switches to an RT task find others
+ * waiting behind it and queue a push, and a CPU dropping out of RT pulls.
+ * Linux runs those balance callbacks inside the switch's own IRQ-off
+ * section (finish_lock_switch()); a push that took the rq lock again
+ * after the switch had turned IRQs on opened a window of its own
+ * (rt_balance_after_unlock(), 9-11 windows per CPU here).
+ */
+static void rt_push_opens_only_linux_windows(struct ktest *t)
+{
+	unsigned int n = num_online_cpus() + 1;
+	struct rt_push_trace tr = { .c = { .t = t } };
+	struct rt_migrate_params p = {
+		.tasks = n, .prio = 2, .loops = 8,
+		.run_ns = 2 * NSEC_PER_MSEC,
+		.interval_ns = 4 * NSEC_PER_MSEC * n,
+		/* only the openers are checked here, not the placement */
+		.maxerr_ns = NSEC_PER_SEC,
+		.loops_hook = rt_push_trace_hook,
+		.hook_arg = &tr,
+	};
+	struct rt_migrate_result *r;
+
+	if (n < 3)
+		ktest_skip(t, "needs 2 CPUs");
+	r = rt_migrate_measure(&p);
+	KTEST_ASSERT_TRUE(t, r != NULL);
+	KTEST_EXPECT_FALSE(t, r->failed);
+	rt_migrate_free(r);
+	ktest_info(t, "%llu IRQ-off windows, %u opened where Linux opens none",
+		   (unsigned long long)tr.c.windows, tr.c.bad);
+	/* The tracer saw the loops at all: the check is not vacuous. */
+	KTEST_EXPECT_GT(t, tr.c.windows, 50);
+}
+
 static struct ktest_case irqsoff_openers_cases[] = {
 	KTEST_CASE(hackbench_opens_only_linux_windows),
+	KTEST_CASE(rt_push_opens_only_linux_windows),
 	{}
 };
 

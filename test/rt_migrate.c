@@ -416,6 +416,8 @@ struct rt_migrate_result *rt_migrate_measure(const struct rt_migrate_params *p)
 	for (unsigned int i = 0; i < p->tasks; i++)
 		wake_up_process(r->tasks[i].task);
 	msleep(10);
+	if (p->loops_hook)
+		p->loops_hook(p->hook_arg, true);
 	for (unsigned int l = 0; l < p->loops; l++) {
 		for (unsigned int i = 0; i < p->tasks; i++)
 			WRITE_ONCE(r->tasks[i].phase, RTM_WAITING);
@@ -429,6 +431,8 @@ struct rt_migrate_result *rt_migrate_measure(const struct rt_migrate_params *p)
 		usleep_range(p->interval_ns / NSEC_PER_USEC, p->interval_ns / NSEC_PER_USEC);
 		rtm_wait_remaining(r);
 	}
+	if (p->loops_hook)
+		p->loops_hook(p->hook_arg, false);
 	ktest_set_fifo(0);
 
 	for (unsigned int i = 0; i < p->tasks; i++) {

@@ -22,6 +22,13 @@ struct rt_migrate_params {
 	 * on its CPU: what a scheduler that failed to preempt would do.
 	 */
 	bool stall;
+	/*
+	 * Tests: called by the releaser with @begin true once every task is
+	 * up, before the first loop, and false after the last loop, before
+	 * the tasks go: what runs between is the loops alone.
+	 */
+	void (*loops_hook)(void *arg, bool begin);
+	void *hook_arg;
 };
 
 /*

@@ -83,6 +83,7 @@ struct sched_rt_entity {
 	unsigned int time_slice;
 	unsigned short on_rq;
 	unsigned short on_list;
+	unsigned short pushable;	/* counted in rq->rt.rt_nr_pushable */
 };
 
 /*

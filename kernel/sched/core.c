@@ -72,8 +72,10 @@ void double_rq_unlock(struct rq *rq1, struct rq *rq2)
 
 bool double_lock_balance(struct rq *this_rq, struct rq *busiest)
 {
-	if (raw_spin_trylock(&busiest->__lock))
+	if (raw_spin_trylock(&busiest->__lock)) {
+		rq_pin_lock(busiest);
 		return false;
+	}
 	if (busiest < this_rq) {
 		raw_spin_rq_unlock(this_rq);
 		raw_spin_rq_lock(busiest);
@@ -100,6 +102,70 @@ void sched_report_bug(const char *fmt, ...)
 	atomic_inc(&sched_bug_count);
 	printk(KERN_ERR "%s", buf);
 	dump_stack();
+}
+
+/* ------------------------------------------------------------ balance callbacks */
+
+/* Run the callbacks of @head, which is off the rq's list; rq locked. */
+static void do_balance_callbacks(struct rq *rq, struct callback_head *head)
+{
+	void (*func)(struct rq *rq);
+	struct callback_head *next;
+
+	lockdep_assert_rq_held(rq);
+	while (head) {
+		func = (void (*)(struct rq *))head->func;
+		next = head->next;
+		/* Unlinked first: the callback may queue itself again. */
+		head->next = NULL;
+		head = next;
+		func(rq);
+	}
+}
+
+/*
+ * Take the queued callbacks off @rq.  @split: they will run in another
+ * lock section (__sched_setscheduler()); balance_push then stays queued,
+ * or a __schedule() on the dying CPU in between would not push.  (5.15
+ * takes it off too; later kernels keep it, as here.)
+ */
+static struct callback_head *__splice_balance_callbacks(struct rq *rq, bool split)
+{
+	struct callback_head *head = rq->balance_callback;
+
+	if (likely(!head))
+		return NULL;
+	lockdep_assert_rq_held(rq);
+	if (split && head == &balance_push_callback)
+		return NULL;
+	rq->balance_callback = NULL;
+	return head;
+}
+
+struct callback_head *splice_balance_callbacks(struct rq *rq)
+{
+	return __splice_balance_callbacks(rq, true);
+}
+
+/* The end of a lock section that may have queued callbacks: run them now. */
+void __balance_callbacks(struct rq *rq)
+{
+	do_balance_callbacks(rq, __splice_balance_callbacks(rq, false));
+}
+
+/*
+ * Callbacks spliced off an earlier lock section: the one place the lock
+ * is taken again for them, as Linux does in __sched_setscheduler().
+ */
+void balance_callbacks(struct rq *rq, struct callback_head *head)
+{
+	unsigned long flags;
+
+	if (unlikely(head)) {
+		raw_spin_rq_lock_irqsave(rq, flags);
+		do_balance_callbacks(rq, head);
+		raw_spin_rq_unlock_irqrestore(rq, flags);
+	}
 }
 
 void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
@@ -252,7 +318,7 @@ void sched_ttwu_pending(void)
 	if (!list)
 		return;
 	list = llist_reverse_order(list);
-	raw_spin_lock_irqsave(&rq->__lock, flags);
+	raw_spin_rq_lock_irqsave(rq, flags);
 	update_rq_clock(rq);
 	while (list) {
 		struct task_struct *p = llist_entry(list, struct task_struct, wake_entry);
@@ -260,8 +326,7 @@ void sched_ttwu_pending(void)
 		list = list->next;
 		ttwu_do_activate(rq, p, p->sched_remote_wakeup ? WF_MIGRATED : 0);
 	}
-	raw_spin_unlock_irqrestore(&rq->__lock, flags);
-	balance_after_unlock(rq);
+	raw_spin_rq_unlock_irqrestore(rq, flags);
 }
 
 void scheduler_ipi(void)
@@ -310,11 +375,10 @@ static void ttwu_queue(struct task_struct *task, int cpu, int wake_flags)
 
 	if (ttwu_queue_wakelist(task, cpu, wake_flags))
 		return;
-	raw_spin_lock_irqsave(&rq->__lock, flags);
+	raw_spin_rq_lock_irqsave(rq, flags);
 	update_rq_clock(rq);
 	ttwu_do_activate(rq, task, wake_flags);
-	raw_spin_unlock_irqrestore(&rq->__lock, flags);
-	balance_after_unlock(rq);
+	raw_spin_rq_unlock_irqrestore(rq, flags);
 }
 
 /*
@@ -460,8 +524,10 @@ void wake_up_new_task(struct task_struct *p)
 		p->sched_class->task_fork(p);
 	activate_task(rq, p, ENQUEUE_NOCLOCK);
 	check_preempt_curr(rq, p, WF_FORK);
+	/* As a wakeup: an RT or deadline child that waits here is pushed now. */
+	if (p->sched_class->task_woken)
+		p->sched_class->task_woken(rq, p);
 	task_rq_unlock(rq, p, flags);
-	balance_after_unlock(rq);
 }
 
 /* ------------------------------------------------------------ switching */
@@ -518,11 +584,14 @@ static void finish_task_switch(struct task_struct *prev)
 	spin_acquire(&rq->__lock.dep_map, 0, 0, _THIS_IP_);
 	/* After this store @prev may run elsewhere (ttwu waits for it). */
 	smp_store_release(&prev->on_cpu, 0);
+	/*
+	 * Linux's finish_lock_switch(): the push/pull the pick queued (and
+	 * balance_push) run inside the IRQ-off section of the switch, with
+	 * @prev already pushable.
+	 */
+	__balance_callbacks(rq);
 	raw_spin_rq_unlock(rq);
 	local_irq_enable();
-	balance_after_unlock(rq);
-	if (unlikely(rq->balance_push))
-		balance_push(rq);
 	if (prev_state == TASK_DEAD) {
 		/* Off every CPU for good: the class lets go of it (dl bandwidth). */
 		if (prev->sched_class->task_dead)
@@ -609,12 +678,10 @@ static void __schedule(unsigned int sched_mode)
 		migrate_disable_switch(rq, prev);
 		context_switch(rq, prev, next);
 	} else {
+		/* pick_next_task() may have queued push/pull work even so. */
+		__balance_callbacks(rq);
 		raw_spin_rq_unlock(rq);
 		local_irq_enable();
-		/* pick_next_task() may have queued push/pull work even so. */
-		balance_after_unlock(rq);
-		if (unlikely(rq->balance_push))
-			balance_push(rq);
 	}
 }
 
@@ -819,9 +886,9 @@ void cpu_rq_set_online(int cpu)
 	struct rq *rq = cpu_rq(cpu);
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&rq->__lock, flags);
+	raw_spin_rq_lock_irqsave(rq, flags);
 	set_rq_online(rq);
-	raw_spin_unlock_irqrestore(&rq->__lock, flags);
+	raw_spin_rq_unlock_irqrestore(rq, flags);
 }
 
 void init_cpumask_of(void);

@@ -571,6 +571,7 @@ static void update_dl_entity(struct sched_dl_entity *dl_se)
 }
 
 static enum hrtimer_restart dl_task_timer(struct hrtimer *timer);
+static int push_dl_task(struct rq *rq);
 static enum hrtimer_restart inactive_task_timer(struct hrtimer *timer);
 
 /*
@@ -830,12 +831,15 @@ static enum hrtimer_restart dl_task_timer(struct hrtimer *timer)
 	} else {
 		resched_curr(rq);
 	}
-	/* Queued again behind an earlier one: another CPU may run it now. */
+	/*
+	 * Queued again behind an earlier one: another CPU may run it now.
+	 * Pushed here, under the lock, as Linux does (the lock may be
+	 * dropped and taken again on the way, which nothing here minds).
+	 */
 	if (has_pushable_dl_tasks(rq))
-		rq->dl_push_pending = true;
+		push_dl_task(rq);
 unlock:
 	task_rq_unlock(rq, p, flags);
-	balance_after_unlock(rq);
 	put_task_struct(p);
 	return HRTIMER_NORESTART;
 }
@@ -906,16 +910,23 @@ static void check_preempt_curr_dl(struct rq *rq, struct task_struct *p, int flag
 		check_preempt_equal_dl(rq, p);
 }
 
-/* The balance callbacks of Linux's deadline_queue_push/pull_task(). */
+static DEFINE_PER_CPU(struct callback_head, dl_push_head);
+static DEFINE_PER_CPU(struct callback_head, dl_pull_head);
+
+static void push_dl_tasks(struct rq *rq);
+static void pull_dl_task(struct rq *this_rq);
+
+/* Push or pull at the end of this rq lock section (a balance callback). */
 static inline void deadline_queue_push_tasks(struct rq *rq)
 {
-	if (has_pushable_dl_tasks(rq))
-		rq->dl_push_pending = true;
+	if (!has_pushable_dl_tasks(rq))
+		return;
+	queue_balance_callback(rq, &per_cpu(dl_push_head, rq->cpu), push_dl_tasks);
 }
 
 static inline void deadline_queue_pull_task(struct rq *rq)
 {
-	rq->dl_pull_pending = true;
+	queue_balance_callback(rq, &per_cpu(dl_pull_head, rq->cpu), pull_dl_task);
 }
 
 static void set_next_task_dl(struct rq *rq, struct task_struct *p, bool first)
@@ -1267,37 +1278,15 @@ static int balance_dl(struct rq *rq, struct task_struct *prev)
 
 /*
  * Woken behind a running deadline task it does not preempt (or that
- * cannot move): no reschedule is coming here, push it now.
+ * cannot move): no reschedule is coming here, push it now, under the
+ * wakeup's rq lock.
  */
 static void task_woken_dl(struct rq *rq, struct task_struct *p)
 {
 	if (!task_running(rq, p) && !test_tsk_need_resched(rq->curr) &&
 	    p->nr_cpus_allowed > 1 && dl_task(rq->curr) &&
 	    (rq->curr->nr_cpus_allowed < 2 || !dl_entity_preempt(&p->dl, &rq->curr->dl)))
-		rq->dl_push_pending = true;
-}
-
-/*
- * The balance callbacks (Linux's queue_balance_callback()): run after
- * the caller dropped the rq lock, since they take other rq locks.
- */
-void dl_balance_after_unlock(struct rq *rq)
-{
-	unsigned long flags;
-
-	if (!READ_ONCE(rq->dl_push_pending) && !READ_ONCE(rq->dl_pull_pending))
-		return;
-	raw_spin_lock_irqsave(&rq->__lock, flags);
-	if (rq->dl_pull_pending) {
-		rq->dl_pull_pending = false;
-		if (rq->online)
-			pull_dl_task(rq);
-	}
-	if (rq->dl_push_pending) {
-		rq->dl_push_pending = false;
 		push_dl_tasks(rq);
-	}
-	raw_spin_unlock_irqrestore(&rq->__lock, flags);
 }
 
 /* @rq's CPU came online: it may take deadline work from now on. */
@@ -1370,9 +1359,9 @@ cleared:
 	cancel_dl_timer(p);
 	p->dl.dl_throttled = 0;
 	p->dl.dl_yielded = 0;
-	/* No deadline work left here: look for some once the lock is dropped. */
+	/* No deadline work left here: look for some at the end of this section. */
 	if (task_on_rq_queued(p) && !rq->dl.dl_nr_running)
-		rq->dl_pull_pending = true;
+		deadline_queue_pull_task(rq);
 }
 
 static void switched_to_dl(struct rq *rq, struct task_struct *p)
@@ -1387,7 +1376,7 @@ static void switched_to_dl(struct rq *rq, struct task_struct *p)
 	}
 	if (task_current(rq, p))
 		return;
-	/* It may overload this CPU: push someone off once the lock is dropped. */
+	/* It may overload this CPU: push someone off at the end of this section. */
 	if (p->nr_cpus_allowed > 1 && rq->dl.overloaded)
 		deadline_queue_push_tasks(rq);
 	if (dl_task(rq->curr))

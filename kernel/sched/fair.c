@@ -612,7 +612,7 @@ redo:
 		/* One batch per hold of busiest's lock, until detach_tasks() is done. */
 		do {
 			env.flags &= ~LBF_NEED_BREAK;
-			raw_spin_lock_irqsave(&busiest->__lock, flags);
+			raw_spin_rq_lock_irqsave(busiest, flags);
 			update_rq_clock(busiest);
 			batch = detach_tasks(&env);
 			/*

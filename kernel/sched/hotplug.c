@@ -4,9 +4,9 @@
  *
  * Going down, sched_cpu_deactivate() (CPUHP_AP_ACTIVE, in the cpuhp
  * thread) takes the CPU out of the active mask, so no wakeup or affinity
- * change places a task there any more, and turns on balance_push: from
- * then on every context switch on the CPU to a task that may leave has
- * the stopper move it to a fallback CPU.  A migrate_disable()d task may
+ * change places a task there any more, and installs balance_push as the
+ * rq's balance callback: from then on every context switch on the CPU to
+ * a task that may leave has the stopper move it to a fallback CPU.  A migrate_disable()d task may
  * not leave: it runs on until its section ends and is pushed at its next
  * switch.  sched_cpu_wait_empty() (CPUHP_AP_SCHED_WAIT_EMPTY) sleeps
  * until only the cpuhp thread is left and nothing is pinned; by the time
@@ -82,17 +82,32 @@ static int __balance_push_cpu_stop(void *arg)
 	return 0;
 }
 
+static void balance_push(struct rq *rq);
+
 /*
- * After a context switch on a CPU going down (rq->balance_push), in the
- * context of the task switched to, preemption off.  Linux runs this as a
- * balance callback under the rq lock; irqlab runs it just after the
- * switch has dropped the lock, which opens no window Linux lacks (the
- * stopper is queued either way and preempts at once).
+ * The balance callback of a CPU going down, Linux's: installed by
+ * balance_push_set() and left in place by every run, so that it runs at
+ * the end of every switch on the CPU (and every __schedule() that keeps
+ * the task) until the CPU is active again; no other callback is queued
+ * meanwhile.
  */
-void balance_push(struct rq *rq)
+struct callback_head balance_push_callback = {
+	.next = NULL,
+	.func = (void (*)(struct callback_head *))balance_push,
+};
+
+/*
+ * After a context switch on a CPU going down, in the context of the task
+ * switched to, with the rq lock held and IRQs off (finish_task_switch()
+ * or __schedule()'s no-switch path).
+ */
+static void balance_push(struct rq *rq)
 {
 	struct task_struct *push_task = rq->curr;
 
+	lockdep_assert_rq_held(rq);
+	/* Stay installed until balance_push_set(cpu, false). */
+	rq->balance_callback = &balance_push_callback;
 	if (rq != this_rq() || cpu_active(rq->cpu))
 		return;
 	/*
@@ -102,14 +117,28 @@ void balance_push(struct rq *rq)
 	if (is_per_cpu_kthread(push_task) || is_migration_disabled(push_task)) {
 		struct task_struct *waiter = READ_ONCE(rq->hotplug_wait);
 
-		/* The CPU has emptied: wake sched_cpu_wait_empty(). */
-		if (waiter && !READ_ONCE(rq->nr_running) && !rq_has_pinned_tasks(rq))
+		/*
+		 * The CPU has emptied: wake sched_cpu_wait_empty().  The waiter
+		 * sleeps on this CPU, so the wakeup takes this rq's lock: let it
+		 * go meanwhile, IRQs stay off.
+		 */
+		if (waiter && !rq->nr_running && !rq_has_pinned_tasks(rq)) {
+			raw_spin_rq_unlock(rq);
 			wake_up_process(waiter);
+			raw_spin_rq_lock(rq);
+		}
 		return;
 	}
 	get_task_struct(push_task);
+	/*
+	 * Waking the stopper takes this rq's lock too.  IRQs and preemption
+	 * stay off: the stopper, now runnable above everything, runs at the
+	 * next reschedule and moves @push_task away.
+	 */
+	raw_spin_rq_unlock(rq);
 	stop_one_cpu_nowait(cpu_of(rq), __balance_push_cpu_stop, push_task,
 			    this_cpu_ptr(&push_work));
+	raw_spin_rq_lock(rq);
 }
 
 static void balance_push_set(int cpu, bool on)
@@ -117,9 +146,15 @@ static void balance_push_set(int cpu, bool on)
 	struct rq *rq = cpu_rq(cpu);
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&rq->__lock, flags);
-	rq->balance_push = on;
-	raw_spin_unlock_irqrestore(&rq->__lock, flags);
+	raw_spin_rq_lock_irqsave(rq, flags);
+	if (on) {
+		/* Every lock section ran its callbacks before letting go. */
+		WARN_ON_ONCE(rq->balance_callback);
+		rq->balance_callback = &balance_push_callback;
+	} else if (rq->balance_callback == &balance_push_callback) {
+		rq->balance_callback = NULL;
+	}
+	raw_spin_rq_unlock_irqrestore(rq, flags);
 }
 
 /* In the cpuhp thread: sleep until only it is left and nothing is pinned. */
@@ -167,10 +202,10 @@ int sched_cpu_activate(unsigned int cpu)
 
 	balance_push_set(cpu, false);
 	set_cpu_active(cpu, true);
-	raw_spin_lock_irqsave(&rq->__lock, flags);
+	raw_spin_rq_lock_irqsave(rq, flags);
 	update_rq_clock(rq);
 	set_rq_online(rq);
-	raw_spin_unlock_irqrestore(&rq->__lock, flags);
+	raw_spin_rq_unlock_irqrestore(rq, flags);
 	return 0;
 }
 
@@ -187,10 +222,10 @@ int sched_cpu_deactivate(unsigned int cpu)
 	 * nothing new is placed here, and balance_push clears what is.
 	 */
 	synchronize_rcu();
-	raw_spin_lock_irqsave(&rq->__lock, flags);
+	raw_spin_rq_lock_irqsave(rq, flags);
 	update_rq_clock(rq);
 	set_rq_offline(rq);
-	raw_spin_unlock_irqrestore(&rq->__lock, flags);
+	raw_spin_rq_unlock_irqrestore(rq, flags);
 	return 0;
 }
 
@@ -236,10 +271,10 @@ int sched_cpu_dying(unsigned int cpu)
 	unsigned long flags;
 	bool vacated;
 
-	raw_spin_lock_irqsave(&rq->__lock, flags);
+	raw_spin_rq_lock_irqsave(rq, flags);
 	/* A wakeup still queued for this CPU would be stranded here. */
 	vacated = rq->nr_running == 1 && !rq_has_pinned_tasks(rq) && llist_empty(&rq->wake_list);
-	raw_spin_unlock_irqrestore(&rq->__lock, flags);
+	raw_spin_rq_unlock_irqrestore(rq, flags);
 	if (!vacated) {
 		pr_warn("Dying CPU not properly vacated!\n");
 		WARN_ON(1);

@@ -150,6 +150,7 @@ static int setscheduler_move(struct task_struct *p, int policy, const struct sch
 static int __sched_setscheduler(struct task_struct *p, const struct sched_attr *attr)
 {
 	int policy = attr->sched_policy;
+	struct callback_head *head;
 	struct prio_change pc;
 	unsigned long flags;
 	struct rq *rq;
@@ -194,10 +195,15 @@ static int __sched_setscheduler(struct task_struct *p, const struct sched_attr *
 	if (!rt_prio(p->normal_prio))
 		set_load_weight(p);
 	prio_change_end(rq, p, effective_prio(p), 0, &pc);
+	/* Keeps the rq from going away (this CPU offline) until the callbacks ran. */
+	preempt_disable();
+	head = splice_balance_callbacks(rq);
 	task_rq_unlock(rq, p, flags);
-	balance_after_unlock(rq);
 	/* A waiter's new priority propagates to the owners it waits for. */
 	rt_mutex_adjust_pi(p);
+	/* The push or pull the change left, once the PI chain is adjusted. */
+	balance_callbacks(rq, head);
+	preempt_enable();
 	return 0;
 }
 
@@ -335,7 +341,9 @@ void rt_mutex_setprio(struct task_struct *task, struct task_struct *pi_task)
 		task->dl.pi_se = &task->dl;
 	}
 	change_prio_locked(rq, task, prio, queue_flag);
-	raw_spin_rq_unlock(rq);
 	/* A boost or deboost may leave push or pull work, as in any requeue. */
-	balance_after_unlock(rq);
+	preempt_disable();
+	__balance_callbacks(rq);
+	raw_spin_rq_unlock(rq);
+	preempt_enable();
 }

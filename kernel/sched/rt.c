@@ -5,8 +5,10 @@
  * that the N highest-priority runnable RT tasks run on N CPUs: a CPU with
  * a waiting RT task pushes it to a CPU running something less important;
  * a CPU dropping to lower priority pulls waiting RT tasks from overloaded
- * CPUs.  Push runs after the rq lock is dropped (a balance callback),
- * pull from pick_next_task()'s balance step.
+ * CPUs.  As in Linux, a push after a wakeup runs at once under the rq
+ * lock; one after a pick or a class change, and a pull after a class or
+ * priority drop, are balance callbacks run at the end of that lock
+ * section; pick_next_task()'s balance step pulls directly.
  */
 #include "sched.h"
 #include "cpupri.h"
@@ -16,6 +18,11 @@
 static struct cpumask rto_mask;		/* CPUs with waiting, movable RT tasks */
 static struct cpupri def_cpupri;	/* the one root domain's RT levels */
 static DEFINE_PER_CPU(struct cpumask, local_cpu_mask);	/* find_lowest_rq()'s scratch */
+static DEFINE_PER_CPU(struct callback_head, rt_push_head);
+static DEFINE_PER_CPU(struct callback_head, rt_pull_head);
+
+static void push_rt_tasks(struct rq *rq);
+static void pull_rt_task(struct rq *this_rq);
 
 /* SCHED_RR quantum, Linux's sched_rr_timeslice_ms (default 100 ms). */
 static unsigned int sched_rr_timeslice_ms = 100;
@@ -86,6 +93,44 @@ static void update_rt_prio(struct rq *rq, int prio)
 		cpupri_set(&def_cpupri, rq->cpu, prio);
 }
 
+/*
+ * Linux's pushable_tasks list, as a count: queued RT tasks that may move
+ * and are not the one picked to run here.  Whether it is empty decides
+ * whether a pick queues a push.
+ */
+static void enqueue_pushable_task(struct rq *rq, struct task_struct *p)
+{
+	if (!p->rt.pushable) {
+		p->rt.pushable = 1;
+		rq->rt.rt_nr_pushable++;
+	}
+}
+
+static void dequeue_pushable_task(struct rq *rq, struct task_struct *p)
+{
+	if (p->rt.pushable) {
+		p->rt.pushable = 0;
+		rq->rt.rt_nr_pushable--;
+	}
+}
+
+static inline bool has_pushable_tasks(struct rq *rq)
+{
+	return rq->rt.rt_nr_pushable != 0;
+}
+
+static inline void rt_queue_push_tasks(struct rq *rq)
+{
+	if (!has_pushable_tasks(rq))
+		return;
+	queue_balance_callback(rq, &per_cpu(rt_push_head, rq->cpu), push_rt_tasks);
+}
+
+static inline void rt_queue_pull_task(struct rq *rq)
+{
+	queue_balance_callback(rq, &per_cpu(rt_pull_head, rq->cpu), pull_rt_task);
+}
+
 static void update_rt_overload(struct rq *rq)
 {
 	struct rt_rq *rt_rq = &rq->rt;
@@ -145,6 +190,8 @@ static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 	if (p->nr_cpus_allowed > 1)
 		rq->rt.rt_nr_migratory++;
 	rq->nr_running++;
+	if (!task_current(rq, p) && p->nr_cpus_allowed > 1)
+		enqueue_pushable_task(rq, p);
 	update_rt_overload(rq);
 }
 
@@ -165,6 +212,7 @@ static void dequeue_task_rt(struct rq *rq, struct task_struct *task, int deq_fla
 	if (task->nr_cpus_allowed > 1)
 		rq->rt.rt_nr_migratory--;
 	rq->nr_running--;
+	dequeue_pushable_task(rq, task);
 	update_rt_overload(rq);
 }
 
@@ -187,9 +235,12 @@ static void check_preempt_curr_rt(struct rq *rq, struct task_struct *task, int w
 static void set_next_task_rt(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq->clock_task;
-	/* Others are waiting here behind @p: offer them to other CPUs. */
-	if (first && rq->rt.overloaded)
-		rq->rt_push_pending = true;
+	/* The task about to run is not pushed away. */
+	dequeue_pushable_task(rq, p);
+	if (!first)
+		return;
+	/* Others that may move wait here behind @p: offer them to other CPUs. */
+	rt_queue_push_tasks(rq);
 }
 
 static struct task_struct *
@@ -210,9 +261,12 @@ pick_next_task_rt(struct rq *rq)
 static void put_prev_task_rt(struct rq *rq, struct task_struct *task)
 {
 	update_curr_rt(rq);
-	/* Still runnable but losing the CPU: maybe another CPU can take it. */
+	/*
+	 * Still runnable but losing the CPU: pushable from now on.  Whether
+	 * to push is up to the pick that follows (set_next_task_rt()).
+	 */
 	if (task->rt.on_rq && rt_migratory(task))
-		rq->rt_push_pending = true;
+		enqueue_pushable_task(rq, task);
 }
 
 static void task_tick_rt(struct rq *rq, struct task_struct *task, int queued)
@@ -440,30 +494,50 @@ static int balance_rt(struct rq *rq, struct task_struct *prev)
 	return rq->rt.rt_nr_running > 0;
 }
 
-static void task_woken_rt(struct rq *rq, struct task_struct *task)
+/* Push until nothing more moves (each push_rt_task() moves one task). */
+static void push_rt_tasks(struct rq *rq)
 {
-	if (!task_running(rq, task) && !test_tsk_need_resched(rq->curr) &&
-	    rt_migratory(task) && rt_task(rq->curr) && rq->curr->prio <= task->prio)
-		rq->rt_push_pending = true;
-}
-
-/* The balance callback: push after the caller dropped the rq lock. */
-void rt_balance_after_unlock(struct rq *rq)
-{
-	unsigned long flags;
-
-	if (!READ_ONCE(rq->rt_push_pending))
-		return;
-	raw_spin_lock_irqsave(&rq->__lock, flags);
-	rq->rt_push_pending = false;
-	for (int i = 0; i < 4 && rq->rt.overloaded && push_rt_task(rq, false); i++)
+	while (push_rt_task(rq, false))
 		;
-	raw_spin_unlock_irqrestore(&rq->__lock, flags);
 }
 
+/*
+ * Woken behind a running RT or deadline task that it does not preempt
+ * (or that cannot move), with no reschedule coming: push it now, under
+ * the wakeup's rq lock, as Linux does.
+ */
+static void task_woken_rt(struct rq *rq, struct task_struct *p)
+{
+	bool need_to_push = !task_running(rq, p) &&
+			    !test_tsk_need_resched(rq->curr) &&
+			    p->nr_cpus_allowed > 1 &&
+			    (dl_task(rq->curr) || rt_task(rq->curr)) &&
+			    (rq->curr->nr_cpus_allowed < 2 || rq->curr->prio <= p->prio);
+
+	if (need_to_push)
+		push_rt_tasks(rq);
+}
+
+/*
+ * The last RT task here left the class while queued: this CPU now runs
+ * something lower, so look for RT work waiting elsewhere.  With RT tasks
+ * left, their own pick does the balancing.
+ */
+static void switched_from_rt(struct rq *rq, struct task_struct *p)
+{
+	if (!task_on_rq_queued(p) || rq->rt.rt_nr_running)
+		return;
+	rt_queue_pull_task(rq);
+}
+
+/* A new RT task queued here may overload the CPU: push someone off. */
 static void switched_to_rt(struct rq *rq, struct task_struct *task)
 {
-	if (task_on_rq_queued(task) && !task_current(rq, task) && task->prio < rq->curr->prio)
+	if (task_current(rq, task) || !task_on_rq_queued(task))
+		return;
+	if (task->nr_cpus_allowed > 1 && rq->rt.overloaded)
+		rt_queue_push_tasks(rq);
+	if (task->prio < rq->curr->prio && cpu_online(cpu_of(rq)))
 		resched_curr(rq);
 }
 
@@ -472,8 +546,11 @@ static void prio_changed_rt(struct rq *rq, struct task_struct *p, int oldprio)
 	if (!task_on_rq_queued(p))
 		return;
 	if (task_current(rq, p)) {
-		/* Lowered: someone queued may now outrank us. */
-		if (oldprio < p->prio && rq->rt.highest_prio_curr < p->prio)
+		/* Lowered while running: RT work elsewhere may outrank it now. */
+		if (oldprio < p->prio)
+			rt_queue_pull_task(rq);
+		/* And someone queued here may. */
+		if (p->prio > rq->rt.highest_prio_curr)
 			resched_curr(rq);
 	} else if (p->prio < rq->curr->prio) {
 		resched_curr(rq);
@@ -492,6 +569,7 @@ const struct sched_class rt_sched_class = {
 	.select_task_rq = select_task_rq_rt,
 	.task_woken = task_woken_rt,
 	.task_tick = task_tick_rt,
+	.switched_from = switched_from_rt,
 	.switched_to = switched_to_rt,
 	.prio_changed = prio_changed_rt,
 	.update_curr = update_curr_rt,

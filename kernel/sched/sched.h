@@ -62,6 +62,12 @@ struct rt_rq {
 	struct rt_prio_array active;
 	unsigned int rt_nr_running;
 	unsigned int rt_nr_migratory;	/* queued RT tasks that may move */
+	/*
+	 * Queued RT tasks that may move and are not the one running here
+	 * (Linux's pushable_tasks list; irqlab keeps only the count, push
+	 * and pull find the task in the priority array).
+	 */
+	unsigned int rt_nr_pushable;
 	int highest_prio_curr;		/* of everything queued here */
 	bool overloaded;
 };
@@ -173,7 +179,6 @@ struct rq {
 	unsigned int nr_running;
 	unsigned long nr_switches;
 	unsigned long nr_pinned;	/* migrate-disabled tasks on this CPU */
-	bool balance_push;		/* going down: push tasks away on switch */
 	struct task_struct *hotplug_wait;	/* sched_cpu_wait_empty() sleeper */
 	u64 clock;			/* ns, updated under the lock */
 	u64 clock_task;
@@ -192,11 +197,12 @@ struct rq {
 	struct sched_domain sd;
 	u64 idle_time;
 	u64 last_idle_enter;
-	/* balance callbacks run after the lock is dropped (RT push/pull) */
-	bool rt_push_pending;
-	bool rt_pull_pending;
-	bool dl_push_pending;
-	bool dl_pull_pending;
+	/*
+	 * Work a class left for the end of this rq lock section (RT and
+	 * deadline push/pull, balance_push while the CPU goes down): run
+	 * by __balance_callbacks() before the lock is dropped.
+	 */
+	struct callback_head *balance_callback;
 	/* push_cpu_stop() queued for the running task (get_push_task()) */
 	bool push_busy;
 	struct cpu_stop_work push_work;
@@ -250,20 +256,48 @@ extern unsigned long volatile jiffies;
 extern const int sched_prio_to_weight[40];
 extern const u32 sched_prio_to_wmult[40];
 
+extern struct callback_head balance_push_callback;
+
+/*
+ * Taking an rq lock (Linux's rq_pin_lock() check): whoever held it last
+ * must have run the balance callbacks it queued before letting go, or the
+ * push or pull they stand for is lost.  Only balance_push stays queued,
+ * for as long as the CPU is going down.
+ */
+static inline void rq_pin_lock(struct rq *rq)
+{
+	struct callback_head *head = READ_ONCE(rq->balance_callback);
+
+	WARN_ON_ONCE(head && head != &balance_push_callback);
+}
+
 static inline void raw_spin_rq_lock(struct rq *rq)
 {
 	raw_spin_lock(&rq->__lock);
+	rq_pin_lock(rq);
 }
 
 /* The second of two rq locks: same lock class, so lockdep needs a subclass. */
 static inline void raw_spin_rq_lock_nested(struct rq *rq, int subclass)
 {
 	raw_spin_lock_nested(&rq->__lock, subclass);
+	rq_pin_lock(rq);
 }
 
 static inline void raw_spin_rq_unlock(struct rq *rq)
 {
 	raw_spin_unlock(&rq->__lock);
+}
+
+#define raw_spin_rq_lock_irqsave(rq, flags)		\
+	do {						\
+		raw_spin_lock_irqsave(&(rq)->__lock, flags);	\
+		rq_pin_lock(rq);			\
+	} while (0)
+
+static inline void raw_spin_rq_unlock_irqrestore(struct rq *rq, unsigned long flags)
+{
+	raw_spin_unlock_irqrestore(&rq->__lock, flags);
 }
 
 /*
@@ -349,31 +383,52 @@ unsigned int sched_rr_timeslice(void);
 /* class internals shared with core.c */
 void init_cfs_rq(struct cfs_rq *cfs_rq);
 void init_rt_rq(struct rt_rq *rt_rq);
-void rt_balance_after_unlock(struct rq *rq);
 void init_rt_class(void);
 void rq_online_rt(struct rq *rq);
 void rq_offline_rt(struct rq *rq);
 /* CPU hotplug (kernel/sched/hotplug.c). */
 void set_rq_online(struct rq *rq);
 void set_rq_offline(struct rq *rq);
-void balance_push(struct rq *rq);
 int select_fallback_rq(int cpu, struct task_struct *p);
 struct rq *__migrate_task(struct rq *rq, struct task_struct *p, int dest_cpu);
 extern atomic_long_t sched_hotplug_pushed;
 int rt_cpupri_level(int cpu);
 void init_dl_rq(struct dl_rq *dl_rq);
-void dl_balance_after_unlock(struct rq *rq);
 void init_dl_task(struct task_struct *p);
 void init_sched_dl_class(void);
 void rq_online_dl(struct rq *rq);
 void rq_offline_dl(struct rq *rq);
 
-/* The deferred push/pull work of the classes, run with no rq lock held. */
-static inline void balance_after_unlock(struct rq *rq)
+/*
+ * Balance callbacks, Linux's: a class that leaves push or pull work
+ * behind a change (a new task picked with others waiting, a task leaving
+ * the class or losing priority) queues it here under the rq lock, and
+ * the end of that lock section runs it, still under the lock: in
+ * finish_task_switch() before the lock is dropped, in __schedule()'s
+ * no-switch path, in rt_mutex_setprio(), and in __sched_setscheduler()
+ * after the PI chain (balance_callbacks(), which takes the lock again).
+ * @head is the class's per-CPU node: queued at most once.
+ */
+static inline void queue_balance_callback(struct rq *rq, struct callback_head *head,
+					  void (*func)(struct rq *rq))
 {
-	dl_balance_after_unlock(rq);
-	rt_balance_after_unlock(rq);
+	struct callback_head *pos;
+
+	lockdep_assert_rq_held(rq);
+	/* While the CPU goes down, balance_push alone runs. */
+	if (unlikely(rq->balance_callback == &balance_push_callback))
+		return;
+	for (pos = rq->balance_callback; pos; pos = pos->next)
+		if (pos == head)
+			return;
+	head->func = (void (*)(struct callback_head *))func;
+	head->next = rq->balance_callback;
+	rq->balance_callback = head;
 }
+
+void __balance_callbacks(struct rq *rq);
+struct callback_head *splice_balance_callbacks(struct rq *rq);
+void balance_callbacks(struct rq *rq, struct callback_head *head);
 
 /* kernel/sched/deadline_param.c: SCHED_DEADLINE parameters and admission. */
 struct sched_attr;
