@@ -526,6 +526,7 @@ static void do_ctors(void)
  */
 static void do_pre_smp_initcalls(void)
 {
+	boot_order_mark("do_pre_smp_initcalls");
 	x86_pmu_probe();
 	spawn_ksoftirqd();
 	boot_timing_mark("ksoftirqd", -1);
@@ -542,6 +543,7 @@ static void do_pre_smp_initcalls(void)
  */
 static void do_basic_setup(void)
 {
+	boot_order_mark("do_basic_setup");
 	kswapd_init();
 	kasan_cpu_quarantine_init();
 	if (kmem_cache_shrinker_register())
@@ -553,14 +555,6 @@ static void do_basic_setup(void)
 /* rest_init() has finished the boot CPU's part: pid 1 may go on. */
 static DECLARE_COMPLETION(kthreadd_done);
 
-/* Which task ran kernel_init_freeable(), for the boot_order test. */
-static struct task_struct *kernel_init_freeable_task;
-
-struct task_struct *boot_kernel_init_freeable_task(void)
-{
-	return READ_ONCE(kernel_init_freeable_task);
-}
-
 /*
  * In pid 1, in Linux 5.15's order: the rest of SMP set-up, the APs
  * brought up through cpu_up() by smp_init(), then the scheduler's view of
@@ -571,7 +565,7 @@ struct task_struct *boot_kernel_init_freeable_task(void)
 static noinline void kernel_init_freeable(void)
 {
 	wait_for_completion(&kthreadd_done);
-	WRITE_ONCE(kernel_init_freeable_task, current);
+	boot_order_mark("kernel_init_freeable");
 	boot_timing_mark("pid 1 runs", -1);
 	smp_prepare_cpus();
 	workqueue_init();
@@ -710,6 +704,7 @@ static __noreturn void rest_init(void)
 		panic("cannot create the init thread");
 	kthread_bind(init, 0);
 	wake_up_process(init);
+	boot_order_mark("rest_init");
 	system_state = SYSTEM_SCHEDULING;
 	complete(&kthreadd_done);
 	schedule_preempt_disabled();

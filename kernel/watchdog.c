@@ -22,6 +22,7 @@
 #define pr_fmt(fmt) "watchdog: " fmt
 
 #include <linux/kernel.h>
+#include <linux/boot_timing.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/errno.h>
@@ -299,6 +300,7 @@ static void watchdog_enable(unsigned int cpu)
 	__this_cpu_write(watchdog_running, true);
 	__this_cpu_write(watchdog_start_rec.task, current);
 	__this_cpu_write(watchdog_start_rec.on_cpu, smp_processor_id());
+	__this_cpu_write(watchdog_start_rec.in_task, in_task());
 	__this_cpu_write(watchdog_start_rec.count, __this_cpu_read(watchdog_start_rec.count) + 1);
 	if (watchdog_enabled & NMI_WATCHDOG_ENABLED)
 		watchdog_nmi_enable(cpu);
@@ -354,6 +356,7 @@ static void lockup_detector_update_enable(void)
  */
 void lockup_detector_init(void)
 {
+	boot_order_mark("lockup_detector_init");
 	if (no_watchdog)
 		watchdog_user_enabled = 0;
 	if (no_softlockup)

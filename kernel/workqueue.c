@@ -946,6 +946,7 @@ void workqueue_init(void)
 {
 	int cpu, i;
 
+	boot_order_mark("workqueue_init");
 	for_each_possible_cpu(cpu) {
 		for (i = 0; i < NR_STD_WORKER_POOLS; i++) {
 			struct worker_pool *wp = per_cpu_ptr(&cpu_worker_pools[i], cpu);

@@ -46,6 +46,7 @@ struct task_struct;
 struct watchdog_start_record {
 	struct task_struct *task;
 	int on_cpu;
+	bool in_task;			/* not from an interrupt (IPI) */
 	unsigned int count;
 };
 void watchdog_start_record(unsigned int cpu, struct watchdog_start_record *rec);

@@ -833,6 +833,7 @@ void sched_init_granularity(unsigned int ncpus);
  */
 void sched_init_smp(void)
 {
+	boot_order_mark("sched_init_smp");
 	boot_timing_mark("sched_init_smp: start", -1);
 	sched_init_granularity(num_online_cpus());
 	sched_init_topology();

@@ -20,6 +20,7 @@
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/cpu.h>
+#include <linux/boot_timing.h>
 #include <linux/errno.h>
 #include <linux/irq.h>
 #include <asm/apic.h>
@@ -500,6 +501,7 @@ void reserve_real_mode(void)
 /* From kernel_init_freeable() (Linux's native_smp_prepare_cpus()). */
 void smp_prepare_cpus(void)
 {
+	boot_order_mark("smp_prepare_cpus");
 	initial_cr3 = read_cr3();
 	smp_quirk_init_udelay();
 }
@@ -521,6 +523,7 @@ void smp_init(void)
 	unsigned int cpu;
 	u64 t0 = ktime_get_ns();
 
+	boot_order_mark("smp_init");
 	cpuhp_threads_init();
 	if (!trampoline_pa)
 		goto out;
@@ -541,4 +544,5 @@ void smp_init(void)
 out:
 	/* The fixed counters are set up on every CPU at once, by IPI. */
 	x86_pmu_init();
+	boot_order_mark("smp_init: done");
 }
