@@ -229,8 +229,13 @@ static int rtm_task_fn(void *data)
 	const struct rt_migrate_params *p = &r->params;
 	bool top = t->id == (int)p->tasks - 1, staller = p->stall && !t->id;
 	int cpu = cpumask_first(cpu_online_mask);
+	/*
+	 * Read once: after the last loop's atomic_dec_and_test() the waiter
+	 * may already have freed @r, so the loop must not look at it again.
+	 */
+	const unsigned int loops = p->loops;
 
-	for (unsigned int l = 0; l < p->loops; l++) {
+	for (unsigned int l = 0; l < loops; l++) {
 		u64 start, now, last, n = 0;
 		unsigned long csw;
 		struct task_struct *waiter;
