@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Bringing up the other CPUs: the MADT (through acpi/boot.c) registers
- * each CPU's APIC ID; smp_init() starts them one at a time with the
+ * each CPU's APIC ID; smp_init() brings them up one at a time through
+ * cpu_up(), whose CPUHP_BRINGUP_CPU (__cpu_up()) starts each with the
  * INIT-SIPI-SIPI sequence and Linux's delays (10 ms after INIT and
  * 300 + 200 us around each STARTUP IPI on old CPUs, 0 and 10 + 10 us on
  * modern ones: cpu_init_udelay=), on the real-mode trampoline.  Each AP
