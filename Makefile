@@ -496,17 +496,24 @@ iso-experiments: deps
 		$(EFI_LOADER) build/$$c0/kernel.elf "$$cmd0" $(EXPERIMENTS_ISO)
 	@echo "iso-experiments: $(EXPERIMENTS_ISO): $$(wc -l < $(EXPERIMENTS_ISO).cells) entries ($(ISO_EXPERIMENTS))"
 
-# Boot time and kernel memory against vCPUs (1..64, TCG) and RAM (128M..64G,
-# icount at SMP=1), with the growth per doubling (Documentation/scale.md).
-# SCALE_CPUS=1,2,4 / SCALE_RAM=128M,1G narrow the axes ('' skips one).
+# Boot cost and kernel memory against vCPUs (1..64: guest instructions under
+# icount, and TCG wall time with all vCPUs and with CPU 0 alone) and RAM
+# (128M..64G, icount at SMP=1), with the growth per doubling and whose each
+# worse-than-linear step is (Documentation/scale.md).
+# SCALE_CPUS=1,2,4 / SCALE_RAM=128M,1G narrow the axes ('' skips one);
+# SCALE_DOCS=1 also rewrites the results block of Documentation/scale.md.
 # Minutes, and 64 vCPUs take both host cores: not part of make test.
 SCALE_CPUS ?= 1,2,4,8,16,32,64
 SCALE_RAM ?= 128M,256M,512M,1G,2G,4G,8G,16G,32G,64G
 # single: one TCG thread runs the vCPUs in turn; multi: a thread per vCPU.
 SCALE_TCG_THREAD ?= single
+# Plain-TCG boots per vCPU point (the fastest counts).
+SCALE_TCG_RUNS ?= 3
 scale: build
 	$(Q)$(PYTHON) scripts/scale.py --config $(CONFIG) --cpus '$(SCALE_CPUS)' \
-		--ram '$(SCALE_RAM)' --tcg-thread '$(SCALE_TCG_THREAD)' --out build/scale
+		--ram '$(SCALE_RAM)' --tcg-thread '$(SCALE_TCG_THREAD)' \
+		--tcg-runs '$(SCALE_TCG_RUNS)' --out build/scale \
+		$(if $(SCALE_DOCS),--docs Documentation/scale.md)
 
 # The measurement issue's figures (minutes; not part of make test).
 latency-figures: deps
@@ -544,7 +551,7 @@ help:
 	@echo '  make soak             RT+lockdep and RT+KASAN soaks side by side (SOAK_MIN=60 minutes)'
 	@echo '  make fault-scale      10^6 allocations at 1% injected failures, both SLUB ports'
 	@echo '  make latency-figures  SLUB IRQ-off windows, cyclic, tracer cost (QUICK=1: icount only)'
-	@echo '  make scale    boot time and kernel memory against vCPUs and RAM (SCALE_CPUS, SCALE_RAM)'
+	@echo '  make scale    boot cost and kernel memory against vCPUs and RAM (SCALE_CPUS, SCALE_RAM, SCALE_DOCS=1)'
 	@echo '  make ktrace-paths     the traced alloc+free path of default, legacy, rt (KTRACE_OUT=file)'
 	@echo '  make figures          rewrite the generated figure blocks of the docs (FIGURES="...")'
 	@echo '  make check-figures    rerun the icount figure blocks; fail naming every stale value'

@@ -159,6 +159,9 @@ class Params:
     serial: str = None
     hpet: object = 1
     tcg_thread: str = None
+    # ICOUNT=1 with SMP>1, for a boot that only has to reach its first
+    # record (make scale's vCPU axis): refused otherwise, see resolve().
+    smp_icount: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -682,7 +685,7 @@ def resolve(params, kvm_available=None, check_files=True, note=True):
         if accel == "kvm":
             raise ParamError("ICOUNT=1 needs TCG (icount is a TCG feature): use ACCEL=tcg "
                              "or ACCEL=auto with ICOUNT=1")
-        if smp > 1:
+        if smp > 1 and not p.smp_icount:
             raise ParamError(f"ICOUNT=1 with SMP={smp} is refused: QEMU 7.2 livelocks SMP "
                              "guests under icount (vCPU starvation); use SMP=1 with ICOUNT=1, "
                              "or ICOUNT=0 for SMP runs")

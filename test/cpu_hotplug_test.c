@@ -19,6 +19,7 @@
 #include <linux/irq.h>
 #include <linux/string.h>
 #include <asm/io_apic.h>
+#include <asm/page.h>
 #include <asm/i8253.h>
 
 /* The highest online CPU other than 0, or skip. */
@@ -146,6 +147,29 @@ static void hotplug_down_up(struct ktest *t)
 		KTEST_EXPECT_EQ(t, smp_call_function_single(cpu, where_am_i, &where, 1), 0);
 		KTEST_EXPECT_EQ(t, where, (int)cpu);
 	}
+}
+
+/*
+ * The AP trampoline is written once, when smp_init() sets it up (Linux's
+ * setup_real_mode()): starting a CPU again writes nothing into the page
+ * (its stack comes from initial_stack), so the code there is never
+ * rewritten under CPUs that have run it.  CPU 1, not the last CPU: a
+ * per-AP field would then hold another CPU's value than at boot.
+ */
+static void hotplug_trampoline_written_once(struct ktest *t)
+{
+	static u8 before[PAGE_SIZE];
+	phys_addr_t pa = smp_trampoline_page();
+
+	if (num_online_cpus() < 3)
+		ktest_skip(t, "needs a CPU other than 0 and the last");
+	KTEST_ASSERT_TRUE(t, pa != 0);
+	memcpy(before, __va(pa), PAGE_SIZE);
+	KTEST_ASSERT_EQ(t, cpu_down(1), 0);
+	expect_down(t, 1);
+	KTEST_ASSERT_EQ(t, cpu_up(1), 0);
+	expect_up(t, 1);
+	KTEST_EXPECT_EQ(t, memcmp(before, __va(pa), PAGE_SIZE), 0);
 }
 
 /*
@@ -569,6 +593,7 @@ static void hotplug_irq_migrate(struct ktest *t)
 static struct ktest_case hotplug_cases[] = {
 	KTEST_CASE(hotplug_refusals),
 	KTEST_CASE(hotplug_down_up),
+	KTEST_CASE(hotplug_trampoline_written_once),
 	KTEST_CASE(hotplug_states),
 	KTEST_CASE(hotplug_read_lock),
 	KTEST_CASE(hotplug_read_fast_path),

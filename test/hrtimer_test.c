@@ -475,12 +475,8 @@ static void cancel_soft_blocks_with_pi(struct ktest *t)
 	ktest_set_fifo(95);
 	starter = ktest_kthread(slow_starter_fn, NULL, "hrt-start", 1, SCHED_NORMAL, 0);
 	canceller = ktest_kthread(slow_canceller_fn, NULL, "hrt-cancel", 0, SCHED_FIFO, 60);
-	KTEST_ASSERT_TRUE(t, starter && canceller);
 	slow_canceller = canceller;
-	wake_up_process(canceller);
-	wake_up_process(starter);
-	ktest_wait_flag(&slow_cancelled);
-	ktest_wait_flag(&slow_starter_done);
+	ktest_run_pair(t, canceller, &slow_cancelled, starter, &slow_starter_done);
 	ktest_set_fifo(0);
 
 	KTEST_EXPECT_TRUE(t, slow_done);

@@ -154,6 +154,26 @@ void ktest_wait_flag(volatile bool *flag)
 	__set_current_state(TASK_RUNNING);
 }
 
+/*
+ * The staged pair: two threads made by ktest_kthread() and not yet woken
+ * (the case fails here if either could not be made) are woken, @a first,
+ * and waited for until each has set its flag.  What the pair does between
+ * is theirs to order, by flags and states, not by who got a CPU first.
+ */
+void ktest_run_pair(struct ktest *t, struct task_struct *a, volatile bool *a_done,
+		    struct task_struct *b, volatile bool *b_done)
+{
+	if (!a || !b) {
+		ktest_fail(t, __FILE__, __LINE__, "the pair's %s thread was not created",
+			   a ? "second" : "first");
+		ktest_abort(t);
+	}
+	wake_up_process(a);
+	wake_up_process(b);
+	ktest_wait_flag(a_done);
+	ktest_wait_flag(b_done);
+}
+
 /* Run the calling test thread as SCHED_FIFO @prio (0: back to normal). */
 void ktest_set_fifo(int prio)
 {

@@ -205,11 +205,7 @@ static void ls_contended(struct ktest *t, const struct ls_kind *k, bool read_wai
 	ls.kind = k;
 	h = ktest_kthread(ls_holder_fn, NULL, "ls_holder", 1, SCHED_NORMAL, 0);
 	w = ktest_kthread(ls_waiter_fn, NULL, "ls_waiter", 0, SCHED_NORMAL, 0);
-	KTEST_ASSERT_TRUE(t, h && w);
-	wake_up_process(h);
-	wake_up_process(w);
-	ktest_wait_flag(&ls.holder_done);
-	ktest_wait_flag(&ls.waiter_done);
+	ktest_run_pair(t, h, &ls.holder_done, w, &ls.waiter_done);
 	perf_stat_locks_end();
 	perf_stat_lock_blocked(lock_stat_class_index(k->map), &ps_ns, &ps_con);
 
@@ -385,11 +381,7 @@ static void lock_stat_bit_spinlock_one_cpu(struct ktest *t)
 	memset((void *)&ls, 0, sizeof(ls));
 	r = ktest_kthread(ls_bit_releaser_fn, NULL, "ls_bit_rel", 0, SCHED_FIFO, 10);
 	w = ktest_kthread(ls_bit_waiter_fn, NULL, "ls_bit_wait", 0, SCHED_NORMAL, 0);
-	KTEST_ASSERT_TRUE(t, r && w);
-	wake_up_process(r);
-	wake_up_process(w);
-	ktest_wait_flag(&ls.holder_done);
-	ktest_wait_flag(&ls.waiter_done);
+	ktest_run_pair(t, r, &ls.holder_done, w, &ls.waiter_done);
 
 	KTEST_ASSERT_TRUE(t, lock_stat_read(&ls_bit_map, &st));
 	ktest_info(t, "bit_spin_lock on one CPU: %lu contentions, %lu acquisitions, %lu fastpath, "

@@ -611,11 +611,7 @@ static void rwlock_readers_share(struct ktest *t)
 	memset((void *)&rws, 0, sizeof(rws));
 	a = ktest_kthread(rws_first_fn, NULL, "rw-reader-a", 0, SCHED_NORMAL, 0);
 	b = ktest_kthread(rws_second_fn, NULL, "rw-reader-b", 1, SCHED_NORMAL, 0);
-	KTEST_ASSERT_TRUE(t, a && b);
-	wake_up_process(a);
-	wake_up_process(b);
-	ktest_wait_flag(&rws.a_out);
-	ktest_wait_flag(&rws.b_out);
+	ktest_run_pair(t, a, &rws.a_out, b, &rws.b_out);
 	KTEST_EXPECT_TRUE(t, rws.b_trylock_ok);
 	KTEST_EXPECT_FALSE(t, rws.a_gave_up);
 	KTEST_EXPECT_EQ(t, rws.most_inside, 2);
@@ -1153,11 +1149,7 @@ static void so_pair(struct ktest *t, int (*reader)(void *), bool hold)
 	r = ktest_kthread(reader, NULL, "seq-reader", 1, SCHED_NORMAL, 0);
 	w = ktest_kthread(so_writer_fn, hold ? (void *)1 : NULL, "seq-writer",
 			  0, SCHED_NORMAL, 0);
-	KTEST_ASSERT_TRUE(t, r && w);
-	wake_up_process(r);
-	wake_up_process(w);
-	ktest_wait_flag(&so.done);
-	ktest_wait_flag(&so.writer_done);
+	ktest_run_pair(t, r, &so.done, w, &so.writer_done);
 }
 
 static void seqlock_reader_retries_across_write(struct ktest *t)

@@ -144,8 +144,8 @@ static void perf_stat_preempted_while_going_to_sleep(struct ktest *t)
 }
 
 struct mover {
-	struct completion go;
-	volatile bool started, done;
+	struct completion stay, go;
+	volatile bool started, stayed, done;
 	int cpu_after;
 };
 
@@ -154,51 +154,88 @@ static int mover_fn(void *arg)
 	struct mover *m = arg;
 
 	WRITE_ONCE(m->started, true);
+	wait_for_completion(&m->stay);
+	WRITE_ONCE(m->stayed, true);
 	wait_for_completion(&m->go);
 	m->cpu_after = raw_smp_processor_id();
 	WRITE_ONCE(m->done, true);
 	return 0;
 }
 
+/* Until @p sleeps (dequeued), not just until it said it would. */
+static void wait_dequeued(struct task_struct *p)
+{
+	while (READ_ONCE(p->on_rq))
+		msleep(1);
+}
+
+/*
+ * Wake @p through @c with interrupts off on this CPU: the wakeup's
+ * set_task_cpu() runs here, and nothing else can move a task on this CPU
+ * meanwhile, so this CPU's count says exactly what the wakeup counted,
+ * however long the host stalls either vCPU.
+ */
+static u64 migrations_of_wakeup(struct completion *c)
+{
+	int cpu = raw_smp_processor_id();
+	unsigned long flags;
+	u64 n;
+
+	local_irq_save(flags);
+	n = perf_stat_cpu_migrations(cpu);
+	complete(c);
+	n = perf_stat_cpu_migrations(cpu) - n;
+	local_irq_restore(flags);
+	return n;
+}
+
+/*
+ * A sleeping task woken where it last ran counts no migration; woken
+ * after set_cpus_allowed_ptr() sent it to the other CPU, exactly one -
+ * in its own nr_migrations and in the count of the CPU that woke it.
+ */
 static void perf_stat_one_migration(struct ktest *t)
 {
 	struct perf_stat_counts b, e, d;
 	struct mover m = {};
 	struct task_struct *p;
-	u64 moves;
+	u64 moves, stay, move;
 
 	if (num_online_cpus() < 2)
 		ktest_skip(t, "needs 2 CPUs");
+	init_completion(&m.stay);
 	init_completion(&m.go);
+	/* The waker stays on CPU 0, where the mover sleeps. */
+	set_cpus_allowed_ptr(current, cpumask_of(0));
 	p = ktest_kthread(mover_fn, &m, "mover", 0, SCHED_NORMAL, 0);
 	KTEST_ASSERT_TRUE(t, p);
 	wake_up_process(p);
 	ktest_wait_flag(&m.started);
-	/* Asleep on CPU 0 before anything is counted. */
-	while (READ_ONCE(p->on_rq))
-		msleep(1);
-	/*
-	 * This thread stays on CPU 0 meanwhile: its wait wakes it every
-	 * jiffy, and each wakeup could place it on the other CPU, so that a
-	 * host stall lengthening the wait would add migrations of its own.
-	 */
-	set_cpus_allowed_ptr(current, cpumask_of(0));
+	wait_dequeued(p);
 	moves = p->se.nr_migrations;
+	stay = migrations_of_wakeup(&m.stay);
+	ktest_wait_flag(&m.stayed);
+	wait_dequeued(p);
+	KTEST_EXPECT_EQ(t, p->se.nr_migrations, moves);
+
 	perf_stat_read(&b);
 	KTEST_EXPECT_EQ(t, set_cpus_allowed_ptr(p, cpumask_of(1)), 0);
-	complete(&m.go);
+	move = migrations_of_wakeup(&m.go);
 	ktest_wait_flag(&m.done);
 	perf_stat_read(&e);
 	set_cpus_allowed_ptr(current, cpu_online_mask);
 	perf_stat_delta(&b, &e, &d);
 	moves = p->se.nr_migrations - moves;
-	ktest_info(t, "moved to CPU %d: its own migrations %llu, all %llu", m.cpu_after,
-		   (unsigned long long)moves, (unsigned long long)d.migrations);
+	ktest_info(t, "moved to CPU %d: its own migrations %llu, counted by its wakeups "
+		   "%llu (same CPU) and %llu (moved), all %llu", m.cpu_after,
+		   (unsigned long long)moves, (unsigned long long)stay,
+		   (unsigned long long)move, (unsigned long long)d.migrations);
 	KTEST_EXPECT_EQ(t, m.cpu_after, 1);
 	KTEST_EXPECT_EQ(t, moves, 1);
+	KTEST_EXPECT_EQ(t, stay, 0);
+	KTEST_EXPECT_EQ(t, move, 1);
+	/* Others may move meanwhile (a kworker): as many as the host lets them. */
 	KTEST_EXPECT_GE(t, d.migrations, 1);
-	/* Others may move meanwhile (a kworker), but not many on a quiet machine. */
-	KTEST_EXPECT_LE(t, d.migrations, 4);
 }
 
 static void perf_stat_task_clock(struct ktest *t)

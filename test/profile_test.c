@@ -241,11 +241,16 @@ static void profile_nmi_every_cpu(struct ktest *t)
  * With the HPET source, profile_stop() waits for an NMI that took its
  * count but has not sampled yet, so the totals read after it stay put.
  * profile_nmi_delay_us holds another CPU inside that window (10 ms of a
- * 20 ms period) while this one stops the profiler.
+ * 20 ms period) while this one, whose own NMIs are not held, watches for
+ * it and stops the profiler.  The watch lasts a number of the other CPU's
+ * NMIs, not a time: a host that deschedules a vCPU stretches the wait and
+ * cannot end it early.
  */
+#define PROFILE_STOP_WATCH_NMIS	20
+
 static void profile_stop_waits_for_nmi(struct ktest *t)
 {
-	u64 total, dropped, deadline;
+	u64 total, dropped, seen, deadline;
 	bool caught = false;
 	int cpu;
 
@@ -259,23 +264,28 @@ static void profile_stop_waits_for_nmi(struct ktest *t)
 		ktest_skip(t, "the NMI source is not the HPET");
 		return;
 	}
-	WRITE_ONCE(profile_nmi_delay_us, 10000);
-	/* Watch a CPU other than ours: an NMI here would hide its own window. */
 	preempt_disable();
 	cpu = cpumask_first(cpu_online_mask);
 	if (cpu == smp_processor_id())
 		cpu = cpumask_next(cpu, cpu_online_mask);
-	deadline = ktime_get_ns() + NSEC_PER_SEC / 2;
-	while (!caught && ktime_get_ns() < deadline)
+	WRITE_ONCE(profile_nmi_delay_cpu, cpu);
+	WRITE_ONCE(profile_nmi_delay_us, 10000);
+	seen = profile_cpu_samples(cpu);
+	/* A cap for NMIs that stop coming altogether, far beyond 20 periods. */
+	deadline = ktime_get_ns() + 30 * NSEC_PER_SEC;
+	while (!caught && profile_cpu_samples(cpu) - seen < PROFILE_STOP_WATCH_NMIS &&
+	       ktime_get_ns() < deadline)
 		caught = profile_nmi_busy(cpu);
+	seen = profile_cpu_samples(cpu) - seen;
 	preempt_enable();
 	profile_stop();
 	profile_totals(&total, &dropped);
 	WRITE_ONCE(profile_nmi_delay_us, 0);
+	WRITE_ONCE(profile_nmi_delay_cpu, -1);
 	mdelay(20);	/* a sample the stop did not wait for lands now */
-	ktest_info(t, "CPU%d caught in the NMI: %d; %llu samples, %llu kept, %llu dropped", cpu,
-		   caught, (unsigned long long)total, (unsigned long long)profile_kept(),
-		   (unsigned long long)dropped);
+	ktest_info(t, "CPU%d caught in the NMI: %d after %llu of its NMIs; %llu samples, %llu kept, %llu dropped",
+		   cpu, caught, (unsigned long long)seen, (unsigned long long)total,
+		   (unsigned long long)profile_kept(), (unsigned long long)dropped);
 	KTEST_EXPECT_TRUE(t, caught);
 	KTEST_EXPECT_EQ(t, profile_kept() + dropped, total);
 	profile_free();

@@ -20,11 +20,15 @@
  * the CPU the lower task is running on - a higher task waiting for a CPU
  * a lower one holds.  Seen so continuously for more than maxerr_us (the
  * allowance for wakeup, IPI and push/pull latency, rt-migrate-test's
- * --maxerr), that is a violation - unless the CPU the higher task is
- * queued on ran a task yet took under half its ticks meanwhile: under TCG
- * that vCPU was not running at all, which says nothing about the
- * scheduler, so the sighting starts again and is counted as set aside
- * (printed, and "stalled" in the record).  The busy loop calls cond_resched(), so
+ * --maxerr), that is a violation - once both CPUs that could end it (the
+ * one the higher task is queued on and the one running the lower task)
+ * have each taken maxerr's worth of ticks since it began.  The tick runs
+ * on every CPU, idle or not, and a missed one is not replayed, so that
+ * count is what the CPU executed, not what the clock says: under TCG the
+ * host may keep a vCPU from running for longer than maxerr, which says
+ * nothing about the scheduler.  A sighting past maxerr whose CPUs have
+ * not had those ticks (yet) is counted as set aside (printed, "stalled"
+ * in the record) if it never gets them.  The busy loop calls cond_resched(), so
  * the non-preemptible models are judged on their scheduling, not on
  * having no preemption.
  *
@@ -132,31 +136,39 @@ static int rtm_lower_cpu(struct task_struct *k, struct task_struct **ran)
 	return -1;
 }
 
-static void rtm_sighting_start(struct rtm_task *t, unsigned int k, u64 now, int cpu)
+static void rtm_sighting_start(struct rtm_task *t, unsigned int k, u64 now, int cpu,
+			       int low)
 {
 	t->since[k] = now;
 	t->since_cpu[k] = cpu;
 	t->since_irqs[k] = kstat_cpu_irqs_sum(cpu);
+	t->since_low_cpu[k] = low;
+	t->since_low_irqs[k] = kstat_cpu_irqs_sum(low);
+	t->aside[k] = false;
+}
+
+/* A sighting ends: one that only the host kept from counting is set aside. */
+static void rtm_sighting_end(struct rtm_task *t, unsigned int k)
+{
+	if (t->since[k] && t->aside[k])
+		t->stalled++;
+	t->since[k] = 0;
+	t->aside[k] = false;
 }
 
 /*
- * Was the CPU that task @k waits on not running at all?  A CPU that runs
- * a task takes its tick: fewer than half the ticks the sighting lasted
- * means its vCPU was not scheduled by the host (TCG), which no guest
- * code can answer for - the sighting starts again and is counted as
- * set aside.  A CPU in idle takes no tick, but then a task queued there
- * and not run is the kernel's fault (a lost wakeup), so it always counts.
+ * Have both CPUs of task @k's sighting run for the allowance?  Each has
+ * to have taken maxerr's worth of ticks (interrupts) since it began: a
+ * vCPU the host did not run took none, and a kernel that leaves the task
+ * waiting while both run is what the check is after.
  */
-static bool rtm_cpu_stalled(struct rtm_task *t, unsigned int k, u64 now)
+static bool rtm_cpus_ran(const struct rt_migrate_result *r, const struct rtm_task *t,
+			 unsigned int k)
 {
-	int cpu = t->since_cpu[k];
-	u64 ticks = (now - t->since[k]) / TICK_NSEC;
+	unsigned long need = r->params.maxerr_ns / TICK_NSEC;
 
-	/* Our own CPU runs: a stall of it is the caller's "now - last" check. */
-	if (cpu == raw_smp_processor_id() ||
-	    READ_ONCE(cpu_rq(cpu)->curr) == cpu_rq(cpu)->idle)
-		return false;
-	return kstat_cpu_irqs_sum(cpu) - t->since_irqs[k] < ticks / 2;
+	return kstat_cpu_irqs_sum(t->since_cpu[k]) - t->since_irqs[k] >= need &&
+	       kstat_cpu_irqs_sum(t->since_low_cpu[k]) - t->since_low_irqs[k] >= need;
 }
 
 /*
@@ -175,20 +187,21 @@ static void rtm_check(struct rt_migrate_result *r, struct rtm_task *t, unsigned 
 		    READ_ONCE(p->__state) == TASK_RUNNING && !READ_ONCE(p->on_cpu))
 			cpu = rtm_lower_cpu(p, &ran);
 		if (cpu < 0) {
-			t->since[k] = 0;
+			rtm_sighting_end(t, k);
 			continue;
 		}
-		if (!t->since[k] || t->since_cpu[k] != task_cpu(p)) {
-			rtm_sighting_start(t, k, now, task_cpu(p));
+		if (!t->since[k] || t->since_cpu[k] != task_cpu(p) || t->since_low_cpu[k] != cpu) {
+			rtm_sighting_end(t, k);
+			rtm_sighting_start(t, k, now, task_cpu(p), cpu);
 			continue;
 		}
 		if (now - t->since[k] <= r->params.maxerr_ns)
 			continue;
-		if (rtm_cpu_stalled(t, k, now)) {
-			t->stalled++;
-			rtm_sighting_start(t, k, now, task_cpu(p));
+		if (t->vidx[k] == -1 && !rtm_cpus_ran(r, t, k)) {
+			t->aside[k] = true;	/* not the kernel's yet */
 			continue;
 		}
+		t->aside[k] = false;
 		t->waited[k] = max(t->waited[k], now - t->since[k]);
 		if (t->vidx[k] >= 0) {
 			t->violations[t->vidx[k]].waited_ns = t->waited[k];
@@ -230,8 +243,8 @@ static int rtm_task_fn(void *data)
 	bool top = t->id == (int)p->tasks - 1, staller = p->stall && !t->id;
 	int cpu = cpumask_first(cpu_online_mask);
 	/*
-	 * Read once: after the last loop's atomic_dec_and_test() the waiter
-	 * may already have freed @r, so the loop must not look at it again.
+	 * Read once: after its last decrement of remaining the releaser may
+	 * free @r (and with it @p) before this task looks at the bound again.
 	 */
 	const unsigned int loops = p->loops;
 
@@ -257,6 +270,7 @@ static int rtm_task_fn(void *data)
 		WRITE_ONCE(t->phase, RTM_RUNNING);
 		for (unsigned int k = 0; k < p->tasks; k++) {
 			t->since[k] = t->waited[k] = 0;
+			t->aside[k] = false;
 			t->vidx[k] = -1;
 		}
 		csw = current->nvcsw + current->nivcsw;
@@ -270,7 +284,7 @@ static int rtm_task_fn(void *data)
 			if (now - last > p->maxerr_ns ||
 			    csw != current->nvcsw + current->nivcsw) {
 				for (unsigned int k = 0; k < p->tasks; k++)
-					t->since[k] = 0;
+					rtm_sighting_end(t, k);
 				csw = current->nvcsw + current->nivcsw;
 			}
 			rtm_check(r, t, l, now);
@@ -279,6 +293,8 @@ static int rtm_task_fn(void *data)
 			if (!staller)
 				cond_resched();
 		} while (now - start < p->run_ns);
+		for (unsigned int k = 0; k < p->tasks; k++)
+			rtm_sighting_end(t, k);
 		t->len_ns[l] = now - READ_ONCE(r->release_ns);
 		t->iterations[l] = n;
 		smp_store_release(&t->phase, RTM_DONE);
@@ -306,6 +322,9 @@ void rt_migrate_free(struct rt_migrate_result *r)
 		vfree(t->vidx);
 		vfree(t->since_cpu);
 		vfree(t->since_irqs);
+		vfree(t->since_low_cpu);
+		vfree(t->since_low_irqs);
+		vfree(t->aside);
 	}
 	vfree(r->claimed);
 	vfree(r->tasks);
@@ -341,8 +360,12 @@ static struct rt_migrate_result *rtm_alloc(const struct rt_migrate_params *p)
 		t->vidx = vzalloc(sizeof(int) * p->tasks);
 		t->since_cpu = vzalloc(sizeof(int) * p->tasks);
 		t->since_irqs = vzalloc(sizeof(unsigned long) * p->tasks);
+		t->since_low_cpu = vzalloc(sizeof(int) * p->tasks);
+		t->since_low_irqs = vzalloc(sizeof(unsigned long) * p->tasks);
+		t->aside = vzalloc(sizeof(bool) * p->tasks);
 		if (!t->start_ns || !t->len_ns || !t->iterations || !t->since || !t->waited ||
-		    !t->vidx || !t->since_cpu || !t->since_irqs)
+		    !t->vidx || !t->since_cpu || !t->since_irqs || !t->since_low_cpu ||
+		    !t->since_low_irqs || !t->aside)
 			goto fail;
 	}
 	return r;
@@ -488,8 +511,8 @@ void rt_migrate_report(const struct rt_migrate_result *r)
 	pr_info("rt_migrate: %u violation(s) in %u of %u loops, longest wait %llu us "
 		"(maxerr %llu us, %s)\n", r->violations, r->violation_loops, p->loops,
 		us(r->worst_wait_ns), us(p->maxerr_ns), clock);
-	pr_info("rt_migrate: %u sighting(s) set aside: the CPU the waiting task was queued on "
-		"ran a task but took under half its ticks (its vCPU was not running)\n",
+	pr_info("rt_migrate: %u sighting(s) set aside: past maxerr, but the CPUs that could "
+		"have ended them had not run for maxerr's worth of ticks (vCPUs not running)\n",
 		r->stalled);
 	pr_info(" %s\n", r->violations ? "Failed!" : "Passed!");
 	bad |= record_emitf("{\"type\":\"rt_migrate_summary\",\"tasks\":%u,\"loops\":%u,"

@@ -59,7 +59,10 @@ struct rtm_task {
 	int *vidx;			/* per task: its violation this loop, or -1 */
 	int *since_cpu;			/* per task: the CPU it was queued on */
 	unsigned long *since_irqs;	/* per task: that CPU's interrupts then */
-	unsigned int stalled;		/* sightings dropped: that CPU did not run */
+	int *since_low_cpu;		/* per task: the CPU running a lower task */
+	unsigned long *since_low_irqs;	/* per task: that CPU's interrupts then */
+	bool *aside;			/* per task: past maxerr, its CPUs had not run */
+	unsigned int stalled;		/* sightings set aside: their CPUs did not run */
 };
 
 struct rt_migrate_result {

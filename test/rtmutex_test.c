@@ -18,6 +18,7 @@
 #include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/errno.h>
+#include <linux/hrtimer.h>
 #include <linux/smp.h>
 #include <asm/processor.h>
 
@@ -162,6 +163,8 @@ static void pi_bounds_inversion(struct ktest *t)
 struct chain_actor {
 	struct rt_mutex *hold, *want;	/* either may be NULL */
 	unsigned int timeout_ms;	/* block on want with this timeout (0: none) */
+	bool timeout_held;		/* ...or one that fires when the test says */
+	struct hrtimer_sleeper sl;	/* that one, armed before ->holds is set */
 	int ret;
 	int prio_after;
 	volatile bool holds, release, done;
@@ -177,9 +180,18 @@ static int chain_actor_fn(void *data)
 
 	if (a->hold)
 		rt_mutex_lock(a->hold);
+	if (a->timeout_held) {
+		/* A backstop only a test that never fires it reaches. */
+		hrtimer_init_sleeper(&a->sl, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+		hrtimer_set_expires(&a->sl.timer, ktime_get() + 60 * NSEC_PER_SEC);
+		hrtimer_sleeper_start_expires(&a->sl, HRTIMER_MODE_ABS);
+	}
 	smp_store_release(&a->holds, true);
 	if (a->want) {
-		if (a->timeout_ms) {
+		if (a->timeout_held) {
+			a->ret = rt_mutex_lock_sleeper(a->want, &a->sl);
+			hrtimer_cancel(&a->sl.timer);
+		} else if (a->timeout_ms) {
 			a->ret = rt_mutex_lock_timeout(a->want,
 						       a->timeout_ms * NSEC_PER_MSEC);
 		} else {
@@ -252,46 +264,31 @@ static void pi_chain_boosts_transitively(struct ktest *t)
 	ktest_set_fifo(0);
 }
 
-/* Wait (bounded) for @p to reach @prio; false once *@gone is set first. */
-static bool wait_prio_unless(struct task_struct *p, int prio, volatile bool *gone)
-{
-	for (int i = 0; i < 2000; i++) {
-		if (READ_ONCE(p->prio) == prio)
-			return true;
-		if (smp_load_acquire(gone))
-			return false;
-		msleep(1);
-	}
-	return false;
-}
-
 /*
- * Start @a (FIFO @prio) waiting for @lock with a timeout, until @watch is
- * seen boosted to @prio before that wait times out: a host stall of the
- * test thread under TCG can outlast a short timeout, so a waiter that
- * timed out before we saw its boost is tried again with a longer one.
- * Returns whether the boost was seen; @a has finished either way.
+ * Start @a (FIFO @prio) waiting for @lock with a timeout that is ours to
+ * fire: wait until @watch shows the boost of @a's blocking (its chain
+ * walk has landed), then make the timeout expire now and wait for @a to
+ * give up.  The timeout cannot come first, however the host schedules
+ * the vCPUs, so no retry.  Returns whether the boost was seen; @a has
+ * finished either way.
  */
-static bool boost_before_timeout(struct chain_actor *a, struct rt_mutex *lock,
-				 const char *name, int prio,
-				 struct task_struct *watch)
+static bool boost_then_timeout(struct chain_actor *a, struct rt_mutex *lock,
+			       const char *name, int prio, struct task_struct *watch)
 {
-	static const unsigned int timeout_ms[] = { 50, 500, 5000 };
+	bool boosted;
 
-	for (unsigned int i = 0; i < ARRAY_SIZE(timeout_ms); i++) {
-		bool boosted;
-
-		memset(a, 0, sizeof(*a));
-		a->want = lock;
-		a->timeout_ms = timeout_ms[i];
-		if (!chain_start(a, name, prio))
-			return false;
-		boosted = wait_prio_unless(watch, FIFO_PRIO(prio), &a->done);
-		ktest_wait_flag(&a->done);
-		if (boosted)
-			return true;
-	}
-	return false;
+	memset(a, 0, sizeof(*a));
+	a->want = lock;
+	a->timeout_held = true;
+	if (!chain_start(a, name, prio))
+		return false;
+	boosted = wait_prio(watch, FIFO_PRIO(prio));
+	/* Not enqueued while we move it; then it expires at once. */
+	hrtimer_cancel(&a->sl.timer);
+	hrtimer_set_expires(&a->sl.timer, ktime_get());
+	hrtimer_sleeper_start_expires(&a->sl, HRTIMER_MODE_ABS);
+	ktest_wait_flag(&a->done);
+	return boosted;
 }
 
 /*
@@ -310,7 +307,7 @@ static void pi_timeout_deboosts_chain(struct ktest *t)
 	ok = chain_start(&chain[0], "tmo0", 10) && chain_start(&chain[1], "tmo1", 20) &&
 	     wait_blocked(chain[1].task);
 	/* T2 FIFO 60 waits for L1 with a timeout. */
-	boosted = ok && boost_before_timeout(&chain[2], &chain_lock[1], "tmo2", 60,
+	boosted = ok && boost_then_timeout(&chain[2], &chain_lock[1], "tmo2", 60,
 					     chain[0].task);
 	KTEST_EXPECT_TRUE(t, ok);
 	KTEST_EXPECT_TRUE(t, boosted);
@@ -354,7 +351,7 @@ static void pi_timeout_deboost_hands_over_top(struct ktest *t)
 		     (!chain[i].want || wait_blocked(chain[i].task));
 	}
 	ok = ok && wait_prio(chain[0].task, FIFO_PRIO(30));
-	boosted = ok && boost_before_timeout(&chain[4], &chain_lock[2], "hand4", 60,
+	boosted = ok && boost_then_timeout(&chain[4], &chain_lock[2], "hand4", 60,
 					     chain[0].task);
 	KTEST_EXPECT_TRUE(t, ok);
 	KTEST_EXPECT_TRUE(t, boosted);

@@ -80,6 +80,8 @@ struct task_struct;
 struct task_struct *ktest_kthread(int (*fn)(void *), void *arg, const char *name,
 				  int cpu, int policy, int prio);
 void ktest_wait_flag(volatile bool *flag);
+void ktest_run_pair(struct ktest *t, struct task_struct *a, volatile bool *a_done,
+		    struct task_struct *b, volatile bool *b_done);
 void ktest_release_when_asleep(struct task_struct *sleeper, volatile bool *hold);
 void ktest_set_fifo(int prio);
 void ktest_on_each_cpu(void (*fn)(void *info), void *info);

@@ -29,6 +29,8 @@ struct perf_stat_counts {
 
 /* The counts since boot; @c->elapsed_ns is ktime_get_ns(). Process context. */
 void perf_stat_read(struct perf_stat_counts *c);
+/* Tests: the migrations counted on @cpu since boot (set_task_cpu() ran there). */
+u64 perf_stat_cpu_migrations(int cpu);
 /* After pmu_workload_end(): that report's all-CPU total into @d. */
 void perf_stat_take_pmu(struct perf_stat_counts *d);
 void perf_stat_delta(const struct perf_stat_counts *begin, const struct perf_stat_counts *end,

@@ -42,8 +42,9 @@ u64 profile_cpu_samples(int cpu);
 u64 profile_nmi_echoes(void);
 /* Tests: @cpu is inside the HPET-source NMI handler, past taking its count. */
 bool profile_nmi_busy(int cpu);
-/* Debug: a delay inside that window (0: none), to widen it in tests. */
+/* Debug: a delay inside that window (0: none) on one CPU, to widen it in tests. */
 extern unsigned int profile_nmi_delay_us;
+extern int profile_nmi_delay_cpu;
 /* Stop the timers; the tables stay for profile_totals()/profile_print(). */
 void profile_stop(void);
 /* Samples taken and samples that found no room (all CPUs). */

@@ -83,6 +83,8 @@ void rt_mutex_unlock(struct rt_mutex *lock);
  */
 int rt_mutex_lock_timeout(struct rt_mutex *lock, u64 timeout_ns);
 int rt_mutex_lock_detect(struct rt_mutex *lock, u64 timeout_ns);
+struct hrtimer_sleeper;
+int rt_mutex_lock_sleeper(struct rt_mutex *lock, struct hrtimer_sleeper *to);
 
 /* Event counters for tests and reports (all rt_mutex-based locks). */
 struct rt_mutex_stats {

@@ -111,6 +111,11 @@ void perf_stat_read(struct perf_stat_counts *c)
 	}
 }
 
+u64 perf_stat_cpu_migrations(int cpu)
+{
+	return READ_ONCE(per_cpu_ptr(&perf_stat_cpu, cpu)->migrations);
+}
+
 void perf_stat_take_pmu(struct perf_stat_counts *d)
 {
 	struct pmu_counts pc;

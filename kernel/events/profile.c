@@ -66,6 +66,8 @@ core_param_range("profile.top", profile_top, uint, 1, 100,
  * (profile_test's profile_stop_waits_for_nmi widens it on purpose).
  */
 unsigned int profile_nmi_delay_us;
+/* ...on this CPU only, so the CPU that watches for it is not held too. */
+int profile_nmi_delay_cpu = -1;
 static unsigned int profile_entries = PROFILE_MAX_ENTRIES;
 core_param_range("profile.entries", profile_entries, uint, 1, PROFILE_MAX_ENTRIES,
 		 "(debug) distinct stacks each CPU's sample table holds; more are dropped");
@@ -231,7 +233,8 @@ static int profile_nmi(unsigned int type, struct pt_regs *regs)
 			smp_store_release(&pc->nmi_busy, 0);
 			return NMI_DONE;
 		}
-		if (unlikely(READ_ONCE(profile_nmi_delay_us)))
+		if (unlikely(READ_ONCE(profile_nmi_delay_us)) &&
+		    smp_processor_id() == READ_ONCE(profile_nmi_delay_cpu))
 			udelay(READ_ONCE(profile_nmi_delay_us));
 	}
 	pc->missed += n - 1;

@@ -105,6 +105,22 @@ void rt_mutex_unlock(struct rt_mutex *rtm)
 	__rt_mutex_unlock(&rtm->rtmutex);
 }
 
+/* The slow path bounded by @to, an hrtimer sleeper already started (or NULL). */
+static int rt_mutex_lock_until(struct rt_mutex *rtm, struct hrtimer_sleeper *to,
+			       enum rtmutex_chainwalk chwalk)
+{
+	int ret;
+
+	might_sleep();
+	mutex_acquire(&rtm->dep_map, 0, 0, _RET_IP_);
+	if (rt_mutex_cmpxchg_acquire(&rtm->rtmutex, NULL, current))
+		return 0;
+	ret = rt_mutex_slowlock(&rtm->rtmutex, TASK_UNINTERRUPTIBLE, chwalk, to);
+	if (ret)
+		mutex_release(&rtm->dep_map, _RET_IP_);
+	return ret;
+}
+
 /*
  * Block with a timeout (relative, ns) and a chosen chain walk, on an
  * hrtimer sleeper that clears ->task when it fires.  FULL chain walk turns
@@ -116,22 +132,26 @@ static int rt_mutex_lock_bounded(struct rt_mutex *rtm, u64 timeout_ns,
 	struct hrtimer_sleeper sl, *to = NULL;
 	int ret;
 
-	might_sleep();
-	mutex_acquire(&rtm->dep_map, 0, 0, _RET_IP_);
-	if (rt_mutex_cmpxchg_acquire(&rtm->rtmutex, NULL, current))
-		return 0;
 	if (timeout_ns) {
 		to = &sl;
 		hrtimer_init_sleeper(to, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 		hrtimer_set_expires(&to->timer, ktime_get() + timeout_ns);
 		hrtimer_sleeper_start_expires(to, HRTIMER_MODE_ABS);
 	}
-	ret = rt_mutex_slowlock(&rtm->rtmutex, TASK_UNINTERRUPTIBLE, chwalk, to);
+	ret = rt_mutex_lock_until(rtm, to, chwalk);
 	if (to)
 		hrtimer_cancel(&to->timer);
-	if (ret)
-		mutex_release(&rtm->dep_map, _RET_IP_);
 	return ret;
+}
+
+/*
+ * Tests: the timeout is the caller's sleeper @to, initialised for the
+ * calling task and started, so that another thread can move its expiry
+ * (make it fire now) at a point it has chosen; the caller cancels it.
+ */
+int rt_mutex_lock_sleeper(struct rt_mutex *rtm, struct hrtimer_sleeper *to)
+{
+	return rt_mutex_lock_until(rtm, to, RT_MUTEX_MIN_CHAINWALK);
 }
 
 int rt_mutex_lock_timeout(struct rt_mutex *rtm, u64 timeout_ns)

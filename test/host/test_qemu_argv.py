@@ -91,6 +91,10 @@ class ResolveTest(unittest.TestCase):
         msg = self.error(icount=1, smp=2)
         self.assertIn("livelock", msg)
         self.assertIn("SMP=1", msg)
+        # make scale's vCPU axis asks for it explicitly: one clock for all vCPUs.
+        r = self.resolve(icount=1, smp=64, smp_icount=True)
+        self.assertEqual((r.accel, r.icount, r.smp, r.mode), ("tcg", True, 64, "icount"))
+        self.assertIn("-icount", qemu.build_argv(r))
 
     def test_kvm_requested_without_kvm(self):
         self.assertIn("/dev/kvm", self.error(accel="kvm", kvm=False))

@@ -40,11 +40,12 @@
 
 extern const char trampoline_start[], trampoline_end[];
 extern const char tr_gdt[], tr_gdt_desc[], tr_pm_ptr[], tr_lm_ptr[], tr_pm[], tr_lm[];
-extern const char tr_cr3[], tr_efer[], tr_stack[], tr_entry[];
+extern const char tr_cr3[], tr_efer[], tr_entry[];
 extern const char secondary_startup_64[];
 DECLARE_PER_CPU(unsigned long, hardirq_stack_ptr);
 
 u64 initial_cr3;		/* read by secondary_startup_64 */
+u64 initial_stack;		/* the starting AP's stack, read there too */
 int smpboot_cpu;		/* the CPU being started (one at a time) */
 static phys_addr_t trampoline_pa;
 static u64 *trampoline_pgd;
@@ -226,7 +227,15 @@ static void build_trampoline_pgd(void)
 	trampoline_pgd[0] = __pa(trampoline_pdpt) | _PAGE_PRESENT | _PAGE_RW;
 }
 
-static void setup_trampoline(int cpu)
+/*
+ * Copy the trampoline to its page and fill in its fields, once, as
+ * Linux's setup_real_mode() does: nothing in it differs between APs (the
+ * stack is initial_stack, in the kernel).  Rewriting code that CPUs have
+ * run costs an emulator that translated it a flush per vCPU (QEMU 7.2
+ * clears every vCPU's jump cache for each invalidated block), which per
+ * AP made bring-up quadratic in the vCPUs (Documentation/scale.md).
+ */
+static void setup_trampoline(void)
 {
 	u8 *page = __va(trampoline_pa);
 	u32 base = trampoline_pa;
@@ -235,11 +244,9 @@ static void setup_trampoline(int cpu)
 	patch32(page, tr_gdt_desc + 2, base + (tr_gdt - trampoline_start));
 	patch32(page, tr_pm_ptr, base + (tr_pm - trampoline_start));
 	patch32(page, tr_lm_ptr, base + (tr_lm - trampoline_start));
-	build_trampoline_pgd();
 	patch32(page, tr_cr3, __pa(trampoline_pgd));
 	/* LMA (bit 10) is status, not control: do not write it back. */
 	patch32(page, tr_efer, (u32)rdmsr(MSR_EFER) & ~(1U << 10));
-	patch64(page, tr_stack, cea_stack_top(cpu, CEA_STACK_TASK));
 	patch64(page, tr_entry, (u64)secondary_startup_64);
 }
 
@@ -335,7 +342,9 @@ static int do_boot_cpu(int cpu)
 			return -1;
 	}
 	per_cpu(cpu_dead_state, cpu) = 0;
-	setup_trampoline(cpu);
+	/* The kernel's top level as it is now (a re-start comes later). */
+	build_trampoline_pgd();
+	initial_stack = cea_stack_top(cpu, CEA_STACK_TASK);
 	smpboot_cpu = cpu;
 	smp_wmb();
 
@@ -504,6 +513,9 @@ void smp_prepare_cpus(void)
 {
 	boot_order_mark("smp_prepare_cpus");
 	initial_cr3 = read_cr3();
+	/* Linux's setup_real_mode(), an early initcall: once, for every AP. */
+	if (trampoline_pa)
+		setup_trampoline();
 	smp_quirk_init_udelay();
 }
 

@@ -5,7 +5,8 @@
  * IPI at it.  The AP wakes in real mode with CS = page >> 4, IP = 0, and
  * climbs through protected mode into long mode on trampoline_pgd (the
  * kernel's tables plus an identity map of low memory), then jumps to
- * secondary_startup_64 in the kernel with its stack set.
+ * secondary_startup_64 in the kernel, which takes its stack from
+ * initial_stack.  The page is written once: nothing here is per AP.
  *
  * Position independent: the page's physical base is computed from CS and
  * kept in %ebx; data is addressed relative to it.
@@ -18,7 +19,7 @@
 	.balign 16
 	.globl	trampoline_start, trampoline_end
 	.globl	tr_gdt, tr_gdt_desc, tr_pm_ptr, tr_lm_ptr, tr_pm, tr_lm
-	.globl	tr_cr3, tr_efer, tr_stack, tr_entry
+	.globl	tr_cr3, tr_efer, tr_entry
 	.code16
 trampoline_start:
 	cli
@@ -54,7 +55,6 @@ tr_pm:
 	.code64
 tr_lm:
 	movl	%ebx, %ebx
-	movq	TR(tr_stack)(%rbx), %rsp
 	movq	TR(tr_entry)(%rbx), %rax
 	jmpq	*%rax
 
@@ -80,16 +80,15 @@ tr_cr3:
 	.long	0, 0
 tr_efer:
 	.long	0, 0
-tr_stack:
-	.quad	0
 tr_entry:
 	.quad	0
 trampoline_end:
 
-/* The AP's first instructions in the kernel image, on its own stack. */
+/* The AP's first instructions in the kernel image: its own stack, then C. */
 	.text
 	.globl	secondary_startup_64
 secondary_startup_64:
+	movq	initial_stack(%rip), %rsp
 	movq	initial_cr3(%rip), %rax
 	movq	%rax, %cr3			/* leave the trampoline tables */
 	xorl	%eax, %eax
