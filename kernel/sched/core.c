@@ -153,6 +153,12 @@ void __balance_callbacks(struct rq *rq)
 	do_balance_callbacks(rq, __splice_balance_callbacks(rq, false));
 }
 
+/* The same, with balance_push left queued for the next __schedule(). */
+void __balance_callbacks_keep_push(struct rq *rq)
+{
+	do_balance_callbacks(rq, __splice_balance_callbacks(rq, true));
+}
+
 /*
  * Callbacks spliced off an earlier lock section: the one place the lock
  * is taken again for them, as Linux does in __sched_setscheduler().

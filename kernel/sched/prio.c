@@ -341,9 +341,18 @@ void rt_mutex_setprio(struct task_struct *task, struct task_struct *pi_task)
 		task->dl.pi_se = &task->dl;
 	}
 	change_prio_locked(rq, task, prio, queue_flag);
-	/* A boost or deboost may leave push or pull work, as in any requeue. */
+	/*
+	 * A boost or deboost may leave push or pull work, as in any requeue.
+	 * balance_push stays queued for the next __schedule(): the caller
+	 * holds a pi_lock (an unlocker deboosting itself holds its own), and
+	 * the push wakes the stopper, which takes the stopper's pi_lock
+	 * inside it.  Linux 5.15 runs it here too and nests the two (lockdep:
+	 * "possible recursive locking", hit by soak-short-smp2 while CPU 1
+	 * went down); the push then happens at the switch, as it does for
+	 * every other task on the dying CPU.
+	 */
 	preempt_disable();
-	__balance_callbacks(rq);
+	__balance_callbacks_keep_push(rq);
 	raw_spin_rq_unlock(rq);
 	preempt_enable();
 }

@@ -427,6 +427,7 @@ static inline void queue_balance_callback(struct rq *rq, struct callback_head *h
 }
 
 void __balance_callbacks(struct rq *rq);
+void __balance_callbacks_keep_push(struct rq *rq);
 struct callback_head *splice_balance_callbacks(struct rq *rq);
 void balance_callbacks(struct rq *rq, struct callback_head *head);
 
