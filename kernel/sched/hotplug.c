@@ -151,7 +151,7 @@ static void balance_push_set(int cpu, bool on)
 		/* Every lock section ran its callbacks before letting go. */
 		WARN_ON_ONCE(rq->balance_callback);
 		rq->balance_callback = &balance_push_callback;
-	} else if (rq->balance_callback == &balance_push_callback) {
+	} else if (&balance_push_callback == rq->balance_callback) {
 		rq->balance_callback = NULL;
 	}
 	raw_spin_rq_unlock_irqrestore(rq, flags);

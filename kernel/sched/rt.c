@@ -123,12 +123,12 @@ static inline void rt_queue_push_tasks(struct rq *rq)
 {
 	if (!has_pushable_tasks(rq))
 		return;
-	queue_balance_callback(rq, &per_cpu(rt_push_head, rq->cpu), push_rt_tasks);
+	queue_balance_callback(rq, per_cpu_ptr(&rt_push_head, cpu_of(rq)), push_rt_tasks);
 }
 
 static inline void rt_queue_pull_task(struct rq *rq)
 {
-	queue_balance_callback(rq, &per_cpu(rt_pull_head, rq->cpu), pull_rt_task);
+	queue_balance_callback(rq, per_cpu_ptr(&rt_pull_head, cpu_of(rq)), pull_rt_task);
 }
 
 static void update_rt_overload(struct rq *rq)
@@ -190,7 +190,7 @@ static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
 	if (p->nr_cpus_allowed > 1)
 		rq->rt.rt_nr_migratory++;
 	rq->nr_running++;
-	if (!task_current(rq, p) && p->nr_cpus_allowed > 1)
+	if (p->nr_cpus_allowed > 1 && !task_current(rq, p))
 		enqueue_pushable_task(rq, p);
 	update_rt_overload(rq);
 }
@@ -525,9 +525,8 @@ static void task_woken_rt(struct rq *rq, struct task_struct *p)
  */
 static void switched_from_rt(struct rq *rq, struct task_struct *p)
 {
-	if (!task_on_rq_queued(p) || rq->rt.rt_nr_running)
-		return;
-	rt_queue_pull_task(rq);
+	if (task_on_rq_queued(p) && !rq->rt.rt_nr_running)
+		rt_queue_pull_task(rq);
 }
 
 /* A new RT task queued here may overload the CPU: push someone off. */
