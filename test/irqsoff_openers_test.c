@@ -41,6 +41,7 @@ static const struct opener linux_openers[] = {
 	{ "cpu_stopper_thread", "raw_spin_lock_irq(&stopper->lock) to take the next work" },
 	{ "cpu_stop_queue_work", "raw_spin_lock_irqsave(&stopper->lock) to queue the work" },
 	{ "migration_cpu_stop", "local_irq_save() before pi_lock and the rq lock" },
+	{ "__set_cpus_allowed_ptr", "task_rq_lock(): raw_spin_lock_irqsave(&p->pi_lock), then the rq lock" },
 	{ "__smp_call_function_many", "the local call of smp_call_function_many_cond() runs IRQ-off" },
 	{ "sched_ttwu_pending", "rq_lock_irqsave() to activate queued wakeups" },
 	{ "load_balance", "SCHED_SOFTIRQ / newidle: rq_lock_irqsave(busiest) over detach_tasks() and attach_tasks()" },
