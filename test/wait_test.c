@@ -266,6 +266,72 @@ static void swake_up_all_irqs_on_between(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, list_empty(&test_swq.task_list));
 }
 
+/*
+ * A wake_up_all() of a long queue drops the queue's lock (and, on !RT,
+ * turns interrupts back on) every WAITQUEUE_WALK_BREAK_CNT + 1 entries.
+ * The first wake function makes a timer interrupt pending while the walk
+ * holds the lock with interrupts off; the interrupt comes in at the first
+ * release and records how many entries had been woken by then.  The
+ * entries are plain wake functions, not tasks: this is about the walk.
+ */
+#define WALK_ENTRIES	200
+
+static struct wait_queue_entry walk_entries[WALK_ENTRIES];
+static int walk_woken, walk_woken_in_irq = -1;
+static struct hrtimer walk_timer;
+
+static int walk_wake_fn(struct wait_queue_entry *wq_entry, unsigned int mode,
+			int flags, void *key)
+{
+	if (walk_woken++ == 0) {
+		hrtimer_start(&walk_timer, 0, HRTIMER_MODE_REL_HARD);
+		for (int i = 0; i < 100000 && !timer_irq_pending(); i++)
+			udelay(10);
+	}
+	return 1;
+}
+
+static enum hrtimer_restart walk_count_in_irq(struct hrtimer *timer)
+{
+	walk_woken_in_irq = walk_woken;
+	return HRTIMER_NORESTART;
+}
+
+static int walk_list_len(struct list_head *head)
+{
+	struct list_head *pos;
+	int n = 0;
+
+	list_for_each(pos, head)
+		n++;
+	return n;
+}
+
+static void wake_up_all_drops_lock_every_64(struct ktest *t)
+{
+	DECLARE_WAIT_QUEUE_HEAD(wq);
+
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		ktest_skip(t, "spinlock_t leaves interrupts on under PREEMPT_RT");
+	if (!IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		ktest_skip(t, "sti; cli back to back without PREEMPT_COUNT");
+	walk_woken = 0;
+	walk_woken_in_irq = -1;
+	for (int i = 0; i < WALK_ENTRIES; i++) {
+		walk_entries[i] = (struct wait_queue_entry){ .func = walk_wake_fn };
+		INIT_LIST_HEAD(&walk_entries[i].entry);
+		list_add_tail(&walk_entries[i].entry, &wq.head);
+	}
+	hrtimer_init(&walk_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	walk_timer.function = walk_count_in_irq;
+	wake_up_all(&wq);
+	hrtimer_cancel(&walk_timer);
+	KTEST_EXPECT_EQ(t, walk_woken, WALK_ENTRIES);
+	KTEST_EXPECT_EQ(t, walk_woken_in_irq, WAITQUEUE_WALK_BREAK_CNT + 1);
+	/* The bookmark went with the last hold: only the entries are left. */
+	KTEST_EXPECT_EQ(t, walk_list_len(&wq.head), WALK_ENTRIES);
+}
+
 static struct ktest_case wait_cases[] = {
 	KTEST_CASE(wait_event_sleeps_until_condition),
 	KTEST_CASE(exclusive_waiters_wake_one_by_one),
@@ -273,6 +339,7 @@ static struct ktest_case wait_cases[] = {
 	KTEST_CASE(complete_all_releases_everyone),
 	KTEST_CASE(completions_count),
 	KTEST_CASE(swake_up_all_irqs_on_between),
+	KTEST_CASE(wake_up_all_drops_lock_every_64),
 	{}
 };
 

@@ -142,4 +142,10 @@ static inline void list_splice_init(struct list_head *list, struct list_head *he
 	     &pos->member != (head);					\
 	     pos = n, n = list_next_entry(n, member))
 
+/* From @pos (included) to the end, @pos may be removed on the way. */
+#define list_for_each_entry_safe_from(pos, n, head, member)		\
+	for (n = list_next_entry(pos, member);				\
+	     &pos->member != (head);					\
+	     pos = n, n = list_next_entry(n, member))
+
 #endif

@@ -15,6 +15,10 @@ typedef int (*wait_queue_func_t)(struct wait_queue_entry *wq_entry, unsigned int
 				 int flags, void *key);
 
 #define WQ_FLAG_EXCLUSIVE	0x01
+#define WQ_FLAG_BOOKMARK	0x04	/* a place-holder where a long walk resumes */
+
+/* Entries a wakeup walks per hold of the queue's lock (IRQs off on !RT). */
+#define WAITQUEUE_WALK_BREAK_CNT	64
 
 struct wait_queue_entry {
 	unsigned int flags;

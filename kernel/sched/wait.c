@@ -84,21 +84,60 @@ void finish_wait(struct wait_queue_head *wq_head, struct wait_queue_entry *wq_en
 	}
 }
 
+/*
+ * One hold of the queue's lock: wake from the start, or from where
+ * @bookmark was left, and after WAITQUEUE_WALK_BREAK_CNT entries leave
+ * @bookmark in the list before the next one and stop, so that a long queue
+ * (wake_up_all() of hundreds) never keeps interrupts off for the whole walk.
+ * Returns how many exclusive wakeups remain.
+ */
+static int __wake_up_common(struct wait_queue_head *wq_head, unsigned int mode, int nr,
+			    void *key, struct wait_queue_entry *bookmark)
+{
+	struct wait_queue_entry *curr, *next;
+	int cnt = 0;
+
+	lockdep_assert_held(&wq_head->lock);
+	if (bookmark->flags & WQ_FLAG_BOOKMARK) {
+		curr = list_next_entry(bookmark, entry);
+		list_del(&bookmark->entry);
+		bookmark->flags = 0;
+	} else {
+		curr = list_first_entry(&wq_head->head, struct wait_queue_entry, entry);
+	}
+	list_for_each_entry_safe_from(curr, next, &wq_head->head, entry) {
+		unsigned int wflags = curr->flags;
+		int ret;
+
+		if (wflags & WQ_FLAG_BOOKMARK)
+			continue;	/* another waker's place */
+		ret = curr->func(curr, mode, 0, key);
+		if (ret < 0)
+			break;
+		if (ret && (wflags & WQ_FLAG_EXCLUSIVE) && !--nr)
+			break;
+		if (++cnt > WAITQUEUE_WALK_BREAK_CNT && &next->entry != &wq_head->head) {
+			bookmark->flags = WQ_FLAG_BOOKMARK;
+			list_add_tail(&bookmark->entry, &next->entry);
+			break;
+		}
+	}
+	return nr;
+}
+
 /* Wake the non-exclusive waiters and up to @nr exclusive ones (0: all). */
 void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr, void *key)
 {
-	struct wait_queue_entry *curr, *next;
+	struct wait_queue_entry bookmark = {
+		.entry = LIST_HEAD_INIT(bookmark.entry),
+	};
 	unsigned long flags;
 
-	spin_lock_irqsave(&wq_head->lock, flags);
-	list_for_each_entry_safe(curr, next, &wq_head->head, entry) {
-		unsigned int wflags = curr->flags;
-
-		if (curr->func(curr, mode, 0, key) && (wflags & WQ_FLAG_EXCLUSIVE) &&
-		    nr && !--nr)
-			break;
-	}
-	spin_unlock_irqrestore(&wq_head->lock, flags);
+	do {
+		spin_lock_irqsave(&wq_head->lock, flags);
+		nr = __wake_up_common(wq_head, mode, nr, key, &bookmark);
+		spin_unlock_irqrestore(&wq_head->lock, flags);
+	} while (bookmark.flags & WQ_FLAG_BOOKMARK);
 }
 
 void prepare_to_swait_exclusive(struct swait_queue_head *q, struct swait_queue *wait,
