@@ -135,8 +135,7 @@ static struct task_struct *create_kthread(int (*fn)(void *), void *data, const c
 	strncpy(p->comm, name, sizeof(p->comm) - 1);
 	sched_fork(p);
 	copy_thread(p, fn, data);
-	if (fair_sched_class.task_fork)
-		fair_sched_class.task_fork(p);
+	sched_cgroup_fork(p);
 	/* Asleep until wake_up_process(): nothing runs it before that. */
 	p->__state = TASK_UNINTERRUPTIBLE;
 	write_lock_irq(&tasklist_lock);

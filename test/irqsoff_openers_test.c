@@ -34,6 +34,7 @@ static const struct opener linux_openers[] = {
 	{ "__run_hrtimer", "raw_spin_lock_irq(&cpu_base->lock) again after the callback" },
 	{ "try_to_wake_up", "raw_spin_lock_irqsave(&p->pi_lock)" },
 	{ "wake_up_new_task", "raw_spin_lock_irqsave(&p->pi_lock) (task_rq_lock)" },
+	{ "sched_cgroup_fork", "copy_process(): raw_spin_lock_irqsave(&p->pi_lock) around task_fork" },
 	{ "kthread_bind", "__kthread_bind_mask(): raw_spin_lock_irqsave(&p->pi_lock)" },
 	{ "kthread_create_on_cpu_node", "kthread_bind() inlined: pi_lock irqsave" },
 	{ "do_task_dead", "set_special_state(): raw_spin_lock_irqsave(&current->pi_lock)" },

@@ -431,6 +431,129 @@ static void fair_wakeup_preempts_hog(struct ktest *t)
 #endif
 }
 
+/*
+ * LAST_BUDDY: with at least sched_nr_latency tasks on the CPU, a wakeup
+ * that preempts names the preempted task "last", and when the wakee blocks
+ * again the CPU goes back to it rather than to the leftmost of the others
+ * (if that costs at most the wakeup granularity).  One CPU, eight spinners
+ * counting in spin_seq, and a sleeper woken 40 times by this task: after
+ * each round trip, did any spinner run before we got the CPU back?  Under
+ * icount the answer is exact; under plain TCG a host stall can make the
+ * tick take the CPU in between, so the count is only checked there.
+ */
+#define BUDDY_SPINNERS	8
+#define BUDDY_ROUNDS	40
+
+static volatile bool buddy_stop;
+static volatile unsigned long spin_seq;
+static volatile unsigned long buddy_wakee_runs;
+
+static int buddy_spin_fn(void *data)
+{
+	while (!READ_ONCE(buddy_stop)) {
+		WRITE_ONCE(spin_seq, spin_seq + 1);
+		cpu_relax();
+	}
+	return 0;
+}
+
+static int buddy_wakee_fn(void *data)
+{
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (READ_ONCE(buddy_stop))
+			break;
+		schedule();
+		WRITE_ONCE(buddy_wakee_runs, buddy_wakee_runs + 1);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static void fair_preempted_task_gets_cpu_back(struct ktest *t)
+{
+	struct task_struct *w, *sp[BUDDY_SPINNERS];
+	int preempted = 0, direct = 0;
+
+	if (num_online_cpus() != 1)
+		ktest_skip(t, "one CPU: who runs next is decided there alone");
+	if (!IS_ENABLED_PREEMPTION)
+		ktest_skip(t, "a wakeup preempts only on a preemptible kernel");
+	if (current->policy != SCHED_NORMAL)
+		ktest_skip(t, "the test task must be a fair task");
+	buddy_stop = false;
+	buddy_wakee_runs = 0;
+	for (int i = 0; i < BUDDY_SPINNERS; i++) {
+		sp[i] = spawn(buddy_spin_fn, NULL, "buddy-spin", 0, SCHED_NORMAL, 0);
+		KTEST_ASSERT_TRUE(t, sp[i]);
+		wake_up_process(sp[i]);
+	}
+	w = spawn(buddy_wakee_fn, NULL, "buddy-wakee", 0, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, w);
+	wake_up_process(w);
+	msleep(20);	/* everyone has run and waits; the wakee sleeps */
+	/*
+	 * No sleeping from here: each round this task runs 100 us more and
+	 * moves right past the spinners' (which do not run while we keep the
+	 * CPU); the buddy hands it back while that lead is within the wakeup
+	 * granularity, the leftmost rule only while it has none.
+	 */
+	for (int i = 0; i < BUDDY_ROUNDS; i++) {
+		unsigned long runs = READ_ONCE(buddy_wakee_runs);
+		unsigned long seq;
+
+		udelay(100);
+		seq = READ_ONCE(spin_seq);
+		wake_up_process(w);
+		if (READ_ONCE(buddy_wakee_runs) == runs)
+			continue;	/* it did not preempt us */
+		preempted++;
+		direct += READ_ONCE(spin_seq) == seq;
+	}
+	WRITE_ONCE(buddy_stop, true);
+	wake_up_process(w);
+	ktest_info(t, "%d of %d wakeups preempted; after %d of them the CPU came straight back",
+		   preempted, BUDDY_ROUNDS, direct);
+	if (!ktest_exact_time)
+		ktest_skip(t, "a host stall can put a tick in between (clock: %s)",
+			   ktest_clock_mode());
+	/* 11 of 40 preempt (icount); without the buddy 3 of those lose the CPU. */
+	KTEST_EXPECT_GE(t, preempted, 5);
+	KTEST_EXPECT_EQ(t, direct, preempted);
+}
+
+/*
+ * yield() marks the caller to be skipped once, not sent behind everyone:
+ * the next task gets the CPU only if it is within the wakeup granularity.
+ * A spinner runs alone for 50 ms while this task sleeps; we wake with a
+ * sleeper's credit (half a latency period behind it, more than the
+ * granularity) and yield at once: the spinner must not run.
+ */
+static void fair_yield_skips_only_when_fair(struct ktest *t)
+{
+	struct task_struct *sp;
+	unsigned long seq;
+
+	if (num_online_cpus() != 1)
+		ktest_skip(t, "one CPU: who runs next is decided there alone");
+	if (current->policy != SCHED_NORMAL)
+		ktest_skip(t, "the test task must be a fair task");
+	buddy_stop = false;
+	sp = spawn(buddy_spin_fn, NULL, "yield-spin", 0, SCHED_NORMAL, 0);
+	KTEST_ASSERT_TRUE(t, sp);
+	wake_up_process(sp);
+	msleep(50);
+	seq = READ_ONCE(spin_seq);
+	yield();
+	seq = READ_ONCE(spin_seq) - seq;
+	WRITE_ONCE(buddy_stop, true);
+	ktest_info(t, "the spinner counted %lu while we yielded", seq);
+	if (!ktest_exact_time)
+		ktest_skip(t, "a host stall can put a tick in between (clock: %s)",
+			   ktest_clock_mode());
+	KTEST_EXPECT_EQ(t, seq, 0);
+}
+
 /* ---------------------------------------------------------------- migrate_disable */
 
 struct pinned {
@@ -1271,6 +1394,8 @@ static struct ktest_case sched_cases[] = {
 	KTEST_CASE(rr_slices_fifo_does_not),
 	KTEST_CASE(nice_weights_split_cpu),
 	KTEST_CASE(fair_wakeup_preempts_hog),
+	KTEST_CASE(fair_preempted_task_gets_cpu_back),
+	KTEST_CASE(fair_yield_skips_only_when_fair),
 	KTEST_CASE(migrate_disable_pins_and_defers_affinity),
 	KTEST_CASE(rt_migrate_invariant),
 	KTEST_CASE(lazy_preemption),

@@ -379,6 +379,7 @@ void preempt_schedule_irq(void);
 int wake_up_process(struct task_struct *p);
 int wake_up_state(struct task_struct *p, unsigned int state);
 int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags);
+void sched_cgroup_fork(struct task_struct *p);
 void wake_up_new_task(struct task_struct *p);
 void yield(void);
 unsigned long long nr_context_switches_cpu(int cpu);

@@ -513,6 +513,24 @@ int wake_up_state(struct task_struct *task, unsigned int state)
 	return try_to_wake_up(task, state, 0);
 }
 
+/*
+ * The new task's first placement, in its creator's context: it starts on
+ * the creator's CPU and its class places it there (task_fork_fair() under
+ * that CPU's rq lock).  IRQs are off under the child's pi_lock, as in
+ * Linux's copy_process().
+ */
+void sched_cgroup_fork(struct task_struct *p)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	WRITE_ONCE(p->cpu, smp_processor_id());
+	p->wake_cpu = p->cpu;
+	if (p->sched_class->task_fork)
+		p->sched_class->task_fork(p);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+}
+
 void wake_up_new_task(struct task_struct *p)
 {
 	unsigned long flags;
@@ -526,8 +544,6 @@ void wake_up_new_task(struct task_struct *p)
 	rq = cpu_rq(cpu);
 	raw_spin_rq_lock(rq);
 	update_rq_clock(rq);
-	if (p->sched_class->task_fork)
-		p->sched_class->task_fork(p);
 	activate_task(rq, p, ENQUEUE_NOCLOCK);
 	check_preempt_curr(rq, p, WF_FORK);
 	/* As a wakeup: an RT or deadline child that waits here is pushed now. */

@@ -158,17 +158,69 @@ static u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *ent)
 	return total ? period * ent->load.weight / total : period;
 }
 
-/* A waking task gets at most half a latency period of credit (GENTLE_FAIR_SLEEPERS). */
+/*
+ * A new task starts one slice after min_vruntime (START_DEBIT: the current
+ * period is already handed out); a waking task gets at most half a latency
+ * period of credit (GENTLE_FAIR_SLEEPERS).  Neither moves backwards from
+ * where it stands: a forked task from its parent's vruntime, a sleeper from
+ * its own.
+ */
 static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool initial)
 {
 	u64 vruntime = cfs_rq->min_vruntime;
 
 	if (initial)
-		vruntime += calc_delta_fair(sched_slice(cfs_rq, se), se);	/* START_DEBIT */
+		vruntime += calc_delta_fair(sched_slice(cfs_rq, se), se);
 	else
 		vruntime -= sysctl_sched_latency / 2;
-	if (initial || (s64)(vruntime - se->vruntime) > 0)
+	if ((s64)(vruntime - se->vruntime) > 0)
 		se->vruntime = vruntime;
+}
+
+/*
+ * Buddies.  A wakeup that preempts names the wakee "next" and, once enough
+ * tasks share the CPU for the period to stretch, the preempted task "last";
+ * yield() names the caller "skip".  pick_next_entity() follows a hint only
+ * while that costs no more than the wakeup granularity of fairness.  There
+ * are no task groups here, so each hint is one pointer in the CPU's cfs_rq.
+ */
+static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (cfs_rq->last == se)
+		cfs_rq->last = NULL;
+	if (cfs_rq->next == se)
+		cfs_rq->next = NULL;
+	if (cfs_rq->skip == se)
+		cfs_rq->skip = NULL;
+}
+
+static void set_next_buddy(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (WARN_ON_ONCE(!se->on_rq) || task_of(se)->policy == SCHED_IDLE)
+		return;
+	cfs_rq->next = se;
+}
+
+static void set_last_buddy(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (WARN_ON_ONCE(!se->on_rq) || task_of(se)->policy == SCHED_IDLE)
+		return;
+	cfs_rq->last = se;
+}
+
+/*
+ * 1 if @se is more than the wakeup granularity (in @se's vruntime units)
+ * behind @curr, 0 if behind by less, -1 if not behind at all.
+ */
+static int wakeup_preempt_entity(struct sched_entity *curr, struct sched_entity *se)
+{
+	s64 vdiff = (s64)(curr->vruntime - se->vruntime);
+
+	if (vdiff <= 0)
+		return -1;
+	if (vdiff > (s64)calc_delta_fair(sysctl_sched_wakeup_granularity, se))
+		return 1;
+	return 0;
 }
 
 static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
@@ -195,6 +247,7 @@ static void dequeue_task_fair(struct rq *rq, struct task_struct *task, int deq_f
 	struct sched_entity *se = &task->se;
 
 	update_curr(cfs_rq, rq);
+	clear_buddies(cfs_rq, se);
 	if (se != cfs_rq->curr)
 		__dequeue_entity(cfs_rq, se);
 	se->on_rq = 0;
@@ -212,41 +265,90 @@ static void migrate_task_rq_fair(struct task_struct *p, int dst_cpu)
 			  task_rq(p)->cfs.min_vruntime;
 }
 
+/*
+ * yield(): the caller stays where its vruntime puts it but is marked to be
+ * passed over once, if the next task is not too far ahead of it.
+ */
 static void yield_task_fair(struct rq *rq)
 {
-	struct sched_entity *se = &rq->curr->se, *last;
-	struct rb_node *rightmost;
+	struct task_struct *curr = rq->curr;
+	struct sched_entity *se = &curr->se;
 
-	update_curr(&rq->cfs, rq);
-	rightmost = rb_last(&rq->cfs.tasks_timeline.rb_root);
-	if (rightmost) {
-		last = rb_entry(rightmost, struct sched_entity, run_node);
-		if ((s64)(last->vruntime - se->vruntime) > 0)
-			se->vruntime = last->vruntime + 1;
+	if (unlikely(rq->nr_running == 1))
+		return;
+	clear_buddies(&rq->cfs, se);
+	if (curr->policy != SCHED_BATCH) {
+		update_rq_clock(rq);
+		update_curr(&rq->cfs, rq);
 	}
+	rq->cfs.skip = se;
 }
 
+/*
+ * @p was just queued beside the running fair task.  Under PREEMPT_LAZY the
+ * resched is lazy, and a lazy flag already set does not stop the buddies
+ * from being named again: only a full NEED_RESCHED means the choice was made.
+ */
 static void check_preempt_wakeup(struct rq *rq, struct task_struct *p, int flags)
 {
-	struct sched_entity *curr = &rq->curr->se, *se = &p->se;
-	s64 vdiff;
+	struct task_struct *curr = rq->curr;
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &curr->se, *pse = &p->se;
+	bool scale = cfs_rq->nr_running >= sched_nr_latency;
 
-	if (rq->curr->policy == SCHED_IDLE && p->policy != SCHED_IDLE)
-		goto preempt;
-	if (p->policy == SCHED_IDLE || p->policy == SCHED_BATCH)
+	if (unlikely(se == pse))
 		return;
-	update_curr(&rq->cfs, rq);
-	vdiff = (s64)(curr->vruntime - se->vruntime);
-	if (vdiff > (s64)calc_delta_fair(sysctl_sched_wakeup_granularity, se))
+	if (test_tsk_need_resched(curr))
+		return;
+	if (unlikely(curr->policy == SCHED_IDLE) && likely(p->policy != SCHED_IDLE))
 		goto preempt;
-	return;
+	if (p->policy != SCHED_NORMAL)
+		return;	/* batch and idle wakees wait for the tick */
+	update_curr(cfs_rq, rq);
+	if (wakeup_preempt_entity(se, pse) != 1)
+		return;
+	set_next_buddy(cfs_rq, pse);
 preempt:
 	resched_curr_lazy(rq);
+	/* Not for a task on its way off the queue, nor for the idle task. */
+	if (unlikely(!se->on_rq || curr == rq->idle))
+		return;
+	if (scale)
+		set_last_buddy(cfs_rq, se);
+}
+
+/*
+ * Leftmost first, for fairness; but the yielder gives way to the second if
+ * that is close enough, and a wakee that preempted ("next"), or failing
+ * that the task it preempted ("last"), runs if it is within the wakeup
+ * granularity of the leftmost.  The previous task is back in the tree.
+ */
+static struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *left = __pick_first_entity(cfs_rq), *se = left;
+
+	if (!left)
+		return NULL;
+	if (cfs_rq->skip == se) {
+		struct rb_node *second = rb_next(&se->run_node);
+
+		if (second) {
+			struct sched_entity *s2 = rb_entry(second, struct sched_entity, run_node);
+
+			if (wakeup_preempt_entity(s2, left) < 1)
+				se = s2;
+		}
+	}
+	if (cfs_rq->next && wakeup_preempt_entity(cfs_rq->next, left) < 1)
+		se = cfs_rq->next;
+	else if (cfs_rq->last && wakeup_preempt_entity(cfs_rq->last, left) < 1)
+		se = cfs_rq->last;
+	return se;
 }
 
 static struct task_struct *pick_next_task_fair(struct rq *rq)
 {
-	struct sched_entity *se = __pick_first_entity(&rq->cfs);
+	struct sched_entity *se = pick_next_entity(&rq->cfs);
 
 	if (!se)
 		return NULL;
@@ -259,6 +361,7 @@ static void set_next_task_fair(struct rq *rq, struct task_struct *task, bool fir
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *ent = &task->se;
 
+	clear_buddies(cfs_rq, ent);
 	if (ent->on_rq) {
 		__dequeue_entity(cfs_rq, ent);	/* the running entity is not in the tree */
 		/* cfs_tasks stays in most-recently-run order: balancing takes from its tail. */
@@ -295,6 +398,7 @@ static void task_tick_fair(struct rq *rq, struct task_struct *task, int queued)
 	ran = se->sum_exec_runtime - se->prev_sum_exec_runtime;
 	if (ran > ideal) {
 		resched_curr_lazy(rq);
+		clear_buddies(cfs_rq, se);	/* its slice is up: no favour from a hint */
 		return;
 	}
 	if (ran < sysctl_sched_min_granularity)
@@ -304,12 +408,25 @@ static void task_tick_fair(struct rq *rq, struct task_struct *task, int queued)
 		resched_curr_lazy(rq);
 }
 
+/*
+ * Linux places a child no earlier than its parent, the CPU's running fair
+ * task at fork.  irqlab's kthreads are made in their creator's context,
+ * where Linux's are forked by kthreadd: a sleeper that runs only briefly
+ * and so never stands a slice ahead of min_vruntime.  Placing from the
+ * creator would charge the child for the creator's run (a test thread
+ * that spun for seconds), so the child starts where kthreadd's would:
+ * min_vruntime plus its slice.
+ */
 static void task_fork_fair(struct task_struct *task)
 {
-	struct cfs_rq *cfs_rq = &task_rq(task)->cfs;
+	struct rq *rq = this_rq();
 
-	update_curr(cfs_rq, task_rq(task));
-	place_entity(cfs_rq, &task->se, true);
+	raw_spin_rq_lock(rq);
+	update_rq_clock(rq);
+	update_curr(&rq->cfs, rq);
+	task->se.vruntime = rq->cfs.min_vruntime;
+	place_entity(&rq->cfs, &task->se, true);
+	raw_spin_rq_unlock(rq);
 }
 
 /* Prefer an idle allowed CPU, starting with the previous one. */
@@ -424,6 +541,10 @@ task_hot(struct task_struct *p, struct lb_env *env)
 		return 0;
 	if (unlikely(p->policy == SCHED_IDLE))
 		return 0;
+	/* A buddy is about to run here: as good as hot (CACHE_HOT_BUDDY). */
+	if (env->dst_rq->nr_running &&
+	    (&p->se == env->src_rq->cfs.next || &p->se == env->src_rq->cfs.last))
+		return 1;
 	if (sysctl_sched_migration_cost == (unsigned int)-1)
 		return 1;
 	if (sysctl_sched_migration_cost == 0)

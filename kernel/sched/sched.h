@@ -51,6 +51,10 @@ struct cfs_rq {
 	u64 min_vruntime;
 	struct rb_root_cached tasks_timeline;
 	struct sched_entity *curr;
+	/* Buddies: hints to pick_next_entity(), each cleared once it runs. */
+	struct sched_entity *next;	/* the wakee that preempted */
+	struct sched_entity *last;	/* the task it preempted */
+	struct sched_entity *skip;	/* a task that called yield() */
 };
 
 struct rt_prio_array {
