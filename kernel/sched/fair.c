@@ -293,7 +293,8 @@ static void check_preempt_wakeup(struct rq *rq, struct task_struct *p, int flags
 {
 	struct task_struct *curr = rq->curr;
 	struct cfs_rq *cfs_rq = &rq->cfs;
-	struct sched_entity *se = &curr->se, *pse = &p->se;
+	struct sched_entity *pse = &p->se;	/* the wakee */
+	struct sched_entity *se = &curr->se;
 	bool scale = cfs_rq->nr_running >= sched_nr_latency;
 
 	if (unlikely(se == pse))
