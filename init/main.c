@@ -45,6 +45,10 @@
 #include <linux/vmstat.h>
 #include <linux/slab.h>
 #include <linux/kasan.h>
+#include <linux/cpu.h>
+#include <linux/stop_machine.h>
+#include <linux/workqueue.h>
+#include <linux/interrupt.h>
 
 static char boot_command_line[BOOT_INFO_CMDLINE_MAX];
 extern u64 acpi_hpet_addr;
@@ -424,7 +428,6 @@ static void print_boot_banner(void)
 }
 
 static unsigned int cmdline_errors;
-static int boot_done;
 unsigned int ktap_verdict_number;
 
 /*
@@ -517,10 +520,74 @@ static void do_ctors(void)
 }
 
 /*
- * pid 1: waits until the boot CPU has finished setting up (as Linux's
- * kernel_init waits for kthreadd), then runs what the command line asked
- * for and reports the verdict.  Bound to CPU 0 so tests start from a
- * known CPU; tests that need other CPUs make their own threads.
+ * Linux's early initcalls that irqlab has, called where Linux calls them:
+ * the PMU's capabilities, the boot CPU's ksoftirqd and stopper (the APs'
+ * come from CPUHP_CREATE_THREADS), RCU's grace-period kthread.
+ */
+static void do_pre_smp_initcalls(void)
+{
+	boot_order_mark("do_pre_smp_initcalls");
+	x86_pmu_probe();
+	spawn_ksoftirqd();
+	boot_timing_mark("ksoftirqd", -1);
+	cpu_stop_init();
+	boot_timing_mark("cpu_stop_init", -1);
+	rcu_init_smp();
+	boot_timing_mark("rcu", -1);
+}
+
+/*
+ * What Linux's initcalls would start after SMP: each node's kswapd,
+ * KASAN's quarantine hotplug state, the slab caches as something reclaim
+ * can shrink, and the constructors.
+ */
+static void do_basic_setup(void)
+{
+	boot_order_mark("do_basic_setup");
+	kswapd_init();
+	kasan_cpu_quarantine_init();
+	if (kmem_cache_shrinker_register())
+		pr_warn("slab: the slab shrinker could not be registered\n");
+	do_ctors();
+	boot_timing_mark("kswapd, shrinker, ctors", -1);
+}
+
+/* rest_init() has finished the boot CPU's part: pid 1 may go on. */
+static DECLARE_COMPLETION(kthreadd_done);
+
+/*
+ * In pid 1, in Linux 5.15's order: the rest of SMP set-up, the APs
+ * brought up through cpu_up() by smp_init(), then the scheduler's view of
+ * them and the remaining set-up.  Linux's set_mems_allowed() here has no
+ * counterpart (irqlab has no memory policies: init allocates on any
+ * node), nor do the parts for user space and the root file system.
+ */
+static noinline void kernel_init_freeable(void)
+{
+	wait_for_completion(&kthreadd_done);
+	boot_order_mark("kernel_init_freeable");
+	boot_timing_mark("pid 1 runs", -1);
+	smp_prepare_cpus();
+	workqueue_init();
+	boot_timing_mark("workqueue_init", -1);
+	init_mm_internals();
+	boot_timing_mark("init_mm_internals", -1);
+	do_pre_smp_initcalls();
+	lockup_detector_init();
+	boot_timing_mark("lockup_detector_init", -1);
+	smp_init();
+	boot_timing_mark("smp_init", -1);
+	sched_init_smp();
+	print_mode_line();
+	do_basic_setup();
+}
+
+/*
+ * pid 1: kernel_init_freeable(), then what the command line asked for,
+ * and the verdict.  Bound to CPU 0 (as Linux's rest_init() binds it to
+ * the boot CPU; irqlab leaves it there after sched_init_smp() so that
+ * tests start from a known CPU - tests that need other CPUs make their
+ * own threads).
  */
 static int kernel_init(void *unused)
 {
@@ -528,25 +595,7 @@ static int kernel_init(void *unused)
 	int failed;
 	u64 seq;
 
-	for (;;) {
-		set_current_state(TASK_UNINTERRUPTIBLE);
-		if (READ_ONCE(boot_done))
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
-	boot_timing_mark("pid 1 runs", -1);
-	/*
-	 * What Linux's initcalls would start: each node's kswapd, KASAN's
-	 * quarantine hotplug state, and the slab caches as something reclaim
-	 * can shrink.
-	 */
-	kswapd_init();
-	kasan_cpu_quarantine_init();
-	if (kmem_cache_shrinker_register())
-		pr_warn("slab: the slab shrinker could not be registered\n");
-	do_ctors();
-	boot_timing_mark("kswapd, shrinker, ctors", -1);
+	kernel_init_freeable();
 	system_state = SYSTEM_RUNNING;
 	/* Boot is over: what it cost in memory and time (make scale reads it). */
 	mem_used_report();
@@ -638,7 +687,11 @@ static bool idle_migrate_leak;
 core_param("ktest.idle_migrate_leak", idle_migrate_leak, bool,
 	   "leave the boot idle task migrate-disabled (checks the idle-task report)");
 
-/* As Linux: start pid 1, finish set-up, then become CPU 0's idle loop. */
+/*
+ * As Linux: start pid 1, let it go on with the set-up, and become CPU 0's
+ * idle loop.  Everything from smp_prepare_cpus() on runs in pid 1
+ * (kernel_init_freeable()), not here.
+ */
 static __noreturn void rest_init(void)
 {
 	struct task_struct *init;
@@ -651,17 +704,31 @@ static __noreturn void rest_init(void)
 		panic("cannot create the init thread");
 	kthread_bind(init, 0);
 	wake_up_process(init);
-	sched_init_smp();
-	/* The stoppers exist now: a soft lockup check needs them. */
-	lockup_detector_init();
-	boot_timing_mark("lockup_detector_init", -1);
-	init_mm_internals();
-	boot_timing_mark("init_mm_internals", -1);
+	boot_order_mark("rest_init");
 	system_state = SYSTEM_SCHEDULING;
-	WRITE_ONCE(boot_done, 1);
-	wake_up_process(init);
+	complete(&kthreadd_done);
 	schedule_preempt_disabled();
 	cpu_startup_entry();
+}
+
+/*
+ * Every possible CPU's entry-area stacks, while memblock hands out memory
+ * (Linux's setup_cpu_entry_areas() from trap_init()): the APs come up
+ * from pid 1, after mm_init().  An AP without them is not brought up.
+ */
+static void setup_cpu_entry_areas(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (cea_map_cpu(cpu))
+			continue;
+		if (!cpu)
+			panic("cannot map CPU 0's entry-area stacks");
+		pr_err("smpboot: no memory for CPU %u's entry-area stacks: not bringing it up\n",
+		       cpu);
+		cpumask_clear_cpu(cpu, cpu_present_mask);
+	}
 }
 
 __noreturn void start_kernel(void)
@@ -691,12 +758,12 @@ __noreturn void start_kernel(void)
 	seq = printk_next_seq();
 	cmdline_errors += console_init();
 	note_cmdline_error(seq);
-	smp_prepare_cpus();
+	smp_prefill_possible_map();
 	setup_per_cpu_areas();
+	boot_cpu_hotplug_init();
 	sched_init();
 	rcu_init();
-	if (!cea_map_cpu(0))
-		panic("cannot map CPU 0's entry-area stacks");
+	setup_cpu_entry_areas();
 	cpu_init(0);
 	this_cpu_write(hardirq_stack_ptr, cea_stack_top(0, CEA_STACK_IRQ));
 	early_irq_init();
@@ -708,9 +775,8 @@ __noreturn void start_kernel(void)
 	setup_APIC_timer();
 	tick_setup_local();
 	local_irq_enable();
-	smp_init();
 	hrtimers_init();
-	print_mode_line();
+	reserve_real_mode();
 	mm_init();
 	rest_init();
 }

@@ -15,6 +15,7 @@
 #include <linux/moduleparam.h>
 #include <linux/cpumask.h>
 #include <linux/smp.h>
+#include <linux/sched.h>
 #include <linux/ktime.h>
 #include <linux/printk.h>
 #include <linux/atomic.h>
@@ -110,4 +111,28 @@ void __boot_timing_mark(const char *what, int arg)
 			max ? READ_ONCE(bt.max_cpu) : -1);
 	}
 	bt.last_ns = now;
+}
+
+static struct boot_order_step boot_order[BOOT_ORDER_STEPS];
+static unsigned int nr_boot_order;
+
+/* Boot is one thread of steps after another: no lock needed. */
+void boot_order_mark(const char *name)
+{
+	struct boot_order_step *st;
+
+	if (WARN_ON_ONCE(nr_boot_order >= BOOT_ORDER_STEPS))
+		return;
+	st = &boot_order[nr_boot_order];
+	st->name = name;
+	st->task = current;
+	st->cpu = raw_smp_processor_id();
+	st->online = num_online_cpus();
+	smp_store_release(&nr_boot_order, nr_boot_order + 1);
+}
+
+unsigned int boot_order_steps(const struct boot_order_step **steps)
+{
+	*steps = boot_order;
+	return smp_load_acquire(&nr_boot_order);
 }

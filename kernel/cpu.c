@@ -77,6 +77,11 @@ int smpcfd_dying_cpu(unsigned int cpu);
 /* The core's own states; the others are installed by their subsystems. */
 static struct cpuhp_step cpuhp_hp_states[CPUHP_ONLINE + 1] = {
 	[CPUHP_OFFLINE] = { .name = "offline", .cant_stop = true },
+	[CPUHP_CREATE_THREADS] = {
+		.name = "threads:prepare",
+		.startup = smpboot_create_threads,
+		.cant_stop = true,
+	},
 	[CPUHP_BRINGUP_CPU] = {
 		.name = "cpu:bringup",
 		.startup = bringup_cpu,
@@ -340,41 +345,36 @@ static int cpuhp_invoke_ap_callback(unsigned int cpu, enum cpuhp_state state, bo
 	return cpuhp_kick_ap_thread(cpu, st);
 }
 
-/*
- * Boot: the CPUs smp_init() started are online (their subsystems set
- * them up directly, not through states), so they are at CPUHP_ONLINE;
- * each gets its cpuhp thread, bound to it.  Called once the scheduler's
- * threads (the stoppers) exist.
- */
-void cpuhp_threads_init(void)
+/* cpuhp/N is made by smpboot, on the control CPU, with the others. */
+static void cpuhp_create(unsigned int cpu)
 {
-	unsigned int cpu;
+	struct cpuhp_cpu_state *st = per_cpu_ptr(&cpuhp_state, cpu);
 
-	for_each_present_cpu(cpu) {
-		struct cpuhp_cpu_state *st = per_cpu_ptr(&cpuhp_state, cpu);
-		struct task_struct *p;
-
-		init_completion(&st->done_up);
-		init_completion(&st->done_down);
-		if (cpu_online(cpu))
-			st->state = st->target = CPUHP_ONLINE;
-		p = kthread_create(cpuhp_thread_fun, (void *)(unsigned long)cpu, "cpuhp/%u", cpu);
-		if (WARN_ON(!p))
-			continue;
-		kthread_bind(p, cpu);
-		kthread_set_per_cpu(p, cpu);
-		st->thread = p;
-		/* Let it reach its sleep now: park and kick both expect that. */
-		if (cpu_online(cpu))
-			wake_up_process(p);
-	}
+	init_completion(&st->done_up);
+	init_completion(&st->done_down);
 }
 
-/* smp_init() is about to start @cpu: it walks the starting section itself. */
-void cpuhp_boot_ap(unsigned int cpu)
+/* Parked and unparked by takedown_cpu() and bringup_cpu() themselves. */
+static struct smp_hotplug_thread cpuhp_threads = {
+	.store = &cpuhp_state.thread,
+	.thread_fn = cpuhp_thread_fun,
+	.create = cpuhp_create,
+	.selfparking = true,
+	.thread_comm = "cpuhp/%u",
+};
+
+/* smp_init(): cpuhp/0 now, each AP's at its CPUHP_CREATE_THREADS. */
+void cpuhp_threads_init(void)
 {
-	per_cpu_ptr(&cpuhp_state, cpu)->state = CPUHP_BRINGUP_CPU;
-	per_cpu_ptr(&cpuhp_state, cpu)->target = CPUHP_ONLINE;
+	BUG_ON(smpboot_register_percpu_thread(&cpuhp_threads));
+}
+
+/* start_kernel(): the boot CPU is up, as far as the states go. */
+void boot_cpu_hotplug_init(void)
+{
+	struct cpuhp_cpu_state *st = this_cpu_ptr(&cpuhp_state);
+
+	st->state = st->target = CPUHP_ONLINE;
 }
 
 /* ------------------------------------------------------------ the AP's side */
@@ -402,9 +402,6 @@ void cpuhp_online_idle(enum cpuhp_state state)
 	struct cpuhp_cpu_state *st = this_cpu_ptr(&cpuhp_state);
 
 	if (state != CPUHP_AP_ONLINE_IDLE)
-		return;
-	/* Started by smp_init() at boot: nobody waits. */
-	if (!st->thread)
 		return;
 	stop_machine_unpark(smp_processor_id());
 	st->state = CPUHP_AP_ONLINE_IDLE;

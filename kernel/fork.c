@@ -99,7 +99,12 @@ static void sched_fork(struct task_struct *p)
 	INIT_LIST_HEAD(&p->rt.run_list);
 	init_dl_task(p);
 	p->rt.time_slice = sched_rr_timeslice();
-	cpumask_copy(&p->cpus_mask, cpu_online_mask);
+	/*
+	 * Linux's kthreadd makes every kthread and lets it run on all the
+	 * (housekeeping) CPUs, possible ones included: a thread made before
+	 * smp_init() or while a CPU is down may run there once it is up.
+	 */
+	cpumask_copy(&p->cpus_mask, cpu_possible_mask);
 	p->cpus_ptr = &p->cpus_mask;
 	p->nr_cpus_allowed = cpumask_weight(&p->cpus_mask);
 	p->cpu = task_cpu(parent);
@@ -245,6 +250,19 @@ void kthread_park(struct task_struct *k)
 	/* Parked: now wait for the switch away to complete. */
 	while (READ_ONCE(k->on_rq) || smp_load_acquire(&k->on_cpu))
 		cpu_relax();
+}
+
+void kthread_park_unstarted(struct task_struct *k)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&k->pi_lock, flags);
+	WARN_ON_ONCE(READ_ONCE(k->__state) != TASK_UNINTERRUPTIBLE || k->on_rq);
+	k->park_cpu = task_cpu(k);
+	WRITE_ONCE(k->should_park, true);
+	WRITE_ONCE(k->is_parked, true);
+	WRITE_ONCE(k->__state, TASK_PARKED);
+	raw_spin_unlock_irqrestore(&k->pi_lock, flags);
 }
 
 void kthread_unpark(struct task_struct *k)

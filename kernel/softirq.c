@@ -49,15 +49,13 @@ static DEFINE_PER_CPU(unsigned long, softirq_pending);
 DEFINE_PER_CPU(struct task_struct *, ksoftirqd);
 
 /* ksoftirqd/N is parked while N is down (kernel/smpboot.c). */
+static int ksoftirqd_fn(void *unused);
+
 static struct smp_hotplug_thread softirq_threads = {
 	.store = &ksoftirqd,
+	.thread_fn = ksoftirqd_fn,
 	.thread_comm = "ksoftirqd/%u",
 };
-
-void softirq_threads_register(void)
-{
-	smpboot_register_percpu_thread(&softirq_threads);
-}
 DEFINE_PER_CPU(unsigned long [NR_SOFTIRQS], softirq_count);
 
 unsigned long local_softirq_pending(void)
@@ -410,26 +408,15 @@ static int softirq_cpu_dead(unsigned int cpu)
 }
 
 /*
- * ksoftirqd/N stays bound to N, a per-CPU kthread that may run there
- * until N is dead; as an smpboot thread (softirq_threads) it is parked
- * at CPUHP_AP_SMPBOOT_THREADS while N goes down and unparked when N is
- * back.
+ * An early initcall in Linux: ksoftirqd/N stays bound to N, a per-CPU
+ * kthread that may run there until N is dead; as an smpboot thread it is
+ * made for the boot CPU now and for each AP at its CPUHP_CREATE_THREADS,
+ * parked at CPUHP_AP_SMPBOOT_THREADS while N goes down and unparked when
+ * N is (back) up.
  */
 void spawn_ksoftirqd(void)
 {
-	int cpu;
-
 	cpuhp_setup_state_nocalls(CPUHP_SOFTIRQ_DEAD, "softirq:dead", NULL,
 				  softirq_cpu_dead);
-
-	for_each_online_cpu(cpu) {
-		struct task_struct *p = kthread_create(ksoftirqd_fn, NULL, "ksoftirqd/%d", cpu);
-
-		if (WARN_ON(!p))
-			continue;
-		kthread_bind(p, cpu);
-		kthread_set_per_cpu(p, cpu);
-		per_cpu(ksoftirqd, cpu) = p;
-		wake_up_process(p);
-	}
+	BUG_ON(smpboot_register_percpu_thread(&softirq_threads));
 }

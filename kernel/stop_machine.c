@@ -13,6 +13,7 @@
  * memory the item lives in (affine_move_task()'s pending does exactly that).
  */
 #include <linux/stop_machine.h>
+#include <linux/smpboot.h>
 #include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/mutex.h>
@@ -166,30 +167,40 @@ static int cpu_stopper_thread(void *data)
 	return 0;
 }
 
-/* One stopper per online CPU, bound there, in the stop class. */
+/* On the control CPU, just made: the thread is @cpu's stop task from now. */
+static void cpu_stop_create(unsigned int cpu)
+{
+	struct cpu_stopper *stopper = per_cpu_ptr(&cpu_stopper, cpu);
+
+	sched_set_stop_task(cpu, stopper->thread);
+}
+
+/*
+ * migration/N: an smpboot family that parks itself - stop_machine_park()
+ * in take_cpu_down() turns work away from a CPU going down, and
+ * cpuhp_online_idle()'s stop_machine_unpark() takes it again.
+ */
+static struct smp_hotplug_thread cpu_stop_threads = {
+	.store = &cpu_stopper.thread,
+	.thread_fn = cpu_stopper_thread,
+	.create = cpu_stop_create,
+	.selfparking = true,
+	.thread_comm = "migration/%u",
+};
+
+/* An early initcall in Linux: the boot CPU's stopper now, the APs' at bring-up. */
 void cpu_stop_init(void)
 {
 	int cpu;
 
-	for_each_online_cpu(cpu) {
+	for_each_possible_cpu(cpu) {
 		struct cpu_stopper *stopper = per_cpu_ptr(&cpu_stopper, cpu);
-		struct task_struct *p;
-		unsigned long flags;
 
 		raw_spin_lock_init(&stopper->lock);
 		INIT_LIST_HEAD(&stopper->works);
-		p = kthread_create(cpu_stopper_thread, NULL, "migration/%d", cpu);
-		if (WARN_ON(!p))
-			continue;
-		kthread_bind(p, cpu);
-		kthread_set_per_cpu(p, cpu);
-		sched_set_stop_task(cpu, p);
-		raw_spin_lock_irqsave(&stopper->lock, flags);
-		stopper->thread = p;
-		stopper->enabled = true;
-		raw_spin_unlock_irqrestore(&stopper->lock, flags);
-		wake_up_process(p);
 	}
+	BUG_ON(smpboot_register_percpu_thread(&cpu_stop_threads));
+	stop_machine_unpark(raw_smp_processor_id());
 	stop_machine_initialized = true;
 }
 

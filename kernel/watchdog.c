@@ -22,6 +22,7 @@
 #define pr_fmt(fmt) "watchdog: " fmt
 
 #include <linux/kernel.h>
+#include <linux/boot_timing.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/errno.h>
@@ -115,6 +116,13 @@ static DEFINE_PER_CPU(unsigned long, hrtimer_interrupts_saved);
 static DEFINE_PER_CPU(struct completion, softlockup_completion);
 static DEFINE_PER_CPU(struct cpu_stop_work, softlockup_stop_work);
 static DEFINE_PER_CPU(bool, watchdog_running);
+/* Who started each CPU's detector last, and where (the boot_order test). */
+static DEFINE_PER_CPU(struct watchdog_start_record, watchdog_start_rec);
+
+void watchdog_start_record(unsigned int cpu, struct watchdog_start_record *rec)
+{
+	*rec = *per_cpu_ptr(&watchdog_start_rec, cpu);
+}
 
 /* The NMI handler's question: did this CPU's hrtimer run since last asked? */
 bool is_hardlockup(void)
@@ -273,7 +281,7 @@ static enum hrtimer_restart watchdog_timer_fn(struct hrtimer *hrtimer)
 	return HRTIMER_RESTART;
 }
 
-/* On @cpu itself (process or IPI context): start its timer and its NMI check. */
+/* On @cpu itself, in process context: start its timer and its NMI check. */
 static void watchdog_enable(unsigned int cpu)
 {
 	struct hrtimer *hrtimer = this_cpu_ptr(&watchdog_hrtimer);
@@ -290,6 +298,10 @@ static void watchdog_enable(unsigned int cpu)
 	hrtimer_start(hrtimer, ns_to_ktime(sample_period), HRTIMER_MODE_REL_PINNED_HARD);
 	update_touch_ts();
 	__this_cpu_write(watchdog_running, true);
+	__this_cpu_write(watchdog_start_rec.task, current);
+	__this_cpu_write(watchdog_start_rec.on_cpu, smp_processor_id());
+	__this_cpu_write(watchdog_start_rec.in_task, in_task());
+	__this_cpu_write(watchdog_start_rec.count, __this_cpu_read(watchdog_start_rec.count) + 1);
 	if (watchdog_enabled & NMI_WATCHDOG_ENABLED)
 		watchdog_nmi_enable(cpu);
 }
@@ -324,11 +336,6 @@ int lockup_detector_offline_cpu(unsigned int cpu)
 	return 0;
 }
 
-static void softlockup_start_fn(void *unused)
-{
-	watchdog_enable(smp_processor_id());
-}
-
 static void lockup_detector_update_enable(void)
 {
 	watchdog_enabled = 0;
@@ -341,12 +348,15 @@ static void lockup_detector_update_enable(void)
 }
 
 /*
- * After the stoppers exist (sched_init_smp()): start every online CPU, as
- * Linux's lockup_detector_init() plus the CPUs cpuhp brings up later.
- * A CPU that comes up after this gets lockup_detector_online_cpu().
+ * In kernel_init_freeable() before smp_init(), the stoppers made: only
+ * the boot CPU is online, so only its detector starts here, in pid 1 on
+ * CPU 0 (Linux's softlockup_start_all() finds it alone).  Each AP starts
+ * its own as it comes up, from CPUHP_AP_WATCHDOG_ONLINE in its cpuhp
+ * thread (lockup_detector_online_cpu()): no cross-CPU call.
  */
 void lockup_detector_init(void)
 {
+	boot_order_mark("lockup_detector_init");
 	if (no_watchdog)
 		watchdog_user_enabled = 0;
 	if (no_softlockup)
@@ -361,14 +371,8 @@ void lockup_detector_init(void)
 		pr_info("lockup detectors off\n");
 		return;
 	}
-	/*
-	 * Every CPU at once: Linux's softlockup_start_all() goes CPU by CPU
-	 * with smp_call_on_cpu(), a sleeping wait per CPU; irqlab's waits are
-	 * IPI round trips with CPU 0 spinning, one after the other, which
-	 * made boot grow with CPUs times a round trip (95 s at 32 vCPUs on a
-	 * busy TCG host).  One broadcast costs one round trip.
-	 */
-	on_each_cpu(softlockup_start_fn, NULL, 1);
+	WARN_ON_ONCE(num_online_cpus() != 1);
+	lockup_detector_online_cpu(smp_processor_id());
 
 	pr_info("soft lockup detector %s, hard lockup detector %s (%s), thresh %d s\n",
 		watchdog_enabled & SOFT_WATCHDOG_ENABLED ? "on" : "off",

@@ -936,11 +936,17 @@ bool wq_pool_disassociated(int cpu)
 	return READ_ONCE(per_cpu(cpu_worker_pools, cpu)[0].flags) & POOL_DISASSOCIATED;
 }
 
-/* Called from sched_init_smp() with every CPU online. */
+/*
+ * In kernel_init_freeable() before smp_init(): the pools of the CPUs not
+ * up yet start disassociated, as Linux's workqueue_init_early() leaves
+ * every pool; each gets its worker at CPUHP_WORKQUEUE_PREP and is bound
+ * at CPUHP_AP_WORKQUEUE_ONLINE as its CPU comes up.
+ */
 void workqueue_init(void)
 {
 	int cpu, i;
 
+	boot_order_mark("workqueue_init");
 	for_each_possible_cpu(cpu) {
 		for (i = 0; i < NR_STD_WORKER_POOLS; i++) {
 			struct worker_pool *wp = per_cpu_ptr(&cpu_worker_pools[i], cpu);
@@ -954,6 +960,8 @@ void workqueue_init(void)
 			atomic_set(&wp->nr_running, 0);
 			wp->cpu = cpu;
 			wp->highpri = i == 1;
+			if (!cpu_online(cpu))
+				wp->flags |= POOL_DISASSOCIATED;
 		}
 	}
 	boot_timing_mark("workqueue_init: pools", -1);

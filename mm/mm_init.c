@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Bringing up the page allocator (mm_init(), called once after
- * smp_init(), while the other CPUs idle):
+ * Bringing up the page allocator (mm_init(), called once from
+ * start_kernel() with one CPU up; pid 1 starts the others later):
  *
  *  1. memblock's RAM is cut into spans of one node and one zone: nodes from
  *     the SRAT (everything on node 0 without one), ZONE_DMA32 below 4 GiB,

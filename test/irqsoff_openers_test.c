@@ -28,6 +28,7 @@ static const struct opener linux_openers[] = {
 	{ "preempt_schedule_irq", "local_irq_disable() after __schedule(), back to the interrupt return" },
 	{ "cpu_startup_entry", "do_idle(): local_irq_disable() before halting (safe_halt re-enables)" },
 	{ "ksoftirqd_fn", "run_ksoftirqd(): ksoftirqd_run_begin() disables IRQs" },
+	{ "local_bh_enable", "PREEMPT_RT __local_bh_enable_ip(): local_irq_save() to read the BH count and the pending softirqs" },
 	{ "__do_softirq", "local_irq_disable() after the handlers, to re-read pending" },
 	{ "lock_hrtimer_base", "raw_spin_lock_irqsave(&base->cpu_base->lock)" },
 	{ "hrtimer_run_softirq", "raw_spin_lock_irqsave(&cpu_base->lock)" },

@@ -44,4 +44,22 @@ static inline void boot_timing_ipi_received(void)
 		__boot_timing_ipi_received();
 }
 
+/*
+ * The order boot went through its steps, which task ran each and on which
+ * CPU, and how many CPUs were online then (the boot_order test).  Marked
+ * inside the steps themselves, so moving a call shows here.
+ */
+struct task_struct;
+
+struct boot_order_step {
+	const char *name;
+	struct task_struct *task;
+	int cpu;
+	unsigned int online;
+};
+
+#define BOOT_ORDER_STEPS	16
+void boot_order_mark(const char *name);
+unsigned int boot_order_steps(const struct boot_order_step **steps);
+
 #endif

@@ -32,8 +32,11 @@ void cpuhp_report_idle_dead(void);
 void notify_cpu_starting(unsigned int cpu);
 void cpuhp_online_idle(enum cpuhp_state state);
 
-/* Boot: APs started by smp_init(), then the cpuhp/N threads. */
-void cpuhp_boot_ap(unsigned int cpu);
+/*
+ * Boot: CPU 0 is at CPUHP_ONLINE from start_kernel(); smp_init() makes
+ * the cpuhp/N family, then brings each AP up with cpu_up().
+ */
+void boot_cpu_hotplug_init(void);
 void cpuhp_threads_init(void);
 enum cpuhp_state cpuhp_get_state(unsigned int cpu);
 

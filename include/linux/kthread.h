@@ -35,6 +35,11 @@ void kthread_set_per_cpu(struct task_struct *p, int cpu);
  */
 void kthread_park(struct task_struct *k);
 void kthread_unpark(struct task_struct *k);
+/*
+ * A thread kthread_create() made and nobody woke yet (its CPU is not up)
+ * counts as parked: its first run is kthread_unpark()'s wakeup.
+ */
+void kthread_park_unstarted(struct task_struct *k);
 bool kthread_should_park(void);
 /* Has kthread_park() asked @k to park (it may not have parked yet)? */
 bool __kthread_should_park(struct task_struct *k);

@@ -40,6 +40,16 @@ void lockup_report_done(void);
 void lockup_detector_init(void);
 /* CPUHP_AP_WATCHDOG_ONLINE's callbacks: run on @cpu, process context. */
 int lockup_detector_online_cpu(unsigned int cpu);
+
+struct task_struct;
+/* Who last started @cpu's lockup detector, and on which CPU (tests). */
+struct watchdog_start_record {
+	struct task_struct *task;
+	int on_cpu;
+	bool in_task;			/* not from an interrupt (IPI) */
+	unsigned int count;
+};
+void watchdog_start_record(unsigned int cpu, struct watchdog_start_record *rec);
 int lockup_detector_offline_cpu(unsigned int cpu);
 
 void touch_softlockup_watchdog(void);

@@ -41,6 +41,8 @@ void smp_send_stop(void);
 /* Ask @mask's CPUs to print their registers and backtrace (by NMI). */
 void trigger_cpumask_backtrace(const struct cpumask *mask);
 
+void smp_prefill_possible_map(void);
+void reserve_real_mode(void);
 void smp_prepare_cpus(void);
 void smp_init(void);
 /* Physical page the APs started from (0: none), for the boot tests. */

@@ -402,16 +402,21 @@ static void invoke_rcu_core(void)
 	local_irq_restore(flags);
 }
 
+static int rcu_cpu_kthread(void *unused);
+
+/* Its priority, set on the control CPU as the thread is made. */
+static void rcu_cpu_kthread_create(unsigned int cpu)
+{
+	rcu_cpu_kthread_setup(per_cpu(rcu_data, cpu).rcu_cpu_kthread_task);
+}
+
 /* rcuc/N: rcu_core() in a thread, with bottom halves off as Linux's. */
 static struct smp_hotplug_thread rcu_cpu_thread_spec = {
 	.store = &rcu_data.rcu_cpu_kthread_task,
+	.thread_fn = rcu_cpu_kthread,
+	.create = rcu_cpu_kthread_create,
 	.thread_comm = "rcuc/%u",
 };
-
-void rcu_cpu_threads_register(void)
-{
-	smpboot_register_percpu_thread(&rcu_cpu_thread_spec);
-}
 
 static int rcu_cpu_kthread(void *unused)
 {
@@ -811,8 +816,10 @@ static void rcu_check_kthread_prio(void)
 }
 
 /*
- * All CPUs are up: every GP waits for each of them.  Start the GP
- * kthread, and rcuc/N where callbacks run in threads.
+ * Before smp_init() (Linux's rcu_spawn_gp_kthread(), an early initcall):
+ * the online CPUs - the boot CPU - are in the GP masks; each AP joins at
+ * rcu_cpu_starting() as it comes up.  Start the GP kthread, and rcuc/N
+ * where callbacks run in threads.
  */
 void rcu_init_smp(void)
 {
@@ -827,18 +834,9 @@ void rcu_init_smp(void)
 	rnp->qsmaskinitnext = rnp->qsmaskinit;
 	raw_spin_unlock_irqrestore(&rnp->lock, flags);
 	rcu_check_kthread_prio();
-	if (!use_softirq) {
-		for_each_online_cpu(cpu) {
-			t = kthread_create(rcu_cpu_kthread, NULL, "rcuc/%d", cpu);
-			if (WARN_ON(!t))
-				continue;
-			kthread_bind(t, cpu);
-			kthread_set_per_cpu(t, cpu);
-			rcu_cpu_kthread_setup(t);
-			per_cpu(rcu_data, cpu).rcu_cpu_kthread_task = t;
-			wake_up_process(t);
-		}
-	}
+	/* rcuc/N: now for the boot CPU, at CPUHP_CREATE_THREADS for the APs. */
+	if (!use_softirq)
+		BUG_ON(smpboot_register_percpu_thread(&rcu_cpu_thread_spec));
 	t = kthread_create(rcu_gp_kthread, NULL, "%s", rcu_state.name);
 	if (WARN_ON(!t))
 		return;

@@ -215,11 +215,14 @@ bool x86_pmu_program_all(char *why, size_t len)
 	return true;
 }
 
-void x86_pmu_init(void)
+/*
+ * Before lockup_detector_init() (Linux's init_hw_perf_events(), an early
+ * initcall): what the boot CPU's PMU offers, which the hard lockup
+ * detector's choice of source reads.
+ */
+void x86_pmu_probe(void)
 {
 	u32 eax = 0, ebx = 0, ecx, edx = 0;
-	const struct x86_pmu_caps *c = &pmu_caps;
-	char fixed[32];
 
 	if (boot_cpu_data.max_leaf >= X86_PMU_CPUID_LEAF)
 		cpuid(X86_PMU_CPUID_LEAF, &eax, &ebx, &ecx, &edx);
@@ -227,6 +230,14 @@ void x86_pmu_init(void)
 	if (boot_cpu_data.max_leaf < X86_PMU_CPUID_LEAF)
 		snprintf(pmu_caps.reason, sizeof(pmu_caps.reason),
 			 "CPUID max leaf %#x, no leaf 0AH", boot_cpu_data.max_leaf);
+}
+
+/* After smp_init(): the fixed counters on every CPU, one "pmu: " line. */
+void x86_pmu_init(void)
+{
+	const struct x86_pmu_caps *c = &pmu_caps;
+	char fixed[32];
+
 	snprintf(pmu_reason, sizeof(pmu_reason), "%s", c->reason);
 
 	if (c->usable)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Bringing up the other CPUs: the MADT (through acpi/boot.c) registers
- * each CPU's APIC ID; smp_init() starts them one at a time with the
+ * each CPU's APIC ID; smp_init() brings them up one at a time through
+ * cpu_up(), whose CPUHP_BRINGUP_CPU (__cpu_up()) starts each with the
  * INIT-SIPI-SIPI sequence and Linux's delays (10 ms after INIT and
  * 300 + 200 us around each STARTUP IPI on old CPUs, 0 and 10 + 10 us on
  * modern ones: cpu_init_udelay=), on the real-mode trampoline.  Each AP
@@ -20,6 +21,7 @@
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/cpu.h>
+#include <linux/boot_timing.h>
 #include <linux/errno.h>
 #include <linux/irq.h>
 #include <asm/apic.h>
@@ -217,18 +219,12 @@ static u64 *low_table_page(void)
  * 2 MiB, where the trampoline runs until it jumps to the kernel (the direct
  * map is NX, so it cannot double as the identity map).
  */
+static u64 *trampoline_pdpt, *trampoline_pd;
+
 static void build_trampoline_pgd(void)
 {
-	static u64 *pdpt, *pd;
-
-	if (!pdpt) {
-		pdpt = low_table_page();
-		pd = low_table_page();
-		pd[0] = 0 | _PAGE_PRESENT | _PAGE_RW | _PAGE_PSE;
-		pdpt[0] = __pa(pd) | _PAGE_PRESENT | _PAGE_RW;
-	}
 	memcpy(trampoline_pgd, init_top_pgt, PAGE_SIZE);
-	trampoline_pgd[0] = __pa(pdpt) | _PAGE_PRESENT | _PAGE_RW;
+	trampoline_pgd[0] = __pa(trampoline_pdpt) | _PAGE_PRESENT | _PAGE_RW;
 }
 
 /*
@@ -341,8 +337,7 @@ static int do_boot_cpu(int cpu)
 		/* Started before: same stacks, its idle task made new. */
 		init_idle(cpu_rq_idle(cpu), cpu);
 	} else {
-		if (!cea_map_cpu(cpu))
-			return -1;
+		/* Its entry-area stacks were mapped by start_kernel(). */
 		if (!fork_idle(cpu, cea_stack_top(cpu, CEA_STACK_TASK)))
 			return -1;
 	}
@@ -481,7 +476,11 @@ static void prefill_possible_map(void)
 		setup_max_cpus, limit, listed);
 }
 
-void smp_prepare_cpus(void)
+/*
+ * Before the per-CPU areas are sized (Linux's setup_arch() and
+ * boot_cpu_init()): the possible and present CPUs, CPU 0 online.
+ */
+void smp_prefill_possible_map(void)
 {
 	if (!nr_registered)
 		generic_processor_info(read_apic_id());	/* no MADT: just us */
@@ -489,37 +488,67 @@ void smp_prepare_cpus(void)
 	cpumask_set_cpu(0, cpu_online_mask);
 }
 
+/*
+ * While memblock still hands out memory (Linux's reserve_real_mode() in
+ * setup_arch()): the trampoline page below 1 MiB and the page tables it
+ * starts the APs on, which must sit below 4 GiB.
+ */
+void reserve_real_mode(void)
+{
+	trampoline_pa = find_trampoline_page();
+	if (!trampoline_pa) {
+		pr_err("smpboot: no free page below 1 MiB for the AP trampoline; running on CPU 0 only\n");
+		return;
+	}
+	memblock_reserve(trampoline_pa, PAGE_SIZE);
+	trampoline_pgd = low_table_page();
+	trampoline_pdpt = low_table_page();
+	trampoline_pd = low_table_page();
+	trampoline_pd[0] = 0 | _PAGE_PRESENT | _PAGE_RW | _PAGE_PSE;
+	trampoline_pdpt[0] = __pa(trampoline_pd) | _PAGE_PRESENT | _PAGE_RW;
+}
+
+/* From kernel_init_freeable() (Linux's native_smp_prepare_cpus()). */
+void smp_prepare_cpus(void)
+{
+	boot_order_mark("smp_prepare_cpus");
+	initial_cr3 = read_cr3();
+	/* Linux's setup_real_mode(), an early initcall: once, for every AP. */
+	if (trampoline_pa)
+		setup_trampoline();
+	smp_quirk_init_udelay();
+}
+
 phys_addr_t smp_trampoline_page(void)
 {
 	return trampoline_pa;
 }
 
+/*
+ * In pid 1 (kernel_init_freeable()), as Linux's smp_init(): the cpuhp
+ * threads, then each AP through cpu_up() - the cpuhp state machine from
+ * CPUHP_OFFLINE, as a CPU hot-added later comes up: its smpboot threads
+ * made at CPUHP_CREATE_THREADS, INIT-SIPI-SIPI at CPUHP_BRINGUP_CPU, the
+ * online section in its cpuhp thread.
+ */
 void smp_init(void)
 {
-	unsigned int cpu, booted = 1;
+	unsigned int cpu;
 	u64 t0 = ktime_get_ns();
 
-	initial_cr3 = read_cr3();
-	trampoline_pa = find_trampoline_page();
-	if (!trampoline_pa) {
-		pr_err("smpboot: no free page below 1 MiB for the AP trampoline; running on CPU 0 only\n");
+	boot_order_mark("smp_init");
+	cpuhp_threads_init();
+	if (!trampoline_pa)
 		goto out;
-	}
-	memblock_reserve(trampoline_pa, PAGE_SIZE);
-	trampoline_pgd = low_table_page();
-	setup_trampoline();
-	smp_quirk_init_udelay();
+	pr_info("smp: Bringing up secondary CPUs ...\n");
 	for_each_present_cpu(cpu) {
-		if (cpu == 0)
-			continue;
-		cpuhp_boot_ap(cpu);
-		if (!do_boot_cpu(cpu))
-			booted++;
+		if (num_online_cpus() >= nr_cpu_ids)
+			break;
+		if (!cpu_online(cpu))
+			cpu_up(cpu);
 	}
-	/* Boot brings CPUs up without the hotplug states: all are active. */
-	cpumask_copy(cpu_active_mask, cpu_online_mask);
 	pr_info("smp: Brought up %u CPU%s in %llu ms (trampoline at %#llx)\n",
-		booted, booted == 1 ? "" : "s",
+		num_online_cpus(), num_online_cpus() == 1 ? "" : "s",
 		(unsigned long long)((ktime_get_ns() - t0) / 1000000),
 		(unsigned long long)trampoline_pa);
 	for_each_online_cpu(cpu)
@@ -528,4 +557,5 @@ void smp_init(void)
 out:
 	/* The fixed counters are set up on every CPU at once, by IPI. */
 	x86_pmu_init();
+	boot_order_mark("smp_init: done");
 }

@@ -72,10 +72,12 @@ struct x86_pmu_caps {
 bool x86_pmu_decode(u32 eax, u32 ebx, u32 edx, struct x86_pmu_caps *caps);
 
 /*
- * What the boot found: CPUID.0AH decoded, then (if usable) the fixed
- * counters programmed and seen to count on every online CPU.  Called once
- * from smp_init() after the other CPUs are up; prints one "pmu: " line.
+ * What the boot found: CPUID.0AH decoded by x86_pmu_probe() before the
+ * lockup detector starts, then (x86_pmu_init(), from smp_init() once the
+ * other CPUs are up) the fixed counters, if usable, programmed and seen
+ * to count on every online CPU; it prints one "pmu: " line.
  */
+void x86_pmu_probe(void);
 void x86_pmu_init(void);
 bool x86_pmu_available(void);
 const struct x86_pmu_caps *x86_pmu_caps(void);
