@@ -71,10 +71,19 @@ static void set_affinity_self_while_pinned_is_ebusy(struct ktest *t)
  * migrate_enable() from an atomic section, with an affinity change waiting
  * for it: the move is queued for the stopper, never waited for (the old
  * code slept in stop_one_cpu() there: "scheduling while atomic").
+ *
+ * Which stopper moves the task is not fixed.  The changer installs its
+ * pending and marks its stopper queued under the locks, but queues it only
+ * after dropping them (affine_move_task(), as in Linux 5.15); a
+ * migrate_enable() in between leaves the move to that stopper, which can
+ * run after the task's 'done'.  So the task stays runnable until the change
+ * completed: the stopper finds it queued and moves it, where one that
+ * found it dead would only set its wake_cpu.
  */
 struct atomic_enable {
-	volatile bool pinned, changed, release, done;
-	int cpu_pinned;
+	volatile bool pinned, changed, release, done, finished;
+	int cpu_pinned, cpu_after;
+	u64 migrations_pinned, migrations_after;
 	struct task_struct *task;
 };
 
@@ -84,6 +93,7 @@ static int atomic_enable_fn(void *data)
 
 	migrate_disable();
 	a->cpu_pinned = smp_processor_id();
+	a->migrations_pinned = current->se.nr_migrations;
 	smp_store_release(&a->pinned, true);
 	while (!smp_load_acquire(&a->release))
 		cond_resched();
@@ -91,6 +101,12 @@ static int atomic_enable_fn(void *data)
 	migrate_enable();
 	preempt_enable();
 	smp_store_release(&a->done, true);
+	/* set_cpus_allowed_ptr() returned: the move is done. */
+	while (!smp_load_acquire(&a->changed))
+		cond_resched();
+	a->cpu_after = raw_smp_processor_id();
+	a->migrations_after = current->se.nr_migrations;
+	smp_store_release(&a->finished, true);
 	return 0;
 }
 
@@ -125,14 +141,11 @@ static void migrate_enable_in_atomic_does_not_sleep(struct ktest *t)
 	smp_store_release(&a.release, true);
 	ktest_wait_flag(&a.done);
 	ktest_wait_flag(&a.changed);
+	ktest_wait_flag(&a.finished);
 	KTEST_EXPECT_EQ(t, atomic_read(&sched_bug_count), bugs);
-	/*
-	 * Preemptible kernels run the queued stopper at preempt_enable(),
-	 * before 'done'; elsewhere at the next scheduling point, which may be
-	 * the task's exit (Linux has the same hole on !PREEMPT).
-	 */
-	if (IS_ENABLED(CONFIG_PREEMPTION))
-		KTEST_EXPECT_NE(t, (int)task_cpu(a.task), a.cpu_pinned);
+	/* Moved off the CPU it was pinned to, by a migration (every model). */
+	KTEST_EXPECT_NE(t, a.cpu_after, a.cpu_pinned);
+	KTEST_EXPECT_GT(t, a.migrations_after, a.migrations_pinned);
 }
 
 /* ------------------------------------------------------------ item 5 */

@@ -897,16 +897,39 @@ static void kernel_checks_fire(struct ktest *t)
 
 static void kthread_stop_returns_code(struct ktest *t);
 
+/*
+ * Passes a CPU makes while it holds at least two hogs fewer than the
+ * busiest one, with no hog moving anywhere, before the case calls the
+ * balancer stuck.  Each such pass finds that imbalance and must move a
+ * hog: only a cache-hot candidate may be refused, and never in more than
+ * cache_nice_tries + 1 periodic passes in a row.
+ */
+#define SPREAD_STUCK_PASSES	8
+/* Passes every CPU makes once spread, after which it must still be spread. */
+#define SPREAD_HOLD_PASSES	4
+/*
+ * On PREEMPT_RT the periodic pass runs in ksoftirqd, a fair task on the
+ * pulling CPU, so that CPU counts one task more than its hogs.  irqlab
+ * counts tasks where Linux weighs PELT load (in which ksoftirqd is next
+ * to nothing), so there a CPU must be one hog further behind to pull.
+ */
+#define SPREAD_PASS_SELF	(IS_ENABLED(CONFIG_PREEMPT_RT) ? 1 : 0)
+
 struct spread {
-	u64 sample_at, until;
-	int sample_cpu;
-	volatile bool done;
-	struct task_struct *waiter;
+	struct task_struct *p[2 * CONFIG_NR_CPUS];
+	int nr;
+	volatile bool stop;
+	atomic_t stopped;	/* hogs past their last look at us */
 };
 
-/* Balancing passes of every CPU but 0 when the hogs were started. */
-static unsigned int spread_passes0[CONFIG_NR_CPUS];
-#define SPREAD_PASSES	8
+/* Where the hogs are at one instant, and the balancing passes then. */
+struct spread_snap {
+	int count[CONFIG_NR_CPUS];
+	unsigned int passes[CONFIG_NR_CPUS];
+	u64 migrations;
+	int max, max_cpu, min;
+	unsigned int sumsq;	/* drops with every move towards spread */
+};
 
 static unsigned int lb_passes(int cpu)
 {
@@ -916,84 +939,181 @@ static unsigned int lb_passes(int cpu)
 	       READ_ONCE(sd->lb_count[CPU_NEWLY_IDLE]);
 }
 
-/* Each of the other CPUs has had SPREAD_PASSES chances to pull. */
-static bool spread_passes_done(void)
+static u64 spread_migrations(struct spread *s)
 {
-	int cpu;
+	u64 m = 0;
 
-	for_each_online_cpu(cpu)
-		if (cpu && lb_passes(cpu) - spread_passes0[cpu] < SPREAD_PASSES)
-			return false;
-	return true;
+	for (int i = 0; i < s->nr; i++)
+		m += READ_ONCE(s->p[i]->se.nr_migrations);
+	return m;
+}
+
+/*
+ * A consistent picture: set_task_cpu() counts a migration before it
+ * changes task->cpu, so equal sums around the reads mean no hog moved
+ * while we read them.
+ */
+static void spread_snapshot(struct spread *s, struct spread_snap *sn)
+{
+	int c;
+
+	do {
+		sn->migrations = spread_migrations(s);
+		smp_rmb();
+		memset(sn->count, 0, sizeof(sn->count));
+		for (int i = 0; i < s->nr; i++)
+			sn->count[task_cpu(s->p[i])]++;
+		smp_rmb();
+	} while (spread_migrations(s) != sn->migrations);
+	sn->max = 0;
+	sn->min = s->nr;
+	sn->sumsq = 0;
+	for_each_online_cpu(c) {
+		sn->passes[c] = lb_passes(c);
+		sn->sumsq += sn->count[c] * sn->count[c];
+		sn->min = min(sn->min, sn->count[c]);
+		if (sn->count[c] > sn->max) {
+			sn->max = sn->count[c];
+			sn->max_cpu = c;
+		}
+	}
 }
 
 static int spread_fn(void *data)
 {
 	struct spread *s = data;
 
-	/*
-	 * Not before the time, and not before the balancer had its
-	 * passes: under plain TCG the host may leave another vCPU unrun
-	 * for much of the 450 ms, and it cannot pull meanwhile (60 s more
-	 * at most: a balancer that never runs is what this case catches).
-	 */
-	while (ktime_get_ns() < s->sample_at ||
-	       (!spread_passes_done() && ktime_get_ns() < s->sample_at + 60 * NSEC_PER_SEC))
+	while (!smp_load_acquire(&s->stop))
 		cond_resched();
-	/* Mid-run: at the end, finishing hogs leave CPUs idle to pull the rest. */
-	s->sample_cpu = smp_processor_id();
-	while (ktime_get_ns() < s->until)
-		cond_resched();
-	smp_store_release(&s->done, true);
-	wake_up_process(s->waiter);
+	atomic_inc(&s->stopped);
 	return 0;
+}
+
+/*
+ * Watch the hogs until no CPU's pass finds an imbalance (two per CPU, or
+ * at most SPREAD_PASS_SELF further apart).  Judged by passes, not
+ * time: a host that leaves a vCPU unrun only delays its passes.  Returns
+ * false once a CPU that should pull made SPREAD_STUCK_PASSES passes that
+ * saw its deficit while nothing moved (or after 60 s of guest time, which
+ * only a balancer that never runs takes).
+ */
+static bool spread_wait(struct ktest *t, struct spread *s, struct spread_snap *cur)
+{
+	unsigned int seen[CONFIG_NR_CPUS] = { 0 }, best;
+	u64 deadline = ktime_get_ns() + 60 * NSEC_PER_SEC;
+	struct spread_snap prev;
+	int c;
+
+	spread_snapshot(s, &prev);
+	best = prev.sumsq;
+	for (;;) {
+		msleep(1);
+		spread_snapshot(s, cur);
+		if (cur->max - cur->min <= 1 + SPREAD_PASS_SELF)
+			return true;
+		if (cur->migrations != prev.migrations) {
+			/* Something moved: count afresh from a better spread. */
+			if (cur->sumsq < best) {
+				best = cur->sumsq;
+				memset(seen, 0, sizeof(seen));
+			}
+		} else {
+			/* Nothing moved: these passes all saw the same deficit. */
+			for_each_online_cpu(c)
+				if (cur->count[c] + 2 + SPREAD_PASS_SELF <= cur->max)
+					seen[c] += cur->passes[c] - prev.passes[c];
+		}
+		for_each_online_cpu(c) {
+			if (seen[c] >= SPREAD_STUCK_PASSES) {
+				ktest_fail(t, __FILE__, __LINE__,
+					   "CPU %d made %u passes holding %d hogs to CPU %d's %d, and no hog moved",
+					   c, seen[c], cur->count[c], cur->max_cpu, cur->max);
+				return false;
+			}
+		}
+		if (ktime_get_ns() > deadline) {
+			ktest_fail(t, __FILE__, __LINE__,
+				   "not spread after 60 s: CPU %d holds %d hogs", cur->max_cpu,
+				   cur->max);
+			return false;
+		}
+		prev = *cur;
+	}
 }
 
 /*
  * 2N fair hogs started on one CPU and then allowed everywhere: only load
  * balancing (periodic, from the tick, and when a CPU goes idle) can
- * spread them, and it must end with no CPU holding more than its share.
+ * spread them.  It must reach two per CPU (see SPREAD_PASS_SELF), and
+ * keep them spread while every CPU makes more passes.
  */
 static void fair_load_balance_spreads(struct ktest *t)
 {
-	int n = num_online_cpus(), per_cpu_count[CONFIG_NR_CPUS] = { 0 }, maxc = 0;
-	struct spread s[2 * CONFIG_NR_CPUS];
-	struct task_struct *p[2 * CONFIG_NR_CPUS];
-	u64 until;
-	int c;
+	int n = num_online_cpus(), c;
+	struct spread s = { .nr = 2 * n };
+	unsigned int passes0[CONFIG_NR_CPUS], hold0[CONFIG_NR_CPUS];
+	struct spread_snap sn;
+	u64 t0, m0, deadline;
+	bool more = true;
 
 	if (n < 2)
 		ktest_skip(t, "needs 2 CPUs");
-	for_each_online_cpu(c)
-		spread_passes0[c] = lb_passes(c);
-	until = ktime_get_ns() + 600 * NSEC_PER_MSEC;
-	for (int i = 0; i < 2 * n; i++) {
-		s[i] = (struct spread){ .sample_at = until - 150 * NSEC_PER_MSEC,
-					.until = until, .waiter = current };
-		p[i] = spawn(spread_fn, &s[i], "spread", -1, SCHED_NORMAL, 0);
-		KTEST_ASSERT_TRUE(t, p[i]);
-		KTEST_ASSERT_EQ(t, set_cpus_allowed_ptr(p[i], cpumask_of(0)), 0);
-		wake_up_process(p[i]);
-	}
-	for (int i = 0; i < 2 * n; i++)
-		KTEST_EXPECT_EQ(t, set_cpus_allowed_ptr(p[i], cpu_online_mask), 0);
-	for (int i = 0; i < 2 * n; i++) {
-		wait_flag(&s[i].done);
-		per_cpu_count[s[i].sample_cpu]++;
-	}
-	for (c = 0; c < n; c++) {
-		ktest_info(t, "CPU %d: %d hogs 450 ms in, %u balancing passes", c,
-			   per_cpu_count[c], lb_passes(c) - spread_passes0[c]);
-		maxc = max(maxc, per_cpu_count[c]);
+	for (int i = 0; i < s.nr; i++) {
+		s.p[i] = spawn(spread_fn, &s, "spread", -1, SCHED_NORMAL, 0);
+		KTEST_ASSERT_TRUE(t, s.p[i]);
+		KTEST_EXPECT_EQ(t, set_cpus_allowed_ptr(s.p[i], cpumask_of(0)), 0);
 	}
 	/*
-	 * Balanced is 2 per CPU; 3 allows one move in flight.  With other
-	 * QEMUs on the host the vCPUs lose ticks (fewer balancing passes),
-	 * so with 4+ CPUs up to twice the share passes - without any
-	 * balancing all 2N would still be on CPU 0.  (icount has one CPU:
-	 * this case never runs exactly.)
+	 * Watch from above the fair class: a fair watcher woken by the tick
+	 * is queued when that tick's pass counts its CPU's tasks, so the CPU
+	 * it runs on would look one task busier than its hogs make it.
 	 */
-	KTEST_EXPECT_LE(t, maxc, max(3, n));
+	ktest_set_fifo(1);
+	for (int i = 0; i < s.nr; i++)
+		wake_up_process(s.p[i]);
+	m0 = spread_migrations(&s);
+	for (int i = 0; i < s.nr; i++)
+		KTEST_EXPECT_EQ(t, set_cpus_allowed_ptr(s.p[i], cpu_online_mask), 0);
+	for_each_online_cpu(c)
+		passes0[c] = lb_passes(c);
+	t0 = ktime_get_ns();
+	if (spread_wait(t, &s, &sn)) {
+		ktest_info(t, "spread after %llu ms (%s clock), %llu hog migrations",
+			   (unsigned long long)((ktime_get_ns() - t0) / NSEC_PER_MSEC),
+			   ktest_clock_mode(), (unsigned long long)(sn.migrations - m0));
+		/*
+		 * Every pass's move goes from a CPU with at least two more
+		 * hogs, which lowers the sum of squared counts by 2 or more:
+		 * from 4n^2 to 4n, that is at most 2n^2 - 2n moves.  Twice
+		 * that leaves room for moves a passing non-hog task made
+		 * look right; one that pulls too much moves far more.
+		 */
+		KTEST_EXPECT_LE(t, sn.migrations - m0, (u64)(4 * n * n - 4 * n));
+		/*
+		 * And it stays spread while every CPU makes more passes (one
+		 * move in flight at most).  The cap is for a CPU that stopped
+		 * balancing altogether.
+		 */
+		deadline = ktime_get_ns() + 60 * NSEC_PER_SEC;
+		for_each_online_cpu(c)
+			hold0[c] = sn.passes[c];
+		while (more && ktime_get_ns() < deadline) {
+			msleep(1);
+			more = false;
+			for_each_online_cpu(c)
+				more |= lb_passes(c) - hold0[c] < SPREAD_HOLD_PASSES;
+		}
+		KTEST_EXPECT_FALSE(t, more);
+		spread_snapshot(&s, &sn);
+		KTEST_EXPECT_LE(t, sn.max - sn.min, 2 + SPREAD_PASS_SELF);
+	}
+	for_each_online_cpu(c)
+		ktest_info(t, "CPU %d: %d hogs, %u balancing passes since the hogs were freed", c,
+			   sn.count[c], sn.passes[c] - passes0[c]);
+	smp_store_release(&s.stop, true);
+	while (atomic_read(&s.stopped) < s.nr)	/* they read our stack */
+		msleep(1);
+	ktest_set_fifo(0);
 }
 
 /* ---------------------------------------------------------------- balancing passes */
