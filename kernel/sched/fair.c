@@ -162,8 +162,8 @@ static u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *ent)
  * A new task starts one slice after min_vruntime (START_DEBIT: the current
  * period is already handed out); a waking task gets at most half a latency
  * period of credit (GENTLE_FAIR_SLEEPERS).  Neither moves backwards from
- * where it stands: a forked task from its parent's vruntime, a sleeper from
- * its own.
+ * the vruntime it holds: a new task from what task_fork_fair() gave it, a
+ * sleeper from its own.
  */
 static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool initial)
 {
